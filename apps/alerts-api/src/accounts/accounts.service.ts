@@ -1,0 +1,65 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AlertsAccountEntity, DeliveryEntity } from '@paper/alerts-data';
+import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
+import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
+import { DataSource, In } from 'typeorm';
+import { AlertsException } from '../app/alerts.exception';
+import { createAccountToken } from '../auth/account-token';
+import { ChannelsService } from '../channels/channels.service';
+import type { AlertsApiConfig } from '../config/alerts-api.config';
+import { ProtocolRulesService } from '../protocol-rules/protocol-rules.service';
+import { WatchesService } from '../watches/watches.service';
+import type { CreatedAccountView, MeView } from './account.dto';
+
+@Injectable()
+export class AccountsService {
+  private readonly logger = new Logger('Accounts');
+
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AlertsApiConfig,
+    private readonly watches: WatchesService,
+    private readonly channels: ChannelsService,
+    private readonly protocolRules: ProtocolRulesService,
+    private readonly queues: QueueRegistry,
+  ) {}
+
+  async create(): Promise<CreatedAccountView> {
+    const { accountId, token, tokenHash } = createAccountToken();
+    const repo = this.dataSource.getRepository(AlertsAccountEntity);
+    const account = await repo.save(repo.create({ id: accountId, tokenHash }));
+    return { account: { id: account.id, createdAt: account.createdAt.toISOString() }, token };
+  }
+
+  async me(accountId: string): Promise<MeView> {
+    const account = await this.dataSource.getRepository(AlertsAccountEntity).findOneBy({ id: accountId });
+    if (!account) throw AlertsException.notFound('account');
+    const [watches, channels, protocolRules] = await Promise.all([
+      this.watches.list(accountId),
+      this.channels.list(accountId),
+      this.protocolRules.get(accountId),
+    ]);
+    return {
+      account: { id: account.id, createdAt: account.createdAt.toISOString() },
+      limits: { watches: this.config.ALERTS_MAX_WATCHES, channels: this.config.ALERTS_MAX_CHANNELS },
+      watches,
+      channels,
+      protocolRules,
+    };
+  }
+
+  /** Deletes the account and everything under it (one cascade), then drops its pending delivery jobs. */
+  async remove(accountId: string): Promise<void> {
+    const pending = await this.dataSource.getRepository(DeliveryEntity).find({
+      select: { id: true },
+      where: { accountId, status: In(['queued', 'failed', 'sending']) },
+    });
+    await this.dataSource.getRepository(AlertsAccountEntity).delete({ id: accountId });
+    const queue = this.queues.queue(ALERTS_DELIVERY_QUEUE);
+    await Promise.all(
+      pending.map((d) =>
+        queue.remove(d.id).catch((error: unknown) => this.logger.warn(`could not drop delivery job ${d.id}: ${(error as Error).message}`)),
+      ),
+    );
+  }
+}

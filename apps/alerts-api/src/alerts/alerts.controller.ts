@@ -1,0 +1,21 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../app/error-body.dto';
+import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
+import { AlertsPageView, AlertsQueryDto } from './alert.dto';
+import { AlertsService } from './alerts.service';
+
+@ApiTags('alerts')
+@Authenticated()
+@Controller('api/alerts')
+export class AlertsController {
+  constructor(private readonly alerts: AlertsService) {}
+
+  @Get()
+  @ApiOperation({ operationId: 'listAlerts', summary: 'Alert history, newest first, with per-channel delivery status (cursor pagination with limit and before)' })
+  @ApiOkResponse({ type: AlertsPageView })
+  @ApiErrors(400)
+  list(@CurrentAccount() accountId: string, @Query() query: AlertsQueryDto): Promise<AlertsPageView> {
+    return this.alerts.page(accountId, query.limit, query.before);
+  }
+}

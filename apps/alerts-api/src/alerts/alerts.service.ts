@@ -1,0 +1,91 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AlertEntity } from '@paper/alerts-data';
+import { AlertsErrorCode } from '@paper/contracts';
+import { DataSource } from 'typeorm';
+import { AlertsException } from '../app/alerts.exception';
+import { ALERTS_PAGE_DEFAULT, type AlertsPageView, type AlertView, type DeliveryStatusView } from './alert.dto';
+
+interface DeliveryRow {
+  id: string;
+  alert_id: string;
+  channel_id: string;
+  kind: string;
+  label: string | null;
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: Date | null;
+  delivered_at: Date | null;
+}
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** Alert history of one account, newest first, with each channel's delivery status. */
+@Injectable()
+export class AlertsService {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async page(accountId: string, limit = ALERTS_PAGE_DEFAULT, before?: string): Promise<AlertsPageView> {
+    const query = this.dataSource
+      .getRepository(AlertEntity)
+      .createQueryBuilder('a')
+      .where('a.account_id = :accountId', { accountId })
+      .orderBy('a.created_at', 'DESC')
+      .addOrderBy('a.id', 'DESC')
+      .take(limit + 1);
+    if (before) {
+      const cursor = await this.dataSource.getRepository(AlertEntity).findOneBy({ id: before, accountId });
+      if (!cursor) throw new AlertsException(AlertsErrorCode.ValidationFailed, 'before must be the id of one of your alerts (nextBefore of the previous page).');
+      // Compared in SQL: timestamps keep their microseconds there.
+      query.andWhere('(a.created_at, a.id) < (SELECT c.created_at, c.id FROM alerts.alerts c WHERE c.id = :before)', { before: cursor.id });
+    }
+    const rows = await query.getMany();
+    const alerts = rows.slice(0, limit);
+    const deliveries = await this.deliveries(alerts.map((a) => a.id));
+    return {
+      alerts: alerts.map((a) => this.view(a, deliveries.get(a.id) ?? [])),
+      nextBefore: rows.length > limit ? alerts[alerts.length - 1]!.id : null,
+    };
+  }
+
+  private async deliveries(alertIds: string[]): Promise<Map<string, DeliveryStatusView[]>> {
+    const byAlert = new Map<string, DeliveryStatusView[]>();
+    if (alertIds.length === 0) return byAlert;
+    const rows = (await this.dataSource.query(
+      `SELECT d.id, d.alert_id, d.channel_id, c.kind, c.label, d.status, d.attempts, d.last_error, d.next_attempt_at, d.delivered_at
+         FROM alerts.deliveries d JOIN alerts.channels c ON c.id = d.channel_id
+        WHERE d.alert_id = ANY($1::uuid[]) ORDER BY d.created_at, d.id`,
+      [alertIds],
+    )) as DeliveryRow[];
+    for (const r of rows) {
+      const list = byAlert.get(r.alert_id) ?? [];
+      list.push({
+        id: r.id,
+        channelId: r.channel_id,
+        channelKind: r.kind,
+        channelLabel: r.label,
+        status: r.status,
+        attempts: r.attempts,
+        lastError: r.last_error,
+        nextAttemptAt: iso(r.next_attempt_at),
+        deliveredAt: iso(r.delivered_at),
+      });
+      byAlert.set(r.alert_id, list);
+    }
+    return byAlert;
+  }
+
+  private view(alert: AlertEntity, deliveries: DeliveryStatusView[]): AlertView {
+    return {
+      id: alert.id,
+      eventId: alert.eventId,
+      kind: alert.kind,
+      wallet: alert.wallet,
+      watchId: alert.watchId,
+      details: alert.details,
+      occurredAt: alert.occurredAt.toISOString(),
+      createdAt: alert.createdAt.toISOString(),
+      deliveries,
+    };
+  }
+}

@@ -1,0 +1,26 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_PIPE } from '@nestjs/core';
+import { createAlertsDataSource } from '@paper/alerts-data';
+import { InfraModule, QueueModule } from '@paper/nest-infra';
+import type { AlertsApiConfig } from '../config/alerts-api.config';
+import { AlertsApiModule } from './alerts-api.module';
+import { alertsValidationPipe } from './validation';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AlertsApiConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        InfraModule.forRoot({
+          config,
+          database: () => createAlertsDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'alerts-api' }),
+          redis: config,
+        }),
+        QueueModule,
+        AlertsApiModule,
+      ],
+      providers: [{ provide: APP_PIPE, useFactory: alertsValidationPipe }],
+    };
+  }
+}

@@ -1,0 +1,37 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { AlertsApiModule } from './alerts-api.module';
+
+const DESCRIPTION = [
+  'Subscriptions that watch wallets of the paper-trading exchange and deliver alerts to Discord webhooks, signed webhooks and Telegram.',
+  'Create an account with `POST /api/accounts` and send its token as `Authorization: Bearer <ACCOUNT_TOKEN>`.',
+  'Errors are `{ code, message }`. Until the storage schema is applied, endpoints that need storage answer 503 `service_initializing` with `Retry-After: 300`.',
+  'Webhook deliveries carry `x-service-alerts-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` and `x-service-alerts-event-id`.',
+  'Alerts are best effort. The service is unofficial and not affiliated with the exchange.',
+].join('\n\n');
+
+/** The OpenAPI 3.1 document of the alerts API, generated from the controllers and DTOs. */
+export function buildOpenApiDocument(app: INestApplication, baseUrl: string): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.1.0')
+    .setTitle('Wallet Alerts API')
+    .setDescription(DESCRIPTION)
+    .setVersion('1.0.0')
+    .addServer(baseUrl.replace(/\/+$/, ''))
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'alrt_<account>_<secret>', description: 'Account token returned once by POST /api/accounts' }, 'account')
+    .build();
+  const document = SwaggerModule.createDocument(app, config, { include: [AlertsApiModule] });
+  // Request DTOs are validated with unknown keys refused: say so in their schemas.
+  for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {
+    if (name.endsWith('Dto') && name !== 'ErrorBodyDto' && 'properties' in schema) schema.additionalProperties = false;
+  }
+  document.paths['/openapi.json'] = {
+    get: {
+      operationId: 'openapi',
+      summary: 'This OpenAPI 3.1 document',
+      tags: ['service'],
+      responses: { '200': { description: 'OpenAPI document', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } } },
+    },
+  };
+  return document;
+}

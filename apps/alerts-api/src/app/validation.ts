@@ -1,0 +1,97 @@
+import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
+import { AlertsErrorCode } from '@paper/contracts';
+import { plainToInstance } from 'class-transformer';
+import { validate, type ValidationError, type ValidatorOptions } from 'class-validator';
+import { AlertsException } from './alerts.exception';
+
+const VALIDATOR_OPTIONS: ValidatorOptions = {
+  whitelist: true,
+  forbidNonWhitelisted: true,
+  forbidUnknownValues: true,
+  validationError: { target: false, value: false },
+};
+
+interface Problem {
+  path: string;
+  unknown: boolean;
+  message: string;
+}
+
+function collect(errors: readonly ValidationError[], prefix: string, out: Problem[]): void {
+  for (const error of errors) {
+    const path = error.property ? (prefix ? `${prefix}.${error.property}` : error.property) : prefix;
+    for (const [constraint, message] of Object.entries(error.constraints ?? {})) {
+      if (constraint === 'whitelistValidation') {
+        out.push({ path, unknown: true, message: `Unknown key "${path}".` });
+      } else if (constraint === 'unknownValue') {
+        out.push({ path, unknown: false, message: `${path || 'The request body'} must be a JSON object.` });
+      } else {
+        const text = error.property && message.startsWith(`${error.property} `) ? `${path}${message.slice(error.property.length)}` : `${path}: ${message}`;
+        out.push({ path, unknown: false, message: text });
+      }
+    }
+    if (error.children?.length) collect(error.children, path, out);
+  }
+}
+
+/** Turns class-validator errors into one `{ code, message }`: unknown keys first (naming each), else every problem. */
+export function validationException(errors: readonly ValidationError[]): AlertsException {
+  const problems: Problem[] = [];
+  collect(errors, '', problems);
+  const unknown = problems.filter((p) => p.unknown);
+  if (unknown.length > 0) {
+    return new AlertsException(AlertsErrorCode.UnknownKey, unknown.map((p) => p.message).join(' '));
+  }
+  const message = problems.map((p) => p.message).join('; ') || 'The request is not valid.';
+  return new AlertsException(AlertsErrorCode.ValidationFailed, message.endsWith('.') ? message : `${message}.`);
+}
+
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Keys that never reach a DTO instance (the object model drops them), found in the raw JSON. */
+function reservedKeyPath(value: unknown, prefix = ''): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const key of Object.keys(value)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (RESERVED_KEYS.has(key)) return path;
+    const inner = reservedKeyPath((value as Record<string, unknown>)[key], path);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+function assertJsonObject(value: unknown): void {
+  if (value === undefined) return;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new AlertsException(AlertsErrorCode.ValidationFailed, 'The request body must be a JSON object.');
+  }
+  const reserved = reservedKeyPath(value);
+  if (reserved) throw new AlertsException(AlertsErrorCode.UnknownKey, `Unknown key "${reserved}".`);
+}
+
+/** Bodies must be JSON objects; then class-validator (unknown keys refused, named by path). */
+class AlertsValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body' || metadata.type === 'query') assertJsonObject(value);
+    return super.transform(value, metadata);
+  }
+}
+
+/** The global pipe: DTO classes are the single source of validation and of the OpenAPI schemas. */
+export function alertsValidationPipe(): ValidationPipe {
+  return new AlertsValidationPipe({
+    ...VALIDATOR_OPTIONS,
+    transform: true,
+    transformOptions: { enableImplicitConversion: false },
+    exceptionFactory: (errors) => validationException(errors),
+  });
+}
+
+/** Validates a plain object against a DTO class outside HTTP (MCP tool arguments) with the same rules. */
+export async function validateDto<T extends object>(cls: new () => T, plain: unknown): Promise<T> {
+  assertJsonObject(plain ?? {});
+  const instance = plainToInstance(cls, plain);
+  const errors = await validate(instance, VALIDATOR_OPTIONS);
+  if (errors.length > 0) throw validationException(errors);
+  return instance;
+}

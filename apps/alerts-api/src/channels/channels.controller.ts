@@ -1,0 +1,55 @@
+import { Body, Controller, Delete, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../app/error-body.dto';
+import { ApiIdParam, IdParamPipe } from '../app/id-param.pipe';
+import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
+import { ChannelTestResultView, ChannelView, CreateChannelDto, CreatedChannelView, UpdateChannelDto } from './channel.dto';
+import { ChannelTestService } from './channel-test.service';
+import { ChannelsService } from './channels.service';
+
+@ApiTags('channels')
+@Authenticated()
+@Controller('api/channels')
+export class ChannelsController {
+  constructor(
+    private readonly channels: ChannelsService,
+    private readonly tester: ChannelTestService,
+  ) {}
+
+  @Post()
+  @ApiOperation({ operationId: 'createChannel', summary: 'Add a Discord or signed-webhook channel (a webhook signing secret is returned once)' })
+  @ApiCreatedResponse({ type: CreatedChannelView })
+  @ApiErrors(400, 409)
+  create(@CurrentAccount() accountId: string, @Body() dto: CreateChannelDto): Promise<CreatedChannelView> {
+    return this.channels.create(accountId, dto);
+  }
+
+  @Patch(':id')
+  @ApiIdParam('channel')
+  @ApiOperation({ operationId: 'updateChannel', summary: 'Pause or resume a channel' })
+  @ApiOkResponse({ type: ChannelView })
+  @ApiErrors(400, 404)
+  update(@CurrentAccount() accountId: string, @Param('id', new IdParamPipe('channel')) id: string, @Body() dto: UpdateChannelDto): Promise<ChannelView> {
+    return this.channels.setStatus(accountId, id, dto.status);
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiIdParam('channel')
+  @ApiOperation({ operationId: 'deleteChannel', summary: 'Remove a channel (its pending deliveries go with it)' })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiErrors(404)
+  async remove(@CurrentAccount() accountId: string, @Param('id', new IdParamPipe('channel')) id: string): Promise<void> {
+    await this.channels.remove(accountId, id);
+  }
+
+  @Post(':id/test')
+  @HttpCode(200)
+  @ApiIdParam('channel')
+  @ApiOperation({ operationId: 'testChannel', summary: 'Send a real test message (at most 5 per minute per channel)' })
+  @ApiOkResponse({ type: ChannelTestResultView, description: 'The attempt was made; `delivered` tells whether the receiver accepted it' })
+  @ApiErrors(404, 429)
+  test(@CurrentAccount() accountId: string, @Param('id', new IdParamPipe('channel')) id: string): Promise<ChannelTestResultView> {
+    return this.tester.test(accountId, id);
+  }
+}

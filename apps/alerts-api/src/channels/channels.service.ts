@@ -1,0 +1,86 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ChannelEntity } from '@paper/alerts-data';
+import { checkTarget, createSigningSecret, parseAllowHosts, TargetNotAllowedError } from '@paper/alerts-delivery';
+import { AlertsErrorCode } from '@paper/contracts';
+import { APP_CONFIG } from '@paper/nest-infra';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { lockAccount } from '../app/account-lock';
+import { AlertsException } from '../app/alerts.exception';
+import type { AlertsApiConfig } from '../config/alerts-api.config';
+import type { ChannelView, CreateChannelDto, CreatedChannelView } from './channel.dto';
+import { normalizeDiscordTarget, toChannelView } from './channel-target';
+
+@Injectable()
+export class ChannelsService {
+  private readonly allowHosts: string[];
+
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AlertsApiConfig,
+  ) {
+    this.allowHosts = parseAllowHosts(config.ALERTS_ALLOW_HOSTS);
+  }
+
+  async list(accountId: string): Promise<ChannelView[]> {
+    const channels = await this.dataSource.getRepository(ChannelEntity).find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return channels.map(toChannelView);
+  }
+
+  async get(accountId: string, id: string): Promise<ChannelEntity> {
+    const channel = await this.dataSource.getRepository(ChannelEntity).findOneBy({ id, accountId });
+    if (!channel) throw AlertsException.notFound('channel');
+    return channel;
+  }
+
+  async create(accountId: string, dto: CreateChannelDto): Promise<CreatedChannelView> {
+    const target = await this.validTarget(dto.kind, dto.target);
+    const secret = dto.kind === 'webhook' ? createSigningSecret() : null;
+    const channel = await this.dataSource.transaction(async (manager) => {
+      await lockAccount(manager, accountId);
+      const repo = manager.getRepository(ChannelEntity);
+      this.assertBelowLimit(await repo.countBy({ accountId }));
+      return repo.save(repo.create({ id: randomUUID(), accountId, kind: dto.kind, target, secret, label: dto.label ?? null, status: 'active', disabledReason: null }));
+    });
+    return { ...toChannelView(channel), ...(secret ? { signingSecret: secret } : {}) };
+  }
+
+  assertBelowLimit(count: number): void {
+    if (count >= this.config.ALERTS_MAX_CHANNELS) {
+      throw new AlertsException(AlertsErrorCode.LimitReached, `An account can have at most ${this.config.ALERTS_MAX_CHANNELS} channels. Delete one first.`);
+    }
+  }
+
+  async setStatus(accountId: string, id: string, status: 'active' | 'paused'): Promise<ChannelView> {
+    const channel = await this.get(accountId, id);
+    channel.status = status;
+    if (status === 'active') channel.disabledReason = null;
+    return toChannelView(await this.dataSource.getRepository(ChannelEntity).save(channel));
+  }
+
+  async disable(channel: ChannelEntity, reason: string): Promise<void> {
+    await this.dataSource.getRepository(ChannelEntity).update({ id: channel.id }, { status: 'disabled', disabledReason: reason.slice(0, 500) });
+  }
+
+  async remove(accountId: string, id: string): Promise<void> {
+    const result = await this.dataSource.getRepository(ChannelEntity).delete({ id, accountId });
+    if (!result.affected) throw AlertsException.notFound('channel');
+  }
+
+  private async validTarget(kind: CreateChannelDto['kind'], raw: string): Promise<string> {
+    if (kind === 'discord') {
+      const target = normalizeDiscordTarget(raw);
+      if (!target) {
+        throw new AlertsException(AlertsErrorCode.ValidationFailed, 'target must be a Discord webhook URL: https://discord.com/api/webhooks/{id}/{token}.');
+      }
+      return target;
+    }
+    try {
+      const checked = await checkTarget(raw.trim(), { allowHosts: this.allowHosts });
+      return checked.url.toString();
+    } catch (error) {
+      if (error instanceof TargetNotAllowedError) throw new AlertsException(AlertsErrorCode.TargetNotAllowed, error.message);
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isCodedError } from '@paper/contracts';
+import { z } from 'zod';
+
+/** A successful tool result: structured content plus the same JSON as text for clients without structured output. */
+export function ok(structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+}
+
+/**
+ * A tool error the model can read and act on: `<code>: <message>` as text. No structured content:
+ * clients check structured content against the tool's output schema, errors included.
+ */
+export function fail(code: string, message: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: `${code}: ${message}` }] };
+}
+
+/** Runs a tool body; coded errors (validation, not found, upstream) become tool errors instead of protocol errors. */
+export async function run(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await body();
+  } catch (error) {
+    if (isCodedError(error)) return fail(error.code, error.message);
+    throw error;
+  }
+}
+
+/** Output schemas accept extra fields: responses may grow. */
+export const looseObject = <S extends z.ZodRawShape>(shape: S) => z.looseObject(shape);

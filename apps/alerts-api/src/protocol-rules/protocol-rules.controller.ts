@@ -1,0 +1,22 @@
+import { Body, Controller, Put } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { ProtocolRules } from '@paper/contracts';
+import { ApiErrors } from '../app/error-body.dto';
+import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
+import { ProtocolRulesDto, ProtocolRulesView } from './protocol-rules.dto';
+import { ProtocolRulesService } from './protocol-rules.service';
+
+@ApiTags('protocol rules')
+@Authenticated()
+@Controller('api/protocol-rules')
+export class ProtocolRulesController {
+  constructor(private readonly rules: ProtocolRulesService) {}
+
+  @Put()
+  @ApiOperation({ operationId: 'putProtocolRules', summary: 'Set the mint-rate threshold and market status alerts (replaces them; omitted fields take defaults)' })
+  @ApiOkResponse({ type: ProtocolRulesView })
+  @ApiErrors(400)
+  put(@CurrentAccount() accountId: string, @Body() dto: ProtocolRulesDto): Promise<ProtocolRules> {
+    return this.rules.put(accountId, dto);
+  }
+}

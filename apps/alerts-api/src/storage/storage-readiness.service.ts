@@ -1,0 +1,56 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { LATEST_ALERTS_MIGRATION } from '@paper/alerts-data';
+import { AlertsErrorCode } from '@paper/contracts';
+import { DataSource } from 'typeorm';
+import { AlertsException } from '../app/alerts.exception';
+
+const CACHE_MS = 2000;
+export const STORAGE_RETRY_AFTER_SECONDS = 300;
+
+/**
+ * Whether the alerts schema is applied: the newest migration is recorded in `alerts.migrations`.
+ * Checked at most every 2 s (concurrent callers share one query), so applying the migrations turns
+ * the service ready without a restart.
+ */
+@Injectable()
+export class StorageReadiness {
+  private cached?: { ready: boolean; at: number };
+  private inFlight?: Promise<boolean>;
+
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async isReady(): Promise<boolean> {
+    if (this.cached && Date.now() - this.cached.at < CACHE_MS) return this.cached.ready;
+    this.inFlight ??= this.check().finally(() => {
+      this.inFlight = undefined;
+    });
+    return this.inFlight;
+  }
+
+  async assertReady(): Promise<void> {
+    if (!(await this.isReady())) {
+      throw new AlertsException(
+        AlertsErrorCode.ServiceInitializing,
+        'The service is starting up: its storage is not initialised yet. Retry in a few minutes.',
+        { 'Retry-After': String(STORAGE_RETRY_AFTER_SECONDS) },
+      );
+    }
+  }
+
+  private async check(): Promise<boolean> {
+    let ready = false;
+    if (this.dataSource.isInitialized) {
+      try {
+        const [table] = (await this.dataSource.query(`SELECT to_regclass('alerts.migrations') IS NOT NULL AS present`)) as { present: boolean }[];
+        if (table?.present) {
+          const rows = (await this.dataSource.query(`SELECT 1 FROM alerts.migrations WHERE name = $1`, [LATEST_ALERTS_MIGRATION])) as unknown[];
+          ready = rows.length > 0;
+        }
+      } catch {
+        ready = false;
+      }
+    }
+    this.cached = { ready, at: Date.now() };
+    return ready;
+  }
+}

@@ -1,0 +1,99 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AlertsErrorCode } from '@paper/contracts';
+import { APP_CONFIG } from '@paper/nest-infra';
+import { AlertsException } from '../app/alerts.exception';
+import type { AlertsApiConfig } from '../config/alerts-api.config';
+
+/** Read-only tools of the exchange's public family that the proxy and the MCP exchange tools may call. */
+export const PUBLIC_EXCHANGE_TOOLS = [
+  'get_markets',
+  'get_price_chart',
+  'get_protocol_stats',
+  'get_liquidation_map',
+  'get_leaderboard',
+  'get_top_trades',
+  'get_recent_trades',
+  'get_account',
+  'get_trade_history',
+  'get_portfolio_history',
+  'calculate_position',
+  'get_deposit_info',
+  'get_intent_status',
+] as const;
+
+export type UpstreamPath = 'tools' | 'openapi.json' | `tools/${string}`;
+
+export interface UpstreamResponse {
+  status: number;
+  contentType: string;
+  cacheControl: string | null;
+  body: Buffer;
+}
+
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+function unavailable(detail: string): AlertsException {
+  return new AlertsException(AlertsErrorCode.UpstreamUnavailable, `The exchange API is not available right now (${detail}). Retry shortly.`);
+}
+
+/**
+ * GETs from the exchange tool API's public family: no client headers, cookies or credentials are
+ * forwarded, redirects are not followed, answers are bounded in time and size. 2xx and 4xx answers
+ * pass through; 3xx, 5xx, timeouts and network failures become 502 `upstream_unavailable`.
+ */
+@Injectable()
+export class UpstreamClient {
+  constructor(@Inject(APP_CONFIG) private readonly config: AlertsApiConfig) {}
+
+  isPublicTool(name: string): boolean {
+    return (PUBLIC_EXCHANGE_TOOLS as readonly string[]).includes(name);
+  }
+
+  async get(path: UpstreamPath, search = ''): Promise<UpstreamResponse> {
+    const base = this.config.EXCHANGE_API_URL.replace(/\/+$/, '');
+    const url = `${base}${path === 'openapi.json' ? '/openapi.json' : `/api/v1/${path}`}${search.length > 1 ? search : ''}`;
+    let response: Response;
+    let body: Buffer;
+    try {
+      response = await fetch(url, {
+        method: 'GET',
+        redirect: 'manual',
+        headers: { accept: 'application/json', 'user-agent': 'paper-alerts-proxy/1' },
+        signal: AbortSignal.timeout(this.config.UPSTREAM_TIMEOUT_MS),
+      });
+      const declared = Number(response.headers.get('content-length') ?? 0);
+      if (declared > MAX_BODY_BYTES) throw unavailable('answer too large');
+      body = Buffer.from(await response.arrayBuffer());
+    } catch (error) {
+      if (error instanceof AlertsException) throw error;
+      const name = (error as Error).name;
+      throw unavailable(name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${this.config.UPSTREAM_TIMEOUT_MS} ms` : 'connection failed');
+    }
+    if (body.length > MAX_BODY_BYTES) throw unavailable('answer too large');
+    if (response.status >= 500 || response.status < 200 || (response.status >= 300 && response.status < 400)) {
+      throw unavailable(`it answered ${response.status}`);
+    }
+    return {
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? 'application/json',
+      cacheControl: response.headers.get('cache-control'),
+      body,
+    };
+  }
+
+  /** Runs a public tool with query-string arguments and returns its result envelope. */
+  async callTool(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (!this.isPublicTool(name)) throw new AlertsException(AlertsErrorCode.NotFound, `${name} is not a public read-only exchange tool.`);
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(args)) {
+      if (value !== undefined && value !== null) params.set(key, String(value));
+    }
+    const query = params.toString();
+    const response = await this.get(`tools/${name}`, query ? `?${query}` : '');
+    try {
+      return JSON.parse(response.body.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      throw unavailable('its answer was not JSON');
+    }
+  }
+}

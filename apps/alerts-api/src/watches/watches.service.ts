@@ -1,0 +1,72 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { WatchEntity } from '@paper/alerts-data';
+import { AlertsErrorCode, DEFAULT_WALLET_RULES, mergeWalletRules, type WalletRulesPatch } from '@paper/contracts';
+import { APP_CONFIG } from '@paper/nest-infra';
+import { randomUUID } from 'node:crypto';
+import { DataSource, IsNull } from 'typeorm';
+import { lockAccount, plain } from '../app/account-lock';
+import { AlertsException } from '../app/alerts.exception';
+import type { AlertsApiConfig } from '../config/alerts-api.config';
+import type { CreateWatchDto, UpdateWatchDto, WatchView } from './watch.dto';
+import { toWatchView } from './watch-view';
+
+@Injectable()
+export class WatchesService {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AlertsApiConfig,
+  ) {}
+
+  async list(accountId: string): Promise<WatchView[]> {
+    const watches = await this.dataSource.getRepository(WatchEntity).find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return watches.map(toWatchView);
+  }
+
+  /**
+   * Idempotent per (address, role): an existing watch is returned with the same id, with any label or
+   * rules of the request applied to it (rules merge like a PATCH). `created` tells which case it was.
+   */
+  async create(accountId: string, dto: CreateWatchDto): Promise<{ watch: WatchView; created: boolean }> {
+    const address = dto.address.toLowerCase();
+    const role = dto.role ?? null;
+    const patch = plain(dto.rules) as WalletRulesPatch | undefined;
+    return this.dataSource.transaction(async (manager) => {
+      await lockAccount(manager, accountId);
+      const repo = manager.getRepository(WatchEntity);
+      const existing = await repo.findOneBy({ accountId, address, role: role ?? IsNull() });
+      if (existing) {
+        if (patch) existing.rules = mergeWalletRules(existing.rules, patch);
+        if (dto.label !== undefined) existing.label = dto.label;
+        const saved = patch || dto.label !== undefined ? await repo.save(existing) : existing;
+        return { watch: toWatchView(saved), created: false };
+      }
+      const count = await repo.countBy({ accountId });
+      if (count >= this.config.ALERTS_MAX_WATCHES) {
+        throw new AlertsException(AlertsErrorCode.LimitReached, `An account can have at most ${this.config.ALERTS_MAX_WATCHES} watches. Delete one first.`);
+      }
+      const watch = repo.create({
+        id: randomUUID(),
+        accountId,
+        address,
+        role,
+        label: dto.label ?? null,
+        rules: mergeWalletRules(DEFAULT_WALLET_RULES, patch),
+      });
+      return { watch: toWatchView(await repo.save(watch)), created: true };
+    });
+  }
+
+  async update(accountId: string, id: string, dto: UpdateWatchDto): Promise<WatchView> {
+    const repo = this.dataSource.getRepository(WatchEntity);
+    const watch = await repo.findOneBy({ id, accountId });
+    if (!watch) throw AlertsException.notFound('watch');
+    if (dto.rules) watch.rules = mergeWalletRules(watch.rules, plain(dto.rules) as WalletRulesPatch);
+    if (dto.label !== undefined) watch.label = dto.label;
+    return toWatchView(await repo.save(watch));
+  }
+
+  async remove(accountId: string, id: string): Promise<void> {
+    const result = await this.dataSource.getRepository(WatchEntity).delete({ id, accountId });
+    if (!result.affected) throw AlertsException.notFound('watch');
+  }
+}

@@ -1,0 +1,32 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { createAlertsDataSource } from '@paper/alerts-data';
+import { InfraModule, QueueModule } from '@paper/nest-infra';
+import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
+import { DeliverySender } from '../deliveries/delivery-sender.service';
+import { DeliveryStore } from '../deliveries/delivery-store';
+import { DeliverySweeper } from '../deliveries/delivery-sweeper.service';
+import { DeliveryProcessor } from '../deliveries/delivery.processor';
+import { TelegramBotClient } from '../telegram/telegram-bot.client';
+import { TelegramLinkService } from '../telegram/telegram-link.service';
+import { TelegramLongPoller } from '../telegram/telegram-long-poller.service';
+import { TelegramUpdates } from '../telegram/telegram-updates.service';
+import { TelegramWebhookController } from '../telegram/telegram-webhook.controller';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AlertsDispatcherConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        InfraModule.forRoot({
+          config,
+          database: () => createAlertsDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'alerts-dispatcher' }),
+          redis: config,
+        }),
+        QueueModule,
+      ],
+      controllers: [TelegramWebhookController],
+      providers: [DeliveryStore, DeliverySender, DeliverySweeper, DeliveryProcessor, TelegramBotClient, TelegramLinkService, TelegramUpdates, TelegramLongPoller],
+    };
+  }
+}

@@ -1,0 +1,86 @@
+import { baseEnvShape, databaseEnvShape, env, redisEnvShape } from '@paper/nest-infra';
+import { z } from 'zod';
+
+const optionalText = () =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v && v.trim() ? v.trim() : undefined));
+
+/** `<tokens>/<milliseconds>`, e.g. `5/2000` = five requests per two seconds. */
+const rate = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(v);
+      if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) {
+        ctx.addIssue({ code: 'custom', message: 'must be <tokens>/<milliseconds>, e.g. 5/2000' });
+        return z.NEVER;
+      }
+      return { tokens: Number(match[1]), perMs: Number(match[2]) };
+    });
+
+const schedule = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      const delays = v.split(',').map((s) => Number(s.trim()));
+      if (delays.length === 0 || delays.some((d) => !Number.isInteger(d) || d < 0)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of delays in milliseconds' });
+        return z.NEVER;
+      }
+      return delays;
+    });
+
+/** Every environment variable alerts-dispatcher reads, validated at start-up. */
+export const alertsDispatcherConfigSchema = z
+  .object({
+    ...baseEnvShape,
+    ...databaseEnvShape,
+    ...redisEnvShape,
+    PORT: env.port(3007).describe('HTTP port (API, probes and /metrics).'),
+    DISCORD_API_BASE: env.url('https://discord.com/api').describe('Discord API base (/webhooks/{id}/{token} is appended); point it at a local receiver in tests.'),
+    TELEGRAM_API_BASE: env.url('https://api.telegram.org').describe('Telegram Bot API base; point it at a local server in tests.'),
+    TELEGRAM_BOT_TOKEN: optionalText().describe('Bot token; Telegram delivery and linking are off without it.'),
+    TELEGRAM_BOT_USERNAME: optionalText().describe('Bot username without @ (shown in replies; alerts-api builds the deep link from it).'),
+    TELEGRAM_UPDATES_MODE: z.enum(['polling', 'webhook', 'off']).default('polling').describe('How bot updates (/start <code>) arrive: long polling, a webhook to POST /telegram/webhook, or not at all.'),
+    TELEGRAM_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,256}$/)
+      .optional()
+      .or(z.literal('').transform(() => undefined))
+      .describe('Checked against the X-Telegram-Bot-Api-Secret-Token header of webhook updates (1-256 of A-Za-z0-9_-); required in webhook mode.'),
+    TELEGRAM_WEBHOOK_URL: z
+      .url()
+      .optional()
+      .or(z.literal('').transform(() => undefined))
+      .describe('Public URL of POST /telegram/webhook; in webhook mode the dispatcher registers it with setWebhook at start.'),
+    TELEGRAM_POLL_TIMEOUT_S: z.coerce.number().int().min(0).max(50).default(25).describe('Long-poll timeout of getUpdates (seconds).'),
+    ALERTS_ALLOW_HOSTS: z.string().default('').describe('Comma-separated host or host:port entries whose private/loopback addresses may receive webhooks (development and tests only).'),
+    ALERTS_MAX_CHANNELS: env.positiveInt(10).describe('Channels per account; linking a Telegram chat past it is refused.'),
+    ALERTS_DELIVERY_TIMEOUT_MS: env.positiveInt(10000).describe('Timeout of one delivery attempt (ms).'),
+    ALERTS_DELIVERY_CONCURRENCY: env.positiveInt(16).describe('Deliveries in flight per dispatcher process.'),
+    ALERTS_RETRY_SCHEDULE_MS: schedule('5000,300000,1800000,7200000,18000000,36000000,36000000').describe(
+      'Delays (ms, comma-separated) before the 2nd, 3rd, ... attempt; the first is immediate; after the last the delivery is dead-lettered.',
+    ),
+    ALERTS_RETRY_JITTER_PCT: z.coerce.number().min(0).max(100).default(20).describe('Each retry delay is varied at random by up to this percentage either way.'),
+    ALERTS_RETRY_AFTER_MAX_MS: env.positiveInt(21_600_000).describe("A receiver's Retry-After is honoured up to this long (ms)."),
+    ALERTS_WEBHOOK_RATE: rate('10/1000').describe('Rate limit per webhook URL: <requests>/<milliseconds>.'),
+    ALERTS_DISCORD_RATE: rate('5/2000').describe('Rate limit per Discord webhook: <requests>/<milliseconds>.'),
+    ALERTS_TELEGRAM_CHAT_RATE: rate('1/1000').describe('Rate limit per Telegram chat: <requests>/<milliseconds>.'),
+    ALERTS_TELEGRAM_GLOBAL_RATE: rate('30/1000').describe('Rate limit of the bot across all chats: <requests>/<milliseconds>.'),
+    ALERTS_DELIVERY_LOCK_MS: env.positiveInt(30000).describe('BullMQ job lock (ms): the job of a dispatcher that died is taken up again after its lock lapses.'),
+    ALERTS_DELIVERY_STALLED_INTERVAL_MS: env.positiveInt(30000).describe('How often (ms) workers look for jobs whose lock lapsed.'),
+    ALERTS_SWEEP_MS: env.positiveInt(30000).describe('Period (ms) of the outbox sweeper that re-enqueues pending deliveries left without a job.'),
+    ALERTS_SWEEP_GRACE_MS: env.positiveInt(60000).describe('How long (ms) a pending delivery may be overdue before the sweeper checks its job.'),
+  })
+  .superRefine((config, ctx) => {
+    if (config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_UPDATES_MODE === 'webhook' && !config.TELEGRAM_WEBHOOK_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['TELEGRAM_WEBHOOK_SECRET'], message: 'required when TELEGRAM_UPDATES_MODE=webhook' });
+    }
+  });
+
+export type AlertsDispatcherConfig = z.infer<typeof alertsDispatcherConfigSchema>;
+export type Rate = AlertsDispatcherConfig['ALERTS_WEBHOOK_RATE'];

@@ -1,0 +1,51 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { type DeliveryOutcome, parseAllowHosts, parseDiscordWebhookUrl, sendDiscord, sendTelegram, sendWebhook } from '@paper/alerts-delivery';
+import { APP_CONFIG } from '@paper/nest-infra';
+import { createHash } from 'node:crypto';
+import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
+import { alertWebhookEvent, discordAlertMessage, telegramAlertText } from '../messages/channel-formats';
+import type { BucketSpec } from '../rate-limits/token-buckets';
+import type { DeliveryJob } from './delivery-store';
+
+const hashed = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 24);
+
+/** Renders an alert for its channel kind and sends it with the @paper/alerts-delivery senders. */
+@Injectable()
+export class DeliverySender {
+  private readonly allowHosts: string[];
+
+  constructor(@Inject(APP_CONFIG) private readonly config: AlertsDispatcherConfig) {
+    this.allowHosts = parseAllowHosts(config.ALERTS_ALLOW_HOSTS);
+  }
+
+  /** The rate-limit buckets of the delivery's destination (never keyed by a secret). */
+  buckets(job: DeliveryJob): BucketSpec[] {
+    const c = this.config;
+    switch (job.channel.kind) {
+      case 'discord': {
+        const ref = parseDiscordWebhookUrl(job.channel.target);
+        return [{ key: `discord:${ref?.id ?? hashed(job.channel.target)}`, ...c.ALERTS_DISCORD_RATE }];
+      }
+      case 'telegram':
+        return [
+          { key: `telegram:chat:${job.channel.target}`, ...c.ALERTS_TELEGRAM_CHAT_RATE },
+          { key: 'telegram:global', ...c.ALERTS_TELEGRAM_GLOBAL_RATE },
+        ];
+      case 'webhook':
+        return [{ key: `webhook:${hashed(job.channel.target)}`, ...c.ALERTS_WEBHOOK_RATE }];
+    }
+  }
+
+  send(job: DeliveryJob): Promise<DeliveryOutcome> {
+    const timeoutMs = this.config.ALERTS_DELIVERY_TIMEOUT_MS;
+    switch (job.channel.kind) {
+      case 'webhook':
+        return sendWebhook({ url: job.channel.target, secret: job.channel.secret ?? '' }, alertWebhookEvent(job.alert), { allowHosts: this.allowHosts, timeoutMs });
+      case 'discord':
+        return sendDiscord(job.channel.target, discordAlertMessage(job.alert), { apiBase: this.config.DISCORD_API_BASE, timeoutMs });
+      case 'telegram':
+        if (!this.config.TELEGRAM_BOT_TOKEN) return Promise.resolve({ kind: 'retry', reason: 'Telegram is not configured on this service' });
+        return sendTelegram(job.channel.target, telegramAlertText(job.alert), { apiBase: this.config.TELEGRAM_API_BASE, botToken: this.config.TELEGRAM_BOT_TOKEN, timeoutMs });
+    }
+  }
+}

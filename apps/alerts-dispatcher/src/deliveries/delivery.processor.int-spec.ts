@@ -1,0 +1,127 @@
+import { type DiscordFake, startDiscordFake, startTelegramFake, startWebhookReceiver, type TelegramFake, type WebhookReceiver } from '@paper/dev-stack';
+import { DispatcherTestKit, until } from '../testing/dispatcher-test-kit';
+
+const SECRET = 'whsec_integration';
+
+describe('delivery processor (PostgreSQL + Redis + BullMQ, local receivers)', () => {
+  let kit: DispatcherTestKit;
+  let receiver: WebhookReceiver;
+  let discord: DiscordFake;
+  let telegram: TelegramFake;
+  let account: string;
+
+  beforeAll(async () => {
+    [receiver, discord, telegram] = await Promise.all([startWebhookReceiver(), startDiscordFake(), startTelegramFake()]);
+    receiver.setSecret(SECRET);
+    kit = await DispatcherTestKit.start({
+      ALERTS_ALLOW_HOSTS: receiver.hostPort,
+      DISCORD_API_BASE: discord.apiBase,
+      TELEGRAM_API_BASE: telegram.apiBase,
+      TELEGRAM_BOT_TOKEN: telegram.token,
+      ALERTS_RETRY_SCHEDULE_MS: '200,200,200',
+      ALERTS_RETRY_JITTER_PCT: '0',
+      ALERTS_SWEEP_MS: '300',
+      ALERTS_SWEEP_GRACE_MS: '500',
+      ALERTS_DELIVERY_LOCK_MS: '2000',
+      ALERTS_DELIVERY_STALLED_INTERVAL_MS: '1000',
+    });
+    await kit.processor.onApplicationBootstrap();
+    account = await kit.account();
+  });
+
+  afterAll(async () => {
+    await kit?.stop();
+    await Promise.all([receiver?.close(), discord?.close(), telegram?.close()]);
+  });
+
+  const webhook = () => kit.channel(account, 'webhook', `${receiver.url}/hook`, SECRET);
+  const settled = (id: string) => until(async () => ((await kit.row(id)).status.match(/^(delivered|dead)$/) ? kit.row(id) : undefined), `delivery ${id} to settle`);
+
+  it('delivers a signed webhook once, and a redelivered job sends nothing more', async () => {
+    const d = await kit.delivery(account, await webhook());
+    await kit.enqueue(d.id);
+    expect(await settled(d.id)).toMatchObject({ status: 'delivered', attempts: 1, last_error: null });
+    await kit.queues.queue({ queue: 'alerts-deliveries', jobs: {} }).remove(d.id);
+    await kit.enqueue(d.id);
+    const again = await until(async () => (await kit.queues.queue({ queue: 'alerts-deliveries', jobs: {} }).getJobState(d.id)) === 'completed', 'the second job');
+    expect(again).toBe(true);
+    expect(receiver.received.filter((r) => r.eventId === d.eventId)).toHaveLength(1);
+    expect(receiver.received.find((r) => r.eventId === d.eventId)).toMatchObject({ valid: true, headerEventId: d.eventId });
+  });
+
+  it('dead-letters other 4xx answers without retrying, and leaves the channel active', async () => {
+    const channel = await kit.channel(account, 'webhook', `${receiver.url}/hook`, 'whsec_wrong');
+    const d = await kit.delivery(account, channel);
+    await kit.enqueue(d.id);
+    expect(await settled(d.id)).toMatchObject({ status: 'dead', attempts: 1, last_error: expect.stringContaining('400') });
+    expect(await kit.channelRow(channel)).toMatchObject({ status: 'active' });
+  });
+
+  it('honours Retry-After on 429 and keeps the event id', async () => {
+    const d = await kit.delivery(account, await webhook());
+    receiver.failNext(1, 429, 1);
+    await kit.enqueue(d.id);
+    expect(await settled(d.id)).toMatchObject({ status: 'delivered', attempts: 2 });
+    const [first, second] = receiver.received.filter((r) => r.eventId === d.eventId);
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(950);
+  });
+
+  it('gives up after the schedule and dead-letters', async () => {
+    const d = await kit.delivery(account, await webhook());
+    receiver.failAlways(503);
+    try {
+      await kit.enqueue(d.id);
+      expect(await settled(d.id)).toMatchObject({ status: 'dead', attempts: 4, last_error: expect.stringMatching(/^gave up after 4 attempts: receiver answered 503/) });
+    } finally {
+      receiver.failAlways(null);
+    }
+  });
+
+  it('disables a webhook channel that answers 410, saying why', async () => {
+    const channel = await webhook();
+    const d = await kit.delivery(account, channel);
+    receiver.failNext(1, 410);
+    await kit.enqueue(d.id);
+    expect(await settled(d.id)).toMatchObject({ status: 'dead', last_error: expect.stringContaining('channel disabled') });
+    expect(await kit.channelRow(channel)).toMatchObject({ status: 'disabled', disabled_reason: expect.stringContaining('410') });
+  });
+
+  it('disables a Discord channel whose webhook is gone, and a Telegram chat that blocked the bot', async () => {
+    const hook = discord.createWebhook();
+    discord.deleteWebhook(hook.id);
+    const dc = await kit.channel(account, 'discord', hook.url);
+    telegram.block(4242);
+    const tg = await kit.channel(account, 'telegram', '4242');
+    const [d1, d2] = [await kit.delivery(account, dc), await kit.delivery(account, tg)];
+    await Promise.all([kit.enqueue(d1.id), kit.enqueue(d2.id)]);
+    await Promise.all([settled(d1.id), settled(d2.id)]);
+    expect(await kit.channelRow(dc)).toMatchObject({ status: 'disabled', disabled_reason: expect.stringContaining('404') });
+    expect(await kit.channelRow(tg)).toMatchObject({ status: 'disabled', disabled_reason: expect.stringContaining('bot was blocked') });
+  });
+
+  it('sends nothing to a paused channel', async () => {
+    const channel = await kit.channel(account, 'webhook', `${receiver.url}/paused`, SECRET, 'paused');
+    const d = await kit.delivery(account, channel);
+    await kit.enqueue(d.id);
+    expect(await settled(d.id)).toMatchObject({ status: 'dead', attempts: 0, last_error: 'not sent: the channel is paused' });
+    expect(receiver.received.filter((r) => r.eventId === d.eventId)).toEqual([]);
+  });
+
+  it('keeps to Discord\'s 5 requests per 2 seconds per webhook (no 429)', async () => {
+    const hook = discord.createWebhook();
+    const channel = await kit.channel(account, 'discord', hook.url);
+    const ds = await Promise.all(Array.from({ length: 7 }, () => kit.delivery(account, channel)));
+    await Promise.all(ds.map((d) => kit.enqueue(d.id)));
+    await Promise.all(ds.map((d) => settled(d.id)));
+    const messages = discord.messages.filter((m) => m.webhookId === hook.id);
+    expect(messages.map((m) => m.status)).toEqual(Array(7).fill(200));
+    expect(messages[6]!.at - messages[0]!.at).toBeGreaterThanOrEqual(1500);
+    expect(messages.every((m) => m.wait && (m.body.content?.length ?? 0) <= 2000)).toBe(true);
+  });
+
+  it('re-enqueues a queued delivery left without a job (the outbox sweeper)', async () => {
+    const d = await kit.delivery(account, await webhook(), 'position_closed', 5000);
+    expect(await settled(d.id)).toMatchObject({ status: 'delivered' });
+    expect(receiver.accepted().filter((r) => r.eventId === d.eventId)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,113 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { DeliveryOutcome } from '@paper/alerts-delivery';
+import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
+import { APP_CONFIG, metricsRegistry, QueueRegistry, REDIS } from '@paper/nest-infra';
+import { DelayedError, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { Counter, Histogram } from 'prom-client';
+import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
+import { TokenBuckets } from '../rate-limits/token-buckets';
+import { DeliverySender } from './delivery-sender.service';
+import { DeliveryStore } from './delivery-store';
+import { DeliverySweeper } from './delivery-sweeper.service';
+import { maxAttempts, nextRetryDelay, type RetryPolicy } from './retry-schedule';
+
+const outcomes = new Counter({ name: 'alerts_delivery_attempts_total', help: 'Delivery attempts by channel kind and outcome', labelNames: ['kind', 'outcome'], registers: [metricsRegistry] });
+const sendSeconds = new Histogram({ name: 'alerts_delivery_send_seconds', help: 'Duration of one delivery attempt', labelNames: ['kind'], buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [metricsRegistry] });
+
+/** Small early arrivals (clock skew between replicas) are sent rather than delayed again. */
+const EARLY_SLACK_MS = 250;
+
+export type DeliverResult = 'missing' | 'already_final' | 'skipped' | 'delivered' | 'retry_scheduled' | 'dead' | 'channel_disabled';
+
+/**
+ * Works the `deliver` jobs (job id = delivery id): one attempt per run, at least once. A delivered or
+ * dead delivery is never sent again by a redelivered job; retries and rate-limit waits move the same
+ * job to the delayed set; a process killed mid-attempt leaves the job to BullMQ's stalled-job recovery.
+ */
+@Injectable()
+export class DeliveryProcessor implements OnApplicationBootstrap {
+  private readonly logger = new Logger(DeliveryProcessor.name);
+  private readonly buckets: TokenBuckets;
+  private readonly policy: RetryPolicy;
+
+  constructor(
+    private readonly queues: QueueRegistry,
+    private readonly store: DeliveryStore,
+    private readonly sender: DeliverySender,
+    private readonly sweeper: DeliverySweeper,
+    @Inject(REDIS) redis: Redis,
+    @Inject(APP_CONFIG) private readonly config: AlertsDispatcherConfig,
+  ) {
+    this.buckets = new TokenBuckets(redis, config.REDIS_PREFIX);
+    this.policy = { schedule: config.ALERTS_RETRY_SCHEDULE_MS, jitterPct: config.ALERTS_RETRY_JITTER_PCT, retryAfterMaxMs: config.ALERTS_RETRY_AFTER_MAX_MS };
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const queue = this.queues.queue(ALERTS_DELIVERY_QUEUE);
+    await queue.upsertJobScheduler('sweep-deliveries', { every: this.config.ALERTS_SWEEP_MS }, { name: 'sweep-deliveries', data: {}, opts: { removeOnComplete: 20, removeOnFail: 50 } });
+    this.queues.worker(
+      ALERTS_DELIVERY_QUEUE,
+      async (name, data, job) => (name === 'sweep-deliveries' ? this.sweeper.sweep() : this.deliver((data as { deliveryId: string }).deliveryId, job)),
+      {
+        concurrency: this.config.ALERTS_DELIVERY_CONCURRENCY,
+        lockDuration: this.config.ALERTS_DELIVERY_LOCK_MS,
+        stalledInterval: this.config.ALERTS_DELIVERY_STALLED_INTERVAL_MS,
+        maxStalledCount: 10,
+      },
+    );
+  }
+
+  async deliver(id: string, job: Pick<Job, 'moveToDelayed' | 'token'>): Promise<DeliverResult> {
+    const delivery = await this.store.load(id);
+    if (!delivery) return 'missing';
+    if (delivery.status === 'delivered' || delivery.status === 'dead') return 'already_final';
+    if (delivery.channel.status !== 'active') {
+      const why = delivery.channel.status === 'paused' ? 'the channel is paused' : `the channel is disabled${delivery.channel.disabledReason ? ` (${delivery.channel.disabledReason})` : ''}`;
+      await this.store.dead(id, `not sent: ${why}`, ['queued', 'failed', 'sending']);
+      return 'skipped';
+    }
+    const now = Date.now();
+    if (delivery.nextAttemptAt && delivery.nextAttemptAt.getTime() > now + EARLY_SLACK_MS) return this.delay(job, delivery.nextAttemptAt.getTime());
+    const wait = await this.buckets.take(this.sender.buckets(delivery));
+    if (wait > 0) return this.delay(job, now + wait);
+    const attempts = await this.store.claim(id);
+    if (attempts === undefined) return 'already_final';
+    const end = sendSeconds.startTimer({ kind: delivery.channel.kind });
+    const outcome: DeliveryOutcome = await this.sender.send(delivery).catch((error: unknown) => ({ kind: 'retry', reason: `send failed: ${(error as Error).message}` }));
+    end();
+    outcomes.inc({ kind: delivery.channel.kind, outcome: outcome.kind });
+    switch (outcome.kind) {
+      case 'delivered':
+        await this.store.delivered(id);
+        return 'delivered';
+      case 'failed':
+        await this.store.dead(id, outcome.reason);
+        return 'dead';
+      case 'disable':
+        this.logger.warn(`channel ${delivery.channel.id} disabled: ${outcome.reason}`);
+        await this.store.disableChannel(id, delivery.channel.id, outcome.reason);
+        return 'channel_disabled';
+      case 'retry': {
+        const delay = nextRetryDelay(attempts, this.policy, outcome.retryAfterMs);
+        if (delay === undefined) {
+          await this.store.dead(id, `gave up after ${attempts} attempts: ${outcome.reason}`);
+          return 'dead';
+        }
+        const at = Date.now() + delay;
+        await this.store.retryLater(id, outcome.reason, new Date(at));
+        return this.delay(job, at);
+      }
+    }
+  }
+
+  get attemptsLimit(): number {
+    return maxAttempts(this.policy);
+  }
+
+  /** Moves the job to the delayed set (same job id) and tells BullMQ not to complete it. */
+  private async delay(job: Pick<Job, 'moveToDelayed' | 'token'>, at: number): Promise<never> {
+    await job.moveToDelayed(at, job.token);
+    throw new DelayedError();
+  }
+}

@@ -1,0 +1,77 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG } from '@paper/nest-infra';
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
+import type { TelegramUpdate } from './telegram-bot.client';
+
+const START = /^\/start(?:@[A-Za-z0-9_]+)?(?:\s+(\S+))?\s*$/;
+const CODE = /^[A-Za-z0-9_-]{1,64}$/;
+
+export type LinkResult = 'linked' | 'already_linked' | 'unknown_code' | 'expired_code' | 'used_code' | 'limit_reached' | 'no_code' | 'help' | 'ignored';
+
+export const REPLIES: Record<Exclude<LinkResult, 'ignored'>, string> = {
+  linked: 'Linked. This chat now receives wallet alerts from your alerts account. Pause or remove it through the alerts API (PATCH or DELETE /api/channels/{id}). Alerts are best effort; this service is unofficial and not affiliated with the exchange.',
+  already_linked: 'This chat is already linked to that alerts account.',
+  unknown_code: 'That code is not valid. Create a new one with POST /api/telegram/link and send /start <code> here within 15 minutes.',
+  expired_code: 'That code has expired (codes last 15 minutes). Create a new one with POST /api/telegram/link.',
+  used_code: 'That code was already used. Create a new one with POST /api/telegram/link.',
+  limit_reached: 'That alerts account already has the maximum number of channels. Delete one through the alerts API, then create a new code.',
+  no_code: 'To link this chat, create a code with POST /api/telegram/link on the alerts service and send /start <code> here.',
+  help: 'This bot delivers wallet alerts. Link a chat by sending /start <code> with a code from POST /api/telegram/link.',
+};
+
+function chatLabel(chat: NonNullable<TelegramUpdate['message']>['chat']): string {
+  const name = chat.title ?? (chat.username ? `@${chat.username}` : chat.first_name) ?? `chat ${chat.id}`;
+  return `Telegram ${name}`.slice(0, 100);
+}
+
+/**
+ * `/start <code>`: consumes the single-use code minted by POST /api/telegram/link and binds the chat
+ * to that account as a telegram channel (re-activating it if it was disabled, e.g. after the bot was
+ * blocked and unblocked). Idempotent for the same chat and code.
+ */
+@Injectable()
+export class TelegramLinkService {
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    @Inject(APP_CONFIG) private readonly config: AlertsDispatcherConfig,
+  ) {}
+
+  async handle(update: TelegramUpdate): Promise<{ result: LinkResult; chatId?: string; channelId?: string }> {
+    const message = update.message;
+    if (!message?.text) return { result: 'ignored' };
+    const chatId = String(message.chat.id);
+    const match = START.exec(message.text.trim());
+    if (!match) return { result: message.chat.type === 'private' ? 'help' : 'ignored', chatId };
+    const code = match[1];
+    if (!code) return { result: 'no_code', chatId };
+    if (!CODE.test(code)) return { result: 'unknown_code', chatId };
+    return this.dataSource.transaction(async (m) => {
+      const [row] = (await m.query(`SELECT account_id, expires_at, used_at FROM alerts.telegram_link_codes WHERE code = $1 FOR UPDATE`, [code])) as {
+        account_id: string;
+        expires_at: Date;
+        used_at: Date | null;
+      }[];
+      if (!row) return { result: 'unknown_code' as const, chatId };
+      const existing = (await m.query(`SELECT id, status FROM alerts.channels WHERE account_id = $1 AND kind = 'telegram' AND target = $2`, [row.account_id, chatId])) as { id: string; status: string }[];
+      if (row.used_at) return { result: existing.length > 0 ? ('already_linked' as const) : ('used_code' as const), chatId, channelId: existing[0]?.id };
+      if (row.expires_at.getTime() <= Date.now()) return { result: 'expired_code' as const, chatId };
+      await m.query(`SELECT id FROM alerts.accounts WHERE id = $1 FOR UPDATE`, [row.account_id]);
+      if (existing.length === 0) {
+        const [{ count }] = (await m.query(`SELECT count(*)::int AS count FROM alerts.channels WHERE account_id = $1`, [row.account_id])) as { count: number }[];
+        if (count >= this.config.ALERTS_MAX_CHANNELS) return { result: 'limit_reached' as const, chatId };
+      }
+      await m.query(`UPDATE alerts.telegram_link_codes SET used_at = now() WHERE code = $1`, [code]);
+      const [channel] = (await m.query(
+        `INSERT INTO alerts.channels (id, account_id, kind, target, label, status)
+         VALUES ($1, $2, 'telegram', $3, $4, 'active')
+         ON CONFLICT (account_id, target) WHERE kind = 'telegram'
+         DO UPDATE SET status = 'active', disabled_reason = NULL, updated_at = now()
+         RETURNING id`,
+        [randomUUID(), row.account_id, chatId, chatLabel(message.chat)],
+      )) as { id: string }[];
+      return { result: 'linked' as const, chatId, channelId: channel!.id };
+    });
+  }
+}

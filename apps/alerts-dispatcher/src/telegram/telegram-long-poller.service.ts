@@ -1,0 +1,93 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, REDIS } from '@paper/nest-infra';
+import type { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
+import { TelegramApiError, TelegramBotClient } from './telegram-bot.client';
+import { TelegramUpdates } from './telegram-updates.service';
+
+const LEASE_MS = 90_000;
+const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+/**
+ * Bot updates by long polling (TELEGRAM_UPDATES_MODE=polling): one replica at a time holds a Redis
+ * lease and calls getUpdates; the offset lives in Redis so a restart or another replica continues
+ * where it stopped. In webhook mode the webhook is registered instead (Telegram allows only one of the two).
+ */
+@Injectable()
+export class TelegramLongPoller implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(TelegramLongPoller.name);
+  private readonly owner = randomUUID();
+  private readonly abort = new AbortController();
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly bot: TelegramBotClient,
+    private readonly updates: TelegramUpdates,
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(APP_CONFIG) private readonly config: AlertsDispatcherConfig,
+  ) {}
+
+  private key(name: string): string {
+    return `${this.config.REDIS_PREFIX}:alerts:telegram:${name}`;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.bot.configured) return;
+    if (this.config.TELEGRAM_UPDATES_MODE === 'webhook' && this.config.TELEGRAM_WEBHOOK_URL && this.config.TELEGRAM_WEBHOOK_SECRET) {
+      await this.bot.setWebhook(this.config.TELEGRAM_WEBHOOK_URL, this.config.TELEGRAM_WEBHOOK_SECRET).catch((error: Error) => this.logger.warn(`setWebhook failed: ${error.message}`));
+    }
+    if (this.config.TELEGRAM_UPDATES_MODE === 'polling') this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.abort.abort();
+    await this.loop;
+    await this.redis.eval(RELEASE, 1, this.key('poller'), this.owner).catch(() => undefined);
+  }
+
+  private async lease(): Promise<boolean> {
+    const key = this.key('poller');
+    if (Number(await this.redis.eval(RENEW, 1, key, this.owner, String(LEASE_MS))) === 1) return true;
+    return (await this.redis.set(key, this.owner, 'PX', LEASE_MS, 'NX')) === 'OK';
+  }
+
+  private async pause(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.abort.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+  }
+
+  private async run(): Promise<void> {
+    let leading = false;
+    let failures = 0;
+    while (!this.abort.signal.aborted) {
+      try {
+        if (!(await this.lease())) {
+          leading = false;
+          await this.pause(5000);
+          continue;
+        }
+        if (!leading) {
+          leading = true;
+          await this.bot.deleteWebhook().catch((error: Error) => this.logger.warn(`deleteWebhook failed: ${error.message}`));
+        }
+        const stored = await this.redis.get(this.key('offset'));
+        const batch = await this.bot.getUpdates(stored ? Number(stored) : undefined, this.config.TELEGRAM_POLL_TIMEOUT_S, this.abort.signal);
+        for (const update of batch) {
+          await this.updates.process(update);
+          await this.redis.set(this.key('offset'), String(update.update_id + 1));
+        }
+        failures = 0;
+      } catch (error) {
+        if (this.abort.signal.aborted) break;
+        failures += 1;
+        const retryAfter = error instanceof TelegramApiError && error.retryAfterS ? error.retryAfterS * 1000 : 0;
+        this.logger.warn(`getUpdates failed: ${(error as Error).message}`);
+        await this.pause(Math.max(retryAfter, Math.min(30_000, 500 * 2 ** Math.min(failures, 6))));
+      }
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import type { WalletRules } from '@paper/contracts';
+import type { AccountData, MarketName, Marks } from '../tool-api/tool-data';
+import { ARMED, DEFAULT_REARM_MARGIN, type Phase, type RuleAlert, stepEpisode } from './rule-types';
+
+/** An open position as the poller remembers it between account fetches. */
+export interface TrackedPosition {
+  market: MarketName;
+  side: 'long' | 'short';
+  leverage: number;
+  marginUsd: number;
+  entryPrice: number;
+  bustPrice: number;
+  openedAt: string;
+  phase: Phase;
+  episode: number;
+}
+
+/** Rule state `positions`: the wallet's open positions and the liquidation-risk episode of each. */
+export interface PositionsState {
+  /** Whether the liquidation rule was on at the last evaluation (turning it on starts silently). */
+  enabled: boolean;
+  positions: Record<string, TrackedPosition>;
+}
+
+/**
+ * Distance to liquidation in percent of the mark, as the tool API defines it (|mark - bust| / mark),
+ * and 0 once the mark is at or past the bust price.
+ */
+export function liquidationDistancePct(side: 'long' | 'short', mark: number, bust: number): number {
+  if (!(mark > 0)) return 0;
+  const gap = side === 'long' ? mark - bust : bust - mark;
+  return gap <= 0 ? 0 : (gap / mark) * 100;
+}
+
+export interface LiquidationInput {
+  prev: PositionsState | undefined;
+  rules: WalletRules;
+  /** The account fetched this cycle, when it was. */
+  account?: AccountData;
+  /** Mark prices of this cycle, when get_markets answered. */
+  marks?: Marks;
+  /** Positions the trade feed reported closed or liquidated this cycle. */
+  closedIds: ReadonlySet<string>;
+  margin?: number;
+}
+
+export type LiquidationResult =
+  | { status: 'ok'; state: PositionsState; alerts: RuleAlert[] }
+  /** Nothing reliable to evaluate (no fresh account and no marks): state kept as it was. */
+  | { status: 'unknown' };
+
+interface Observed {
+  id: string;
+  position: Omit<TrackedPosition, 'phase' | 'episode'>;
+  markPrice: number;
+  distancePct: number;
+}
+
+function observe(input: LiquidationInput): Observed[] | undefined {
+  if (input.account) {
+    return input.account.positions
+      .filter((p) => !input.closedIds.has(p.positionId))
+      .map((p) => ({
+        id: p.positionId,
+        position: { market: p.market, side: p.side, leverage: p.leverage, marginUsd: p.marginUsd, entryPrice: p.entryPrice, bustPrice: p.bustPrice, openedAt: p.openedAt },
+        markPrice: p.markPrice,
+        distancePct: p.liquidationDistancePercent,
+      }));
+  }
+  if (!input.prev || !input.marks) return undefined;
+  const observed: Observed[] = [];
+  for (const [id, p] of Object.entries(input.prev.positions)) {
+    if (input.closedIds.has(id)) continue;
+    const mark = input.marks[p.market];
+    if (mark === undefined) return undefined;
+    const { phase: _phase, episode: _episode, ...position } = p;
+    observed.push({ id, position, markPrice: mark, distancePct: liquidationDistancePct(p.side, mark, p.bustPrice) });
+  }
+  return observed;
+}
+
+/**
+ * Liquidation risk per open position: fires once when the distance to liquidation drops below
+ * `belowPct`, re-arms when it is back above `belowPct * (1 + margin)`. Between account fetches the
+ * distance is computed from the remembered bust price and this cycle's mark price. The first
+ * evaluation of a watch (no previous state) and the first one after the rule is turned on are silent;
+ * a position that appears later is evaluated normally (it may alert at once).
+ */
+export function evaluateLiquidationRisk(input: LiquidationInput): LiquidationResult {
+  const observed = observe(input);
+  if (!observed) return { status: 'unknown' };
+  const { rules, prev } = input;
+  const enabled = rules.liquidation.enabled;
+  const silent = !prev || !prev.enabled || !enabled;
+  const below = rules.liquidation.belowPct;
+  const rearmAt = below * (1 + (input.margin ?? DEFAULT_REARM_MARGIN));
+  const positions: Record<string, TrackedPosition> = {};
+  const alerts: RuleAlert[] = [];
+  for (const o of observed) {
+    const before = prev?.positions[o.id] ?? ARMED;
+    const { next, fired } = stepEpisode({ phase: before.phase, episode: before.episode }, o.distancePct < below, o.distancePct >= rearmAt, silent);
+    positions[o.id] = { ...o.position, phase: next.phase, episode: next.episode };
+    if (fired) {
+      alerts.push({
+        kind: 'liquidation_risk',
+        episodeKey: `${o.id}:${next.episode}`,
+        occurredAt: new Date(),
+        details: {
+          positionId: o.id,
+          market: o.position.market,
+          side: o.position.side,
+          leverage: o.position.leverage,
+          marginUsd: o.position.marginUsd,
+          entryPrice: o.position.entryPrice,
+          markPrice: o.markPrice,
+          bustPrice: o.position.bustPrice,
+          distancePct: Math.round(o.distancePct * 10_000) / 10_000,
+          belowPct: below,
+        },
+      });
+    }
+  }
+  return { status: 'ok', state: { enabled, positions }, alerts };
+}

@@ -1,0 +1,58 @@
+import { DEFAULT_PROTOCOL_RULES, type ProtocolRules } from '@paper/contracts';
+import type { MarketsData } from '../tool-api/tool-data';
+import { marketStatusAlerts, marketStatusChanges } from './market-status.rule';
+import { addSupplySample, evaluateMintRate, mintedLastHourMicro } from './mint-rate.rule';
+
+const MIN = 60_000;
+const rules = (patch: Partial<ProtocolRules>): ProtocolRules => ({ ...structuredClone(DEFAULT_PROTOCOL_RULES) as ProtocolRules, ...patch });
+
+function markets(btc: { open: boolean; status: 'open' | 'paused' | 'close-only' }, tradingEnabled = true): MarketsData {
+  const entry = (market: 'BTC' | 'ETH', s: typeof btc) => ({ market, markPrice: 1, open: s.open, status: s.status }) as unknown as MarketsData['markets'][number];
+  return { tradingEnabled, markets: [entry('BTC', btc), entry('ETH', { open: true, status: 'open' })] };
+}
+
+describe('market status', () => {
+  it('records the first observation without a change, then reports changes', () => {
+    const first = marketStatusChanges(undefined, markets({ open: true, status: 'open' }));
+    expect(first.changes).toEqual([]);
+    const paused = marketStatusChanges(first.statuses, markets({ open: false, status: 'close-only' }));
+    expect(paused.changes).toEqual([{ market: 'BTC', from: 'open', to: 'close-only' }]);
+    const halted = marketStatusChanges(paused.statuses, markets({ open: false, status: 'close-only' }, false));
+    expect(halted.changes).toEqual([
+      { market: 'BTC', from: 'close-only', to: 'paused' },
+      { market: 'ETH', from: 'open', to: 'paused' },
+    ]);
+  });
+
+  it('alerts only accounts that follow the market, with a key naming the change', () => {
+    const at = new Date('2030-01-01T00:00:00Z');
+    const change = [{ market: 'BTC' as const, from: 'open', to: 'paused' }];
+    expect(marketStatusAlerts(rules({ marketStatus: { enabled: true, markets: ['ETH'] } }), change, at)).toEqual([]);
+    expect(marketStatusAlerts(rules({ marketStatus: { enabled: false, markets: ['BTC'] } }), change, at)).toEqual([]);
+    const [alert] = marketStatusAlerts(rules({ marketStatus: { enabled: true, markets: ['BTC'] } }), change, at);
+    expect(alert).toMatchObject({ kind: 'market_status', episodeKey: 'BTC:open->paused:2030-01-01T00:00:00.000Z', details: { market: 'BTC', to: 'paused' } });
+  });
+});
+
+describe('mint rate', () => {
+  it('measures what was minted over the last hour from supply samples', () => {
+    const t0 = Date.parse('2030-01-01T00:00:00Z');
+    let samples = addSupplySample([], t0, 1000);
+    for (let m = 1; m <= 90; m += 1) samples = addSupplySample(samples, t0 + m * MIN, 1000 + m * 10);
+    expect(samples.length).toBeLessThanOrEqual(62);
+    expect(mintedLastHourMicro(samples, t0 + 91 * MIN, 1910)).toBe(600_000_000n);
+    expect(mintedLastHourMicro([], t0, 5)).toBeUndefined();
+    expect(mintedLastHourMicro(addSupplySample([], t0, 1000), t0 + MIN, 1005)).toBe(5_000_000n);
+  });
+
+  it('fires once above the threshold and re-arms at or below 80% of it', () => {
+    const r = rules({ mintRate: { enabled: true, thresholdPerHour: 1000 } });
+    const seed = evaluateMintRate(undefined, r, 5_000_000_000n);
+    expect(seed.alerts).toEqual([]);
+    const calm = evaluateMintRate(seed.state, r, 700_000_000n).state;
+    const high = evaluateMintRate(calm, r, 1_500_000_000n);
+    expect(high.alerts[0]).toMatchObject({ kind: 'mint_rate', episodeKey: '2', details: { mintedLastHour: '1500' } });
+    expect(evaluateMintRate(high.state, r, 1_200_000_000n).alerts).toEqual([]);
+    expect(evaluateMintRate(high.state, r, 800_000_000n).state.phase).toBe('armed');
+  });
+});

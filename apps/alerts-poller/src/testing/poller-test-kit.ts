@@ -1,0 +1,97 @@
+import { createAlertsDataSource } from '@paper/alerts-data';
+import { DEFAULT_WALLET_RULES, mergeWalletRules, type WalletRulesPatch } from '@paper/contracts';
+import { createTestDatabase, type FakeServer, json, migrateDatabase, startFakeServer, type TestDatabase } from '@paper/dev-stack';
+import { QueueRegistry } from '@paper/nest-infra';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { AlertWriter } from '../alerts/alert-writer.service';
+import { type AlertsPollerConfig, alertsPollerConfigSchema } from '../config/alerts-poller.config';
+import { ProtocolPollService } from '../polling/protocol-poll.service';
+import { WalletObserver } from '../polling/wallet-observer';
+import { WalletPollService } from '../polling/wallet-poll.service';
+import { WatchStore } from '../polling/watch-store';
+import { ToolApiClient } from '../tool-api/tool-api.client';
+
+/** What the stand-in tool API answers: `data` per tool (an Error answers 502), and a log of the calls. */
+export interface ToolApiStub extends FakeServer {
+  data: Record<string, unknown | ((query: URLSearchParams) => unknown)>;
+  calls: { tool: string; query: string }[];
+}
+
+export async function startToolApiStub(): Promise<ToolApiStub> {
+  const data: ToolApiStub['data'] = {};
+  const calls: ToolApiStub['calls'] = [];
+  const server = await startFakeServer((req, res) => {
+    const tool = /^\/api\/v1\/tools\/(\w+)$/.exec(req.path)?.[1];
+    if (!tool || !(tool in data)) return json(res, 404, { ok: false, error: { code: 'unknown_tool', message: 'no such tool' } });
+    calls.push({ tool, query: req.query.toString() });
+    const entry = data[tool];
+    const value = typeof entry === 'function' ? (entry as (q: URLSearchParams) => unknown)(req.query) : entry;
+    if (value instanceof Error) return json(res, 502, { ok: false, error: { code: 'upstream_unavailable', message: value.message } });
+    return json(res, 200, { ok: true, summary: 'stub', data: value });
+  });
+  return { ...server, data, calls };
+}
+
+/** The poller's services wired by hand against a fresh database, a unique Redis prefix and a tool API stub. */
+export class PollerTestKit {
+  readonly queues: QueueRegistry;
+  readonly writer: AlertWriter;
+
+  private constructor(
+    readonly database: TestDatabase,
+    readonly db: DataSource,
+    readonly config: AlertsPollerConfig,
+  ) {
+    this.queues = new QueueRegistry(config);
+    this.writer = new AlertWriter(db, this.queues);
+  }
+
+  static async start(env: Record<string, string>): Promise<PollerTestKit> {
+    const database = await createTestDatabase('paper_poller');
+    migrateDatabase(database.url, ['alerts']);
+    const config = alertsPollerConfigSchema.parse({ DATABASE_URL: database.url, REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`, ALERTS_TOOL_CALLS_PER_SECOND: '1000', ...env });
+    const db = createAlertsDataSource({ url: database.url, poolSize: 5, applicationName: 'poller-int-test' });
+    await db.initialize();
+    return new PollerTestKit(database, db, config);
+  }
+
+  /** A fresh poller process: new client, observer and services over the same database (a restart). */
+  poller(): { wallets: WalletPollService; protocol: ProtocolPollService; tools: ToolApiClient } {
+    const tools = new ToolApiClient(this.config);
+    const store = new WatchStore(this.db);
+    return {
+      tools,
+      wallets: new WalletPollService(store, new WalletObserver(tools, this.config), this.writer, this.config),
+      protocol: new ProtocolPollService(this.db, store, tools, this.writer, this.config),
+    };
+  }
+
+  async stop(): Promise<void> {
+    await this.queues.onApplicationShutdown();
+    await this.db.destroy();
+    await this.database.drop();
+  }
+
+  async account(): Promise<string> {
+    const id = randomUUID();
+    await this.db.query(`INSERT INTO alerts.accounts (id, token_hash) VALUES ($1, $2)`, [id, randomBytes(32).toString('hex')]);
+    return id;
+  }
+
+  async channel(accountId: string, status = 'active'): Promise<string> {
+    const id = randomUUID();
+    await this.db.query(`INSERT INTO alerts.channels (id, account_id, kind, target, secret, status) VALUES ($1, $2, 'webhook', 'https://example.com/hook', 'whsec_x', $3)`, [id, accountId, status]);
+    return id;
+  }
+
+  async watch(accountId: string, address: string, rules: WalletRulesPatch = {}, createdAt = new Date()): Promise<string> {
+    const id = randomUUID();
+    await this.db.query(`INSERT INTO alerts.watches (id, account_id, address, rules, created_at) VALUES ($1, $2, $3, $4, $5)`, [id, accountId, address, JSON.stringify(mergeWalletRules(DEFAULT_WALLET_RULES, rules)), createdAt]);
+    return id;
+  }
+
+  query<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
+    return this.db.query(text, params) as Promise<T[]>;
+  }
+}

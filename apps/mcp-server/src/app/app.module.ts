@@ -1,0 +1,46 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { mcpResource } from '@paper/contracts';
+import { createExchangeDataSource } from '@paper/exchange-data';
+import { InfraModule } from '@paper/nest-infra';
+import { ToolsRuntimeModule } from '@paper/tools-runtime';
+import type { McpServerConfig } from '../config/mcp-server.config';
+import { McpAccessGate } from '../mcp/mcp-access.gate';
+import { McpServerFactory } from '../mcp/mcp-server.factory';
+import { McpToolCalls } from '../mcp/mcp-tool-calls.service';
+import { McpController } from '../mcp/mcp.controller';
+import { ProtectedResourceController } from '../protected-resource/protected-resource.controller';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: McpServerConfig): DynamicModule {
+    const runtime = ToolsRuntimeModule.forRoot({
+      publicBaseUrl: config.PUBLIC_BASE_URL,
+      redisUrl: config.REDIS_URL,
+      redisPrefix: config.REDIS_PREFIX,
+      databaseUrl: config.DATABASE_URL,
+      upstream: config,
+      sessionKeyEncryptionKey: config.SESSION_KEY_ENCRYPTION_KEY,
+      sessionKeyEncryptionKeysOld: config.SESSION_KEY_ENCRYPTION_KEYS_OLD,
+      quoteTtlSeconds: config.QUOTE_TTL_SECONDS,
+      intentWaitMs: config.INTENT_WAIT_MS,
+      priceMaxAgeMs: config.PRICE_MAX_AGE_MS,
+      oauthJwksUrl: config.OAUTH_JWKS_URL ?? `${config.OAUTH_INTERNAL_URL}/jwks`,
+      tokenIssuer: config.PUBLIC_BASE_URL,
+      // MCP clients get tokens for exactly this resource; tokens for other audiences are refused.
+      tokenAudiences: [mcpResource(config.PUBLIC_BASE_URL)],
+    });
+    return {
+      module: AppModule,
+      imports: [
+        InfraModule.forRoot({
+          config,
+          database: () => createExchangeDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'mcp-server' }),
+          redis: config,
+        }),
+        runtime,
+      ],
+      controllers: [McpController, ProtectedResourceController],
+      providers: [McpAccessGate, McpServerFactory, McpToolCalls],
+    };
+  }
+}

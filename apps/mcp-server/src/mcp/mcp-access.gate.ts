@@ -1,0 +1,115 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { SCOPES, ToolErrorCode, findTool, isCodedError } from '@paper/contracts';
+import { APP_CONFIG } from '@paper/nest-infra';
+import { AccessTokenVerifier, ToolExecutor, type ToolContext, anonymousContext } from '@paper/tools-runtime';
+import type { McpServerConfig } from '../config/mcp-server.config';
+import { mcpBearerChallenge, needsConnectedWallet, scopesFor } from './mcp-challenge';
+
+export type JsonRpcId = string | number | null;
+
+/** The request may go to the MCP server, acting in this context. */
+export interface Proceed {
+  kind: 'proceed';
+  ctx: ToolContext;
+}
+
+/** The request is answered at the HTTP level: 401/403 with a Bearer challenge, or 503 when tokens cannot be checked. */
+export interface Refusal {
+  kind: 'refuse';
+  status: number;
+  code: string;
+  message: string;
+  headers: Record<string, string>;
+  id: JsonRpcId;
+}
+
+interface CallMessage {
+  id: JsonRpcId;
+  name: string;
+  args: unknown;
+}
+
+/**
+ * Decides, before the request reaches the MCP server, what HTTP answer OAuth clients need: a presented
+ * token that does not verify gets 401 `invalid_token`; without a token, a tools/call that needs the
+ * connected wallet (see needsConnectedWallet) gets 401 with the challenge that starts OAuth; a token
+ * lacking the tool's scope gets 403 `insufficient_scope`. Everything else proceeds, with the wallet of
+ * the token (family `me`) or anonymously (family `public`).
+ */
+@Injectable()
+export class McpAccessGate {
+  constructor(
+    private readonly verifier: AccessTokenVerifier,
+    private readonly executor: ToolExecutor,
+    @Inject(APP_CONFIG) private readonly config: McpServerConfig,
+  ) {}
+
+  async check(authorization: string | undefined, callerIp: string, messages: readonly unknown[]): Promise<Proceed | Refusal> {
+    const calls = messages.map(toolCall).filter((c): c is CallMessage => c !== undefined);
+    const firstId = calls[0]?.id ?? requestId(messages[0]);
+    if (authorization === undefined) return this.anonymous(callerIp, calls);
+    let ctx: ToolContext;
+    try {
+      const token = await this.verifier.verifyHeader(authorization);
+      const callerId = `sub:${token.wallet}:${token.clientId ?? '-'}`;
+      ctx = { family: 'me', wallet: token.wallet, scopes: token.scopes, sessionKey: token.sessionKey, clientId: token.clientId, callerId };
+    } catch (error) {
+      if (!isCodedError(error)) throw error;
+      const headers = { ...error.headers };
+      if (error.status === 401) {
+        headers['WWW-Authenticate'] = mcpBearerChallenge(this.config.PUBLIC_BASE_URL, { error: 'invalid_token', description: error.message, scope: SCOPES.read });
+      }
+      return { kind: 'refuse', status: error.status, code: error.code, message: error.message, headers, id: firstId };
+    }
+    for (const call of calls) {
+      const tool = findTool(call.name);
+      if (!tool) continue;
+      try {
+        this.executor.authorize(tool, ctx);
+      } catch (error) {
+        if (!isCodedError(error) || error.code !== ToolErrorCode.InsufficientScope) throw error;
+        const challenge = mcpBearerChallenge(this.config.PUBLIC_BASE_URL, { error: 'insufficient_scope', scope: scopesFor(tool) });
+        return { kind: 'refuse', status: 403, code: error.code, message: error.message, headers: { 'WWW-Authenticate': challenge }, id: call.id };
+      }
+    }
+    return { kind: 'proceed', ctx };
+  }
+
+  private anonymous(callerIp: string, calls: CallMessage[]): Proceed | Refusal {
+    for (const call of calls) {
+      const tool = findTool(call.name);
+      if (!tool || !needsConnectedWallet(tool, call.args)) continue;
+      const scope = scopesFor(tool);
+      const message =
+        tool.family === 'me-only'
+          ? `${tool.name} acts on your funds and needs this client to be connected to your wallet (OAuth, scope ${scope}). Connect, then call it again.`
+          : `${tool.name} without "wallet" shows the connected wallet, and no wallet is connected: pass "wallet" (a 0x address of 40 hex digits) to inspect any wallet, or connect this client to your wallet (OAuth) and call it again.`;
+      return {
+        kind: 'refuse',
+        status: 401,
+        code: ToolErrorCode.Unauthorized,
+        message,
+        headers: { 'WWW-Authenticate': mcpBearerChallenge(this.config.PUBLIC_BASE_URL, { scope }) },
+        id: call.id,
+      };
+    }
+    return { kind: 'proceed', ctx: anonymousContext(callerIp) };
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function requestId(message: unknown): JsonRpcId {
+  const id = isObject(message) ? message['id'] : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** The tools/call requests of a body (name and arguments), if any. */
+function toolCall(message: unknown): CallMessage | undefined {
+  if (!isObject(message) || message['method'] !== 'tools/call' || !isObject(message['params'])) return undefined;
+  const name = message['params']['name'];
+  if (typeof name !== 'string') return undefined;
+  return { id: requestId(message), name, args: message['params']['arguments'] };
+}

@@ -1,0 +1,41 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { InfraModule, QueueModule } from '@paper/nest-infra';
+import { createOauthDataSource } from '@paper/oauth-data';
+import type { OauthServerConfig } from '../config/oauth-server.config';
+import { ConnectionsController } from '../connections/connections.controller';
+import { ConnectionsService } from '../connections/connections.service';
+import { ConsentController } from '../consent/consent.controller';
+import { ConsentService } from '../consent/consent.service';
+import { FaucetService } from '../faucet/faucet.service';
+import { OidcProviderService } from '../provider/oidc-provider.service';
+import { sessionKeyVaultProvider } from '../session-keys/session-key-vault.provider';
+import { SessionKeysService } from '../session-keys/session-keys.service';
+import { WalletAuthService } from '../wallet-auth/wallet-auth.service';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: OauthServerConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        InfraModule.forRoot({
+          config,
+          database: () =>
+            createOauthDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'oauth-server' }),
+          redis: config,
+        }),
+        QueueModule,
+      ],
+      controllers: [ConsentController, ConnectionsController],
+      providers: [
+        OidcProviderService,
+        SessionKeysService,
+        sessionKeyVaultProvider,
+        WalletAuthService,
+        ConsentService,
+        ConnectionsService,
+        FaucetService,
+      ],
+    };
+  }
+}

@@ -1,0 +1,29 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
+import path from 'node:path';
+import { ASSETS_PATH } from '../pages/page-layout';
+import { OidcProviderService } from '../provider/oidc-provider.service';
+import { OAUTH_ROUTES } from '../provider/provider-configuration';
+
+/** oidc-provider reads these request bodies itself. */
+export const OAUTH_RAW_BODY_PATHS = [OAUTH_ROUTES.token, OAUTH_ROUTES.registration, OAUTH_ROUTES.revocation];
+
+const PAGE_SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
+
+/** Static assets (local only), security headers of the pages, and the OAuth endpoints of oidc-provider. */
+export function configureHttp(app: NestExpressApplication): void {
+  app.useStaticAssets(path.join(__dirname, '..', 'assets'), { prefix: `${ASSETS_PATH}/`, maxAge: '5m', index: false });
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.path.startsWith('/interaction/') || req.path === '/connections' || req.path.startsWith('/connections/')) {
+      for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) res.setHeader(name, value);
+    }
+    next();
+  });
+  app.use(app.get(OidcProviderService).middleware());
+}

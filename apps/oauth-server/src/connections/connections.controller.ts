@@ -1,0 +1,110 @@
+import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { APP_CONFIG } from '@paper/nest-infra';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import type { OauthServerConfig } from '../config/oauth-server.config';
+import { challengeBody, proofBody } from '../consent/consent.dto';
+import { FaucetService } from '../faucet/faucet.service';
+import { renderErrorPage } from '../pages/page-layout';
+import { parseBody } from '../pages/parse-body';
+import { WalletAuthError, WalletAuthErrorCode } from '../wallet-auth/wallet-auth.exception';
+import { WalletAuthService } from '../wallet-auth/wallet-auth.service';
+import { clearWalletSessionCookie, readCookie, setWalletSessionCookie, WALLET_SESSION_COOKIE } from '../wallet-auth/wallet-session-cookie';
+import { noticeFor, renderConnectionsPage } from './connections-page.view';
+import { ConnectionsService } from './connections.service';
+
+const formBody = z.object({ formToken: z.string().min(1) }).passthrough();
+
+/** /connections: a wallet owner lists and revokes connections and trading keys; plus the paper faucet. */
+@Controller('connections')
+export class ConnectionsController {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: OauthServerConfig,
+    private readonly connections: ConnectionsService,
+    private readonly walletAuth: WalletAuthService,
+    private readonly faucet: FaucetService,
+  ) {}
+
+  @Get()
+  async page(@Req() req: Request, @Res() res: Response, @Query('done') done?: string): Promise<void> {
+    const token = readCookie(req, WALLET_SESSION_COOKIE);
+    const wallet = await this.walletAuth.sessionWallet(token);
+    const listing = wallet ? await this.connections.list(wallet) : { connections: [], keys: [] };
+    res.setHeader('Cache-Control', 'no-store');
+    res.type('html').send(
+      renderConnectionsPage({
+        wallet: wallet ?? null,
+        formToken: wallet && token ? this.walletAuth.formToken(token) : null,
+        ...listing,
+        notice: noticeFor(done),
+        paperMode: this.config.PAPER_MODE,
+      }),
+    );
+  }
+
+  @Post('challenge')
+  @HttpCode(200)
+  async challenge(@Body() body: unknown) {
+    const { wallet } = parseBody(challengeBody, body);
+    return this.walletAuth.issueChallenge(wallet, null);
+  }
+
+  @Post('proof')
+  @HttpCode(200)
+  async proof(@Body() body: unknown, @Res({ passthrough: true }) res: Response) {
+    const { challengeId, signature } = parseBody(proofBody, body);
+    const wallet = await this.walletAuth.verifyChallenge(challengeId, signature, null);
+    setWalletSessionCookie(res, await this.walletAuth.createSession(wallet), this.secure());
+    return { wallet };
+  }
+
+  @Post('sign-out')
+  async signOut(@Req() req: Request, @Res() res: Response): Promise<void> {
+    if (!(await this.signedIn(req, res))) return;
+    await this.walletAuth.endSession(readCookie(req, WALLET_SESSION_COOKIE));
+    clearWalletSessionCookie(res, this.secure());
+    res.redirect(303, '/connections?done=signed-out');
+  }
+
+  @Post('grants/:grantId/revoke')
+  async revokeConnection(@Param('grantId') grantId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const wallet = await this.signedIn(req, res);
+    if (!wallet) return;
+    const done = (await this.connections.revokeConnection(wallet, grantId)) ? 'connection' : 'not-found';
+    res.redirect(303, `/connections?done=${done}`);
+  }
+
+  @Post('keys/:address/revoke')
+  async revokeKey(@Param('address') address: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const wallet = await this.signedIn(req, res);
+    if (!wallet) return;
+    const done = /^0x[0-9a-fA-F]{40}$/.test(address) && (await this.connections.revokeKey(wallet, address)) ? 'key' : 'not-found';
+    res.redirect(303, `/connections?done=${done}`);
+  }
+
+  /** Paper mode: fund the signed-in wallet with test USDC (used by the consent and connections pages). */
+  @Post('faucet')
+  @HttpCode(200)
+  async fund(@Req() req: Request) {
+    const wallet = await this.walletAuth.sessionWallet(readCookie(req, WALLET_SESSION_COOKIE));
+    if (!wallet) throw new WalletAuthError(WalletAuthErrorCode.NotSignedIn, 'Sign in with your wallet first.');
+    return this.faucet.fund(wallet);
+  }
+
+  /** The signed-in wallet of a form post (checked against the session's form token), or a 401 page. */
+  private async signedIn(req: Request, res: Response): Promise<string | undefined> {
+    const token = readCookie(req, WALLET_SESSION_COOKIE);
+    const wallet = await this.walletAuth.sessionWallet(token);
+    const form = formBody.safeParse(req.body);
+    if (wallet && token && form.success && form.data.formToken === this.walletAuth.formToken(token)) return wallet;
+    res
+      .status(401)
+      .type('html')
+      .send(renderErrorPage('Please sign in again', 'Your sign-in has expired, so nothing was changed.', 'Open your connections page and sign in with your wallet again.'));
+    return undefined;
+  }
+
+  private secure(): boolean {
+    return this.config.PUBLIC_BASE_URL.startsWith('https:');
+  }
+}

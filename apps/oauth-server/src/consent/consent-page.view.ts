@@ -1,0 +1,144 @@
+import { SCOPES } from '@paper/contracts';
+import { DEFAULT_MARKET_CONFIGS } from '@paper/exchange';
+import { html, type SafeHtml } from '../pages/html';
+import { renderPage } from '../pages/page-layout';
+import type { ConsentView } from './consent.service';
+import { describeScope } from './scope-copy';
+
+/**
+ * Defaults of the limits form. 100 USDC at up to 200x allows positions from the exchange minimum of
+ * 10,000 USDC notional up to 20,000 USDC; lower leverage caps would leave no tradable position at all.
+ */
+export const GUARDRAIL_DEFAULTS = {
+  maxMarginPerTradeUsd: '100',
+  maxLeverage: 200,
+  maxDailyNotionalUsd: '50000',
+  maxOpenPositions: 5,
+  expiresInDays: 7,
+} as const;
+
+/** The smallest position the exchange opens (margin x leverage), in whole USDC. */
+export const MIN_NOTIONAL_USD = Number(DEFAULT_MARKET_CONFIGS.BTC.minNotionalMicro / 1_000_000n);
+
+/** The consent page: connect, sign in, review and set limits, approve or deny. Steps are revealed by consent.js. */
+export function renderConsentPage(view: ConsentView): string {
+  const base = `/interaction/${encodeURIComponent(view.uid)}`;
+  return renderPage({
+    title: `Connect ${view.clientName}`,
+    data: { ...view, base, defaults: GUARDRAIL_DEFAULTS, minNotionalUsd: MIN_NOTIONAL_USD },
+    scripts: ['consent.js'],
+    body: html`
+<section class="card request" aria-labelledby="request-title">
+  <h1 id="request-title"><span class="client-name">${view.clientName}</span> wants to connect to your Paper Perps account</h1>
+  <p>After you decide, you will be sent back to <strong class="redirect-host">${view.redirectHost}</strong>.
+  Only continue if you started this connection from that app.</p>
+  <p class="muted">App id: <code>${view.clientId}</code></p>
+</section>
+<noscript><p class="card notice">This page needs JavaScript to talk to your wallet. Every script comes from this site; nothing is loaded from elsewhere. You can still deny the request below.</p></noscript>
+<div id="error" class="error-box" role="alert" tabindex="-1" hidden></div>
+<p id="status" class="status" role="status" aria-live="polite"></p>
+
+<section id="step-connect" class="card step" aria-labelledby="connect-title" hidden>
+  <h2 id="connect-title" tabindex="-1">Step 1 of 3 · Connect your wallet</h2>
+  <p>Choose the wallet whose account the app will use. We never see your wallet's private key.</p>
+  <div class="actions">
+    <button type="button" id="connect-browser" class="primary">Connect browser wallet</button>
+    <button type="button" id="connect-demo">Use a demo wallet (paper trading only)</button>
+  </div>
+  <p id="no-browser-wallet" class="muted" hidden>No browser wallet was found. Install one (for example a browser extension), or use a demo wallet.</p>
+  <p class="muted demo-note"><strong>Demo wallet:</strong> a new wallet created in this browser for paper trading.
+  Its key is kept only in this browser's storage. Never send real funds to it.</p>
+</section>
+
+<section id="step-sign-in" class="card step" aria-labelledby="sign-in-title" hidden>
+  <h2 id="sign-in-title" tabindex="-1">Step 2 of 3 · Prove it is your wallet</h2>
+  <p>Connected: <code class="wallet-address"></code> <span class="wallet-kind badge"></span></p>
+  <p>Sign a free message to show you own this wallet. It moves no funds and costs nothing.</p>
+  <div class="actions">
+    <button type="button" id="sign-in" class="primary">Sign in with this wallet</button>
+    <button type="button" id="switch-wallet">Use a different wallet</button>
+  </div>
+</section>
+
+<section id="step-review" class="card step" aria-labelledby="review-title" hidden>
+  <h2 id="review-title" tabindex="-1">Step 3 of 3 · Review and set limits</h2>
+  <p>Signed in as <code class="wallet-address"></code> <span class="wallet-kind badge"></span></p>
+  ${view.tradeRequested ? tradeSummary(view) : readSummary(view)}
+  <h3>${view.clientName} asks to</h3>
+  <ul class="scopes">${view.scopes.map((s) => scopeItem(s))}</ul>
+  ${view.tradeRequested ? guardrailsForm() : html`<p>No trading key will be created: this app can only read.</p>`}
+  ${view.paperMode ? faucet() : ''}
+  <div class="actions">
+    <button type="button" id="approve" class="primary">${view.tradeRequested ? 'Approve and sign' : 'Approve read-only access'}</button>
+  </div>
+</section>
+
+<section id="step-done" class="card step" aria-labelledby="done-title" hidden>
+  <h2 id="done-title" tabindex="-1"></h2>
+  <p id="done-text"></p>
+  <p><a id="done-link" href="#">Continue to ${view.redirectHost}</a></p>
+</section>
+
+<form id="deny-form" class="card deny" method="post" action="${base}/deny">
+  <p>Not what you expected? Deny and nothing will be shared.</p>
+  <button type="submit" id="deny" class="danger">Deny</button>
+</form>`,
+  });
+}
+
+function tradeSummary(view: ConsentView): SafeHtml {
+  return html`<p class="key-sentence"><strong>${view.clientName}</strong> will be able to open and close positions with the funds of
+  <code class="wallet-short"></code> within the limits you set; it can never withdraw.</p>
+  <p>You approve a new trading key for this app by signing the limits below. The key stays on our servers, can only open,
+  close and cancel, and stops working when it expires or when you revoke it at <a href="/connections">your connections</a>.</p>`;
+}
+
+function readSummary(view: ConsentView): SafeHtml {
+  return html`<p class="key-sentence"><strong>${view.clientName}</strong> will be able to see the account of <code class="wallet-short"></code>; it cannot trade or withdraw.</p>`;
+}
+
+function scopeItem(scope: string): SafeHtml {
+  const copy = describeScope(scope, 'this wallet');
+  const cls = scope === SCOPES.write ? 'scope scope-write' : 'scope';
+  return html`<li class="${cls}"><strong>${copy.title}</strong> <span class="muted">(${scope})</span><br>${copy.detail}</li>`;
+}
+
+function guardrailsForm(): SafeHtml {
+  const d = GUARDRAIL_DEFAULTS;
+  return html`<form id="guardrails" class="guardrails" novalidate>
+  <fieldset>
+    <legend>Limits for this app</legend>
+    <p class="muted">Leave an amount empty for no limit. The exchange's smallest position is ${MIN_NOTIONAL_USD.toLocaleString('en-US')} USDC
+    of notional (margin × leverage).</p>
+    <div class="field"><label for="max-margin">Maximum margin per trade (USDC)</label>
+      <input id="max-margin" name="maxMarginPerTradeUsd" inputmode="decimal" value="${d.maxMarginPerTradeUsd}" aria-describedby="max-margin-hint">
+      <span id="max-margin-hint" class="hint">The most of your own money one trade may put up.</span></div>
+    <div class="field"><label for="max-leverage">Maximum leverage</label>
+      <input id="max-leverage" name="maxLeverage" type="number" min="1" max="1000" step="1" value="${d.maxLeverage}" aria-describedby="max-leverage-hint">
+      <span id="max-leverage-hint" class="hint">Whole number from 1 to 1000.</span></div>
+    <p id="largest-trade" class="hint" aria-live="polite"></p>
+    <div class="field"><label for="max-daily">Maximum daily notional (USDC)</label>
+      <input id="max-daily" name="maxDailyNotionalUsd" inputmode="decimal" value="${d.maxDailyNotionalUsd}" aria-describedby="max-daily-hint">
+      <span id="max-daily-hint" class="hint">Total position size (margin × leverage) the app may open per day (UTC).</span></div>
+    <div class="field"><label for="max-positions">Maximum open positions</label>
+      <input id="max-positions" name="maxOpenPositions" type="number" min="1" max="10000" step="1" value="${d.maxOpenPositions}"></div>
+    <fieldset class="markets">
+      <legend>Markets the app may trade</legend>
+      <label><input type="checkbox" name="market" value="BTC" checked> BTC</label>
+      <label><input type="checkbox" name="market" value="ETH" checked> ETH</label>
+    </fieldset>
+    <div class="field checkbox"><label><input id="confirmations" type="checkbox" name="requireConfirmation" checked>
+      Ask the app to show me a preview and get my confirmation before each trade</label></div>
+    <div class="field"><label for="expiry-days">Trading key lifetime (days)</label>
+      <input id="expiry-days" name="expiresInDays" type="number" min="1" max="30" step="1" value="${d.expiresInDays}" aria-describedby="expiry-hint">
+      <span id="expiry-hint" class="hint">1 to 30 days. After that the app must ask you again.</span></div>
+  </fieldset>
+</form>`;
+}
+
+function faucet(): SafeHtml {
+  return html`<div class="faucet" id="faucet-box">
+  <p><strong>Paper mode.</strong> Balances here are play money. Need some to try trading?</p>
+  <button type="button" id="fund">Fund this wallet with test USDC</button>
+</div>`;
+}

@@ -1,0 +1,27 @@
+import { guardrailsSchema } from '@paper/contracts';
+import { z } from 'zod';
+
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x wallet address')
+  .transform((v) => v.toLowerCase());
+const signature = z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte 0x signature') as unknown as z.ZodType<`0x${string}`>;
+
+export const challengeBody = z.object({ wallet: address }).strict();
+export const proofBody = z.object({ challengeId: z.uuid(), signature }).strict();
+
+const positiveAmount = z
+  .string()
+  .regex(/^\d+(\.\d{1,6})?$/, 'must be a USDC amount like 100 or 12.5')
+  .refine((v) => Number(v) > 0, 'must be more than 0')
+  .nullable();
+
+export const approvalRequestBody = z
+  .object({
+    guardrails: guardrailsSchema.extend({ maxMarginPerTradeUsd: positiveAmount, maxDailyNotionalUsd: positiveAmount }),
+    expiresInDays: z.number().int().min(1, 'must be at least 1 day').max(30, 'can be at most 30 days'),
+  })
+  .strict();
+export const approveBody = z.object({ signature: signature.optional() }).strict();
+
+export type ApprovalRequestBody = z.infer<typeof approvalRequestBody>;

@@ -1,0 +1,14 @@
+import 'reflect-metadata';
+import { runApp } from '@paper/nest-infra';
+import { AppModule } from './app/app.module';
+import { configureHttp, OAUTH_RAW_BODY_PATHS } from './app/configure-http';
+import { oauthServerConfigSchema } from './config/oauth-server.config';
+
+void runApp({
+  name: 'oauth-server',
+  schema: oauthServerConfigSchema,
+  module: (config) => AppModule.forRoot(config),
+  errorStyle: 'tool-envelope',
+  rawBodyPaths: OAUTH_RAW_BODY_PATHS,
+  configure: configureHttp,
+});

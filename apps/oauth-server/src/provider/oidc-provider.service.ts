@@ -1,0 +1,124 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { APP_CONFIG, HealthRegistry } from '@paper/nest-infra';
+import type { NextFunction, Request, Response } from 'express';
+import Provider from 'oidc-provider';
+import { DataSource } from 'typeorm';
+import type { OauthServerConfig } from '../config/oauth-server.config';
+import { SessionKeysService } from '../session-keys/session-keys.service';
+import { redirectUriMatches } from './loopback-redirect';
+import { deleteExpiredRows } from './expired-rows';
+import { OAUTH_ROUTES, providerConfiguration } from './provider-configuration';
+import { treatOfflineAccessAsConsent } from './offline-access';
+import { loadProviderKeys } from './provider-keys';
+
+const PROVIDER_PATHS = [...Object.values(OAUTH_ROUTES), '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'];
+const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
+
+/** True for the paths oidc-provider serves (and whose request bodies it reads itself). */
+export function isProviderPath(path: string): boolean {
+  return PROVIDER_PATHS.some((p) => path === p || path.startsWith(`${p}/`));
+}
+
+type ClientPrototype = { redirectUriAllowed(this: { redirectUris: string[] }, value: string): boolean };
+
+/**
+ * Builds the oidc-provider instance once the database is reachable (keys are shared through it) and
+ * serves its routes. Readiness stays down until then.
+ */
+@Injectable()
+export class OidcProviderService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('AuthorizationServer');
+  private instance?: Provider;
+  private handler?: (req: Request, res: Response) => void;
+  private retry?: NodeJS.Timeout;
+  private cleanup?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: OauthServerConfig,
+    private readonly dataSource: DataSource,
+    private readonly health: HealthRegistry,
+    private readonly sessionKeys: SessionKeysService,
+  ) {}
+
+  get provider(): Provider {
+    if (!this.instance) throw new Error('authorization server is not ready');
+    return this.instance;
+  }
+
+  async onModuleInit(): Promise<void> {
+    this.health.register('authorization-server', async () => {
+      if (!this.instance) throw new Error('not started');
+    });
+    await this.start(0);
+  }
+
+  /** Express middleware: hands the OAuth endpoints to oidc-provider (raw body), everything else on. */
+  middleware() {
+    return (req: Request, res: Response, next: NextFunction): void => {
+      if (!isProviderPath(req.path)) return next();
+      if (req.path === OAUTH_ROUTES.registration) setRegistrationCors(res);
+      if (req.path === OAUTH_ROUTES.registration && req.method === 'OPTIONS') {
+        res.status(204).end();
+        return;
+      }
+      if (!this.handler) {
+        res.status(503).json({ error: 'temporarily_unavailable', error_description: 'The authorization server is starting; retry shortly.' });
+        return;
+      }
+      this.handler(req, res);
+    };
+  }
+
+  private async start(attempt: number): Promise<void> {
+    try {
+      if (!this.dataSource.isInitialized) throw new Error('database not connected yet');
+      const keys = await loadProviderKeys(this.config, this.dataSource);
+      const provider = new Provider(
+        this.config.PUBLIC_BASE_URL,
+        providerConfiguration({
+          config: this.config,
+          dataSource: this.dataSource,
+          keys,
+          sessionKeyForGrant: (grantId) => this.sessionKeys.activeAddressForGrant(grantId),
+        }),
+      );
+      provider.proxy = true;
+      allowLoopbackRedirectsOnAnyPort(provider);
+      treatOfflineAccessAsConsent(provider, OAUTH_ROUTES.authorization);
+      provider.on('grant.revoked', (_ctx, grantId: string) => {
+        this.sessionKeys.revokeForGrant(grantId).catch((error: unknown) => this.logger.error(`revoking session key of grant ${grantId}: ${(error as Error).message}`));
+      });
+      provider.on('server_error', (_ctx, error: Error) => this.logger.error(`server error: ${error.stack ?? error.message}`));
+      this.handler = provider.callback() as unknown as (req: Request, res: Response) => void;
+      this.instance = provider;
+      this.cleanup = setInterval(() => void deleteExpiredRows(this.dataSource).catch(() => undefined), CLEANUP_INTERVAL_MS);
+      this.cleanup.unref();
+    } catch (error) {
+      if (this.stopped) return;
+      this.logger.warn(`authorization server not started (attempt ${attempt + 1}): ${(error as Error).message}`);
+      this.retry = setTimeout(() => void this.start(attempt + 1), Math.min(500 * 2 ** attempt, 5000));
+    }
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+    clearTimeout(this.retry);
+    clearInterval(this.cleanup);
+  }
+}
+
+function setRegistrationCors(res: Response): void {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+  res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Authorization');
+  res.setHeader('Access-Control-Max-Age', '3600');
+}
+
+/** Exact redirect matching, plus RFC 8252 loopback redirects on any port (see loopback-redirect.ts). */
+function allowLoopbackRedirectsOnAnyPort(provider: Provider): void {
+  const proto = (provider.Client as unknown as { prototype: ClientPrototype }).prototype;
+  proto.redirectUriAllowed = function redirectUriAllowed(value: string): boolean {
+    return redirectUriMatches(value, this.redirectUris);
+  };
+}

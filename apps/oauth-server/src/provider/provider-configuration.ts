@@ -1,0 +1,157 @@
+import { acceptedAudiences, mcpResource, SCOPES } from '@paper/contracts';
+import { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import type { DataSource } from 'typeorm';
+import type { OauthServerConfig } from '../config/oauth-server.config';
+import { renderErrorPage } from '../pages/page-layout';
+import { PostgresOidcAdapter } from './postgres-oidc.adapter';
+import type { ProviderKeys } from './provider-keys';
+
+/** Token lifetimes in seconds (documented in docs/oauth.md). */
+export const TOKEN_TTL = {
+  accessToken: 15 * 60,
+  authorizationCode: 60,
+  refreshToken: 30 * 24 * 3600,
+  grant: 30 * 24 * 3600,
+  idToken: 15 * 60,
+  interaction: 60 * 60,
+  session: 24 * 3600,
+} as const;
+
+export const TRADE_SCOPES = `${SCOPES.read} ${SCOPES.write}`;
+
+export const OAUTH_ROUTES = {
+  authorization: '/authorize',
+  token: '/token',
+  registration: '/register',
+  revocation: '/revoke',
+  jwks: '/jwks',
+} as const;
+
+export interface ProviderDependencies {
+  config: OauthServerConfig;
+  dataSource: DataSource;
+  keys: ProviderKeys;
+  /** The session key approved for a grant (lower-case address), if any. */
+  sessionKeyForGrant(grantId: string): Promise<string | undefined>;
+}
+
+/**
+ * The authorization server's policy: authorization code + PKCE S256 only, open registration of public
+ * clients, resource indicators defaulting to the MCP resource, ES256 JWT access tokens carrying the
+ * wallet and its session key, rotating refresh tokens (reuse revokes the grant), PostgreSQL storage.
+ */
+export function providerConfiguration(deps: ProviderDependencies): Configuration {
+  const { config, dataSource, keys } = deps;
+  const audiences = new Set(acceptedAudiences(config.PUBLIC_BASE_URL));
+  const secureCookies = config.PUBLIC_BASE_URL.startsWith('https:');
+  return {
+    adapter: (name: string) => new PostgresOidcAdapter(dataSource, name),
+    jwks: keys.jwks as Configuration['jwks'],
+    cookies: {
+      keys: keys.cookieKeys,
+      long: { httpOnly: true, sameSite: 'lax', secure: secureCookies },
+      short: { httpOnly: true, sameSite: 'lax', secure: secureCookies },
+    },
+    routes: OAUTH_ROUTES,
+    scopes: ['openid', SCOPES.offline, SCOPES.read, SCOPES.write],
+    claims: { openid: ['sub'] },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'ES256',
+    },
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    // A client's registered `scope` would cap what it can ever ask for: MCP clients register with the scope
+    // of the first challenge (trade:read) and must later be able to step up to trade:write. Consent, not
+    // registration, decides the scopes, so the registered value is dropped.
+    extraClientMetadata: {
+      properties: ['software_id'],
+      validator: (_ctx, key, _value, metadata) => {
+        if (key === 'software_id') delete (metadata as { scope?: string }).scope;
+      },
+    },
+    responseTypes: ['code'],
+    enabledJWA: {
+      idTokenSigningAlgValues: ['ES256'],
+      userinfoSigningAlgValues: ['ES256'],
+      introspectionSigningAlgValues: ['ES256'],
+      authorizationSigningAlgValues: ['ES256'],
+    },
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      userinfo: { enabled: false },
+      dPoP: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      revocation: { enabled: true },
+      registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => mcpResource(config.PUBLIC_BASE_URL),
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resourceIndicator) => {
+          if (!audiences.has(resourceIndicator)) throw new errors.InvalidTarget(`unknown resource ${resourceIndicator}`);
+          return {
+            scope: TRADE_SCOPES,
+            audience: resourceIndicator,
+            accessTokenTTL: TOKEN_TTL.accessToken,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'ES256' } },
+          };
+        },
+      },
+    },
+    ttl: {
+      AccessToken: TOKEN_TTL.accessToken,
+      AuthorizationCode: TOKEN_TTL.authorizationCode,
+      RefreshToken: TOKEN_TTL.refreshToken,
+      Grant: TOKEN_TTL.grant,
+      IdToken: TOKEN_TTL.idToken,
+      Interaction: TOKEN_TTL.interaction,
+      Session: TOKEN_TTL.session,
+    },
+    rotateRefreshToken: true,
+    issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has(SCOPES.offline),
+    // Every authorization request shows the consent page (a new session key per connection).
+    loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
+      const grantId = ctx.oidc.result?.consent?.grantId;
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    findAccount: (_ctx, sub) => ({
+      accountId: sub,
+      claims: () => ({ sub, wallet: sub }),
+    }),
+    extraTokenClaims: async (_ctx, token) => {
+      if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
+      const sessionKey = token.grantId ? await deps.sessionKeyForGrant(token.grantId) : undefined;
+      return sessionKey ? { wallet: token.accountId, session_key: sessionKey } : { wallet: token.accountId };
+    },
+    // Public clients (MCP clients, browser apps) call the token endpoint cross-origin.
+    clientBasedCORS: () => true,
+    renderError: (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = renderErrorPage(
+        'This connection request cannot continue',
+        describeAuthorizationError(String(out['error'] ?? 'server_error'), out['error_description']),
+        'Go back to the app you were connecting and start again. If this keeps happening, the app may be misconfigured.',
+        String(out['error'] ?? ''),
+      );
+    },
+  };
+}
+
+function describeAuthorizationError(code: string, description: unknown): string {
+  switch (code) {
+    case 'invalid_redirect_uri':
+      return 'The app asked to send you back to an address it never registered, so we stopped here to protect your wallet.';
+    case 'invalid_client':
+      return 'The app that sent you here is not registered with this service.';
+    case 'invalid_request':
+      return `The app sent an incomplete or malformed request (${String(description ?? 'invalid request')}).`;
+    default:
+      return typeof description === 'string' && description ? description : 'Something went wrong while processing this request.';
+  }
+}

@@ -1,0 +1,127 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { type GuardrailsPayload, SESSION_KEYS_QUEUE, type SessionKeyResult } from '@paper/contracts';
+import { APP_CONFIG, bullConnection, QueueRegistry } from '@paper/nest-infra';
+import { SessionKeySecretEntity } from '@paper/oauth-data';
+import { QueueEvents } from 'bullmq';
+import { DataSource, IsNull } from 'typeorm';
+import type { OauthServerConfig } from '../config/oauth-server.config';
+
+export interface NewSessionKey {
+  wallet: string;
+  address: string;
+  encryptedPrivateKey: string;
+  guardrails: GuardrailsPayload;
+  expiresAt: Date;
+  approvalSignature: string;
+  clientId: string;
+  grantId: string;
+  label: string | null;
+}
+
+export class SessionKeyRegistrationError extends Error {}
+
+/**
+ * Session keys of connections: registered with the exchange through trading-executor (the only writer of
+ * exchange state, which verifies the owner's approval), and their encrypted private parts kept here.
+ */
+@Injectable()
+export class SessionKeysService implements OnApplicationShutdown {
+  private readonly logger = new Logger('SessionKeys');
+  private events?: QueueEvents;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: OauthServerConfig,
+    private readonly dataSource: DataSource,
+    private readonly queues: QueueRegistry,
+  ) {}
+
+  /** The newest usable session key of a grant (lower-case address). */
+  async activeAddressForGrant(grantId: string): Promise<string | undefined> {
+    const rows = (await this.dataSource.query(
+      `SELECT address FROM oauth.session_key_secrets WHERE grant_id = $1 AND revoked_at IS NULL AND expires_at > now()
+        ORDER BY created_at DESC LIMIT 1`,
+      [grantId],
+    )) as { address: string }[];
+    return rows[0]?.address;
+  }
+
+  /** Asks the exchange to register the key and waits until it has (or fails), then stores the secret. */
+  async register(key: NewSessionKey): Promise<void> {
+    const events = await this.queueEvents();
+    const job = await this.queues.add(
+      SESSION_KEYS_QUEUE,
+      'register-session-key',
+      {
+        wallet: key.wallet,
+        sessionKey: key.address,
+        guardrails: key.guardrails,
+        expiresAt: String(Math.floor(key.expiresAt.getTime() / 1000)),
+        approvalSignature: key.approvalSignature,
+        label: key.label,
+      },
+      { jobId: `sk-${key.address}`, attempts: 3, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: 1000, removeOnFail: 1000 },
+    );
+    let result: SessionKeyResult | undefined;
+    try {
+      result = (await job.waitUntilFinished(events, this.config.SESSION_KEY_REGISTRATION_TIMEOUT_MS)) as SessionKeyResult | undefined;
+    } catch (error) {
+      const message = (error as Error).message;
+      this.logger.warn(`session key ${key.address} not registered: ${message}`);
+      throw new SessionKeyRegistrationError(/timed out/i.test(message) ? 'timeout' : message);
+    }
+    if (result?.status !== 'registered') {
+      this.logger.warn(`session key ${key.address} refused: ${result?.reason ?? 'no result'}`);
+      throw new SessionKeyRegistrationError(result?.message ?? 'the exchange gave no answer');
+    }
+    await this.dataSource.getRepository(SessionKeySecretEntity).insert({
+      address: key.address,
+      wallet: key.wallet,
+      encryptedPrivateKey: key.encryptedPrivateKey,
+      clientId: key.clientId,
+      grantId: key.grantId,
+      guardrails: key.guardrails,
+      label: key.label,
+      expiresAt: key.expiresAt,
+      revokedAt: null,
+    });
+  }
+
+  /** Revokes every key of a grant (connection revoked, refresh token reused, ...). */
+  async revokeForGrant(grantId: string): Promise<string[]> {
+    const repo = this.dataSource.getRepository(SessionKeySecretEntity);
+    const keys = await repo.findBy({ grantId, revokedAt: IsNull() });
+    for (const key of keys) await this.revokeKey(key);
+    return keys.map((k) => k.address);
+  }
+
+  /** Revokes one key of this wallet; false when the wallet has no such active key. */
+  async revoke(wallet: string, address: string): Promise<boolean> {
+    const key = await this.dataSource.getRepository(SessionKeySecretEntity).findOneBy({ address: address.toLowerCase(), wallet, revokedAt: IsNull() });
+    if (!key) return false;
+    await this.revokeKey(key);
+    return true;
+  }
+
+  private async revokeKey(key: SessionKeySecretEntity): Promise<void> {
+    await this.dataSource.getRepository(SessionKeySecretEntity).update({ address: key.address, revokedAt: IsNull() }, { revokedAt: new Date() });
+    await this.queues.add(
+      SESSION_KEYS_QUEUE,
+      'revoke-session-key',
+      { wallet: key.wallet, sessionKey: key.address },
+      { jobId: `sk-revoke-${key.address}`, attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: 1000, removeOnFail: 1000 },
+    );
+  }
+
+  private async queueEvents(): Promise<QueueEvents> {
+    if (!this.events) {
+      this.events = new QueueEvents(SESSION_KEYS_QUEUE.queue, bullConnection(this.config));
+      this.events.on('error', (error) => this.logger.warn(`queue events: ${error.message}`));
+    }
+    await this.events.waitUntilReady();
+    return this.events;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.events?.close();
+  }
+}

@@ -1,0 +1,146 @@
+import { INTENTS_QUEUE, type IntentResult, SESSION_KEYS_QUEUE, type SessionKeyResult, type SignedIntentPayload } from '@paper/contracts';
+import { startTestStack, type TestStack } from '@paper/dev-stack';
+import { usdc } from '@paper/exchange';
+import { approvalFromGuardrails, type IntentMessage, intentId, signApproval, signIntent } from '@paper/exchange-signing';
+import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import { Client } from 'pg';
+import type { Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms (last value ${JSON.stringify(value, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const GUARDRAILS = { maxMarginPerTradeUsd: null, maxLeverage: null, maxDailyNotionalUsd: null, maxOpenPositions: null, allowedMarkets: null, requireConfirmation: false };
+
+describe('trading-executor with venue-sim (signed intents over the queue)', () => {
+  let stack: TestStack;
+  let db: Client;
+  let intents: Queue;
+  let sessionKeys: Queue;
+  let events: QueueEvents;
+  const owner = generatePrivateKey();
+  const session = generatePrivateKey();
+  const wallet = privateKeyToAccount(owner).address.toLowerCase() as Hex;
+  const sessionKey = privateKeyToAccount(session).address.toLowerCase();
+  let nonce = 1n;
+  let redis: Redis;
+
+  const post = async (url: string, body: unknown) => {
+    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const sim = (path: string, body: unknown) => post(`${stack.appUrls['venue-sim']}/control/${path}`, body);
+  const exec = (path: string, body: unknown) => post(`${stack.appUrls['trading-executor']}${path}`, body);
+  const one = async <T = Record<string, string>>(text: string, params: unknown[] = []) => (await db.query(text, params)).rows[0] as T;
+
+  async function signed(intent: IntentMessage): Promise<SignedIntentPayload> {
+    const message = Object.fromEntries(Object.entries(intent.message).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]));
+    return { kind: intent.kind, message, sessionKey, signature: await signIntent(intent, session), intentId: intentId(intent) } as SignedIntentPayload;
+  }
+  const openIntent = (marginUsd: number, leverage: number) =>
+    signed({ kind: 'open', message: { wallet, market: 'BTC', side: 'long', marginMicro: usdc(marginUsd), leverage, nonce: nonce++, expiresAt: BigInt(Math.floor(Date.now() / 1000) + 3000) } });
+  const readMid = async () => (await redis.hget(`${stack.redisPrefix}:prices:BTC`, 'mid')) ?? undefined;
+
+  beforeAll(async () => {
+    stack = await startTestStack({
+      apps: ['venue-sim', 'trading-executor'],
+      env: { SWEEP_DEPOSITS_EVERY_MS: '500', INTENT_LOCK_MS: '3000', PRICE_POLL_MS: '250' },
+    });
+    db = new Client({ connectionString: stack.database.url });
+    await db.connect();
+    const connection = { host: '127.0.0.1', port: 6379 };
+    const prefix = `${stack.redisPrefix}:bull`;
+    intents = new Queue(INTENTS_QUEUE.queue, { connection, prefix });
+    sessionKeys = new Queue(SESSION_KEYS_QUEUE.queue, { connection, prefix });
+    events = new QueueEvents(INTENTS_QUEUE.queue, { connection, prefix });
+    await events.waitUntilReady();
+    redis = new Redis('redis://127.0.0.1:6379');
+  });
+
+  afterAll(async () => {
+    await events?.close();
+    await intents?.close();
+    await sessionKeys?.close();
+    await redis?.quit();
+    await db?.end();
+    await stack?.stop();
+  });
+
+  it('registers a session key approved by the owner', async () => {
+    const expiresAt = BigInt(Math.floor(Date.now() / 1000) + 86400);
+    const approvalSignature = await signApproval(approvalFromGuardrails(wallet, sessionKey, GUARDRAILS, expiresAt), owner);
+    const job = await sessionKeys.add('register-session-key', { wallet, sessionKey, guardrails: GUARDRAILS, expiresAt: expiresAt.toString(), approvalSignature, label: 'e2e' }, { jobId: `sk-${sessionKey}` });
+    const skEvents = new QueueEvents(SESSION_KEYS_QUEUE.queue, { connection: { host: '127.0.0.1', port: 6379 }, prefix: `${stack.redisPrefix}:bull` });
+    try {
+      const result = (await job.waitUntilFinished(skEvents, 20_000)) as SessionKeyResult;
+      expect(result).toMatchObject({ status: 'registered', wallet });
+    } finally {
+      await skEvents.close();
+    }
+  });
+
+  it('funds the wallet through the faucet, its deposit proxy and the sweep job', async () => {
+    expect((await exec('/dev/faucet', { wallet, usdc: '2000' })).body).toMatchObject({ ok: true, data: { chainBalances: { usdc: '2000', eth: '0.05' } } });
+    const deposit = await exec('/dev/deposit', { wallet, usdc: '1000' });
+    expect(deposit.status).toBe(200);
+    const account = await until(() => one(`SELECT free_micro, activated FROM exchange.accounts WHERE wallet = $1`, [wallet]), (a) => a?.['free_micro'] === String(usdc(999)));
+    expect(account['activated']).toBe(true);
+    expect((await exec('/dev/deposit', { wallet, usdc: '5000' })).body).toMatchObject({ ok: false, error: { code: 'insufficient_chain_balance' } });
+  });
+
+  it('opens a position from a signed intent on the queue and liquidates it when venue-sim moves past the bust price', async () => {
+    await sim('freeze', { frozen: true });
+    await sim('price', { coin: 'BTC', price: 100000 });
+    await until(readMid, (m) => m !== undefined && Math.abs(Number(m) - 1_000_000) <= 10);
+    const payload = await openIntent(100, 500);
+    const job = await intents.add('execute-intent', payload, { jobId: payload.intentId });
+    const result = (await job.waitUntilFinished(events, 20_000)) as IntentResult;
+    expect(result).toMatchObject({ status: 'executed', opened: { market: 'BTC', side: 'long', leverage: 500 } });
+    const id = result.opened!.positionId;
+    const bust = Number(result.opened!.bustPrice);
+    expect(bust).toBeLessThan(100000);
+    await sim('price', { coin: 'BTC', price: bust - 20 });
+    const pos = await until(() => one(`SELECT status, exit_price, pnl_micro FROM exchange.positions WHERE id = $1`, [id]), (p) => p['status'] === 'liquidated');
+    expect(pos['pnl_micro']).toBe(String(-usdc(100)));
+    expect(Number(pos['exit_price']) / 10).toBeLessThanOrEqual(bust);
+    const account = await one(`SELECT free_micro, locked_micro, paper_micro FROM exchange.accounts WHERE wallet = $1`, [wallet]);
+    expect(account).toMatchObject({ free_micro: String(usdc(899)), locked_micro: '0', paper_micro: String(usdc(100) * 100n) });
+  });
+
+  it('neither loses nor duplicates anything when the executor is killed (SIGKILL) mid-way and restarted', async () => {
+    await sim('price', { coin: 'BTC', price: 100000 });
+    await until(readMid, (m) => m !== undefined && Math.abs(Number(m) - 1_000_000) <= 10);
+    const payloads = await Promise.all(Array.from({ length: 150 }, () => openIntent(10, 1000)));
+    await intents.addBulk(payloads.map((p) => ({ name: 'execute-intent', data: p, opts: { jobId: p.intentId } })));
+    const ids = payloads.map((p) => p.intentId.toLowerCase());
+    const settled = () => one<{ n: number }>(`SELECT count(*)::int AS n FROM exchange.intents WHERE id = ANY($1::varchar[])`, [ids]);
+    await until(settled, (r) => r.n >= 10);
+    await stack.stopApp('trading-executor', true);
+    const atKill = (await settled()).n;
+    expect(atKill).toBeLessThan(150);
+    await stack.restartApp('trading-executor');
+    await until(settled, (r) => r.n === 150, 60_000);
+
+    const statuses = await db.query(`SELECT status, reason, count(*)::int AS n FROM exchange.intents WHERE id = ANY($1::varchar[]) GROUP BY 1, 2`, [ids]);
+    const executed = statuses.rows.find((r) => r.status === 'executed')?.n ?? 0;
+    expect(executed).toBe(89); // 899 USDC buys 89 positions of 10 USDC; every other intent is refused, none lost
+    expect(statuses.rows.filter((r) => r.status === 'refused').every((r) => r.reason === 'insufficient_balance')).toBe(true);
+    const positions = await one<{ n: number; margin: string }>(
+      `SELECT count(*)::int AS n, coalesce(sum(margin_micro), 0) AS margin FROM exchange.positions WHERE open_intent_id = ANY($1::varchar[])`,
+      [ids],
+    );
+    expect(positions.n).toBe(executed);
+    const account = await one(`SELECT free_micro, locked_micro FROM exchange.accounts WHERE wallet = $1`, [wallet]);
+    expect(account).toEqual({ free_micro: String(usdc(899) - usdc(10) * BigInt(executed)), locked_micro: positions.margin });
+    const ledger = await one(`SELECT count(*)::int AS n FROM (SELECT tx_id FROM exchange.ledger_entries GROUP BY tx_id HAVING sum(amount_micro) <> 0) t`);
+    expect(ledger['n']).toBe(0);
+  });
+});

@@ -1,0 +1,163 @@
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { mcpResource } from '@paper/contracts';
+import { startTestStack, type TestStack } from '@paper/dev-stack';
+import { decodeJwt } from 'jose';
+import type { Browser } from 'playwright-core';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { type Limits, launchChromium } from '../oauth/consent-driver';
+import { CallbackServer, eventually } from '../oauth/oauth-test-client';
+import { approveInBrowser, type BrowserConsent, TestOAuthProvider } from './mcp-oauth-provider';
+import { callTool, connectMcp, type McpConnection, rawMcpPost, restCall, resultText, toolsCall } from './mcp-test-client';
+
+/** Guardrails the owner approves: room for one 25 USDC x 500 trade (the exchange minimum notional is 10,000 USDC). */
+const LIMITS: Limits = {
+  maxMarginPerTradeUsd: '50',
+  maxLeverage: '500',
+  maxDailyNotionalUsd: '100000',
+  maxOpenPositions: '3',
+  markets: ['BTC'],
+  confirmations: true,
+  expiresInDays: '7',
+};
+const TRADE = { market: 'BTC', side: 'long', marginUsd: 25, leverage: 500 };
+
+describe('MCP server: OAuth through the SDK client, then trading over MCP', () => {
+  let stack: TestStack;
+  let browser: Browser;
+  const callback = new CallbackServer();
+  let consent: BrowserConsent;
+  let provider: TestOAuthProvider;
+  let mcp: McpConnection;
+  const privateKey = generatePrivateKey();
+  const wallet = privateKeyToAccount(privateKey).address.toLowerCase();
+
+  beforeAll(async () => {
+    stack = await startTestStack({ apps: ['venue-sim', 'trading-executor', 'oauth-server', 'tools-gateway', 'mcp-server'] });
+    browser = await launchChromium();
+    await callback.start();
+    consent = { browser, callback, privateKey };
+    provider = new TestOAuthProvider(callback.redirectUri);
+    mcp = await connectMcp(stack.baseUrl, { authProvider: provider });
+  });
+
+  afterAll(async () => {
+    await mcp?.close();
+    await callback.stop();
+    await browser?.close();
+    await stack?.stop();
+  });
+
+  const accessToken = () => provider.tokens()!.access_token;
+
+  it('starts OAuth on the 401 challenge: discovery, dynamic registration, PKCE S256, consent, token for the /mcp resource', async () => {
+    // Without a token the public part works; the connected-wallet view answers the challenge.
+    expect((await mcp.client.listTools()).tools).toHaveLength(18);
+    await expect(callTool(mcp.client, 'get_account')).rejects.toBeInstanceOf(UnauthorizedError);
+
+    const url = provider.lastRedirect;
+    expect(`${url.origin}${url.pathname}`).toBe(`${stack.baseUrl}/authorize`);
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      response_type: 'code',
+      client_id: provider.clientInformation()!.client_id,
+      redirect_uri: callback.redirectUri,
+      code_challenge_method: 'S256',
+      scope: 'trade:read',
+      resource: mcpResource(stack.baseUrl),
+    });
+    expect(url.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const code = await approveInBrowser(consent, url);
+    await mcp.transport.finishAuth(code);
+    const claims = decodeJwt(accessToken());
+    expect(claims).toMatchObject({ aud: mcpResource(stack.baseUrl), iss: stack.baseUrl, wallet, sub: wallet });
+    expect(String(claims['scope']).split(' ')).toEqual(['trade:read']);
+  });
+
+  it('acts as the connected wallet with the token', async () => {
+    const account = await callTool(mcp.client, 'get_account');
+    expect(account.isError).toBeFalsy();
+    expect(account.structuredContent).toMatchObject({ wallet });
+    const rest = await restCall(stack.baseUrl, 'get_account', {}, accessToken());
+    expect(rest.body.data).toMatchObject({ wallet, freeUsd: (account.structuredContent as { freeUsd: number }).freeUsd });
+
+    const permissions = await callTool(mcp.client, 'get_trading_permissions');
+    expect(permissions.structuredContent).toMatchObject({ connected: true, wallet, scopes: ['trade:read'], canRead: true, canTrade: false });
+  });
+
+  it('answers a trading tool with 403 insufficient_scope for a read-only token', async () => {
+    const res = await rawMcpPost(stack.baseUrl, toolsCall(4, 'preview_trade', TRADE), { authorization: `Bearer ${accessToken()}` });
+    expect(res.status).toBe(403);
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer error="insufficient_scope", resource_metadata="${stack.baseUrl}/.well-known/oauth-protected-resource/mcp", scope="trade:read trade:write"`,
+    );
+    expect(await res.json()).toMatchObject({ id: 4, error: { data: { code: 'insufficient_scope' }, message: expect.stringMatching(/trade:write/) } });
+  });
+
+  it('asks the SDK client to step up to trade:write on that 403', async () => {
+    await expect(callTool(mcp.client, 'preview_trade', TRADE)).rejects.toBeInstanceOf(UnauthorizedError);
+    const url = provider.lastRedirect;
+    expect(provider.redirects).toHaveLength(2);
+    expect(url.searchParams.get('scope')).toBe('trade:read trade:write');
+    expect(url.searchParams.get('resource')).toBe(mcpResource(stack.baseUrl));
+  });
+
+  it('connects a trading client through the challenge of a trading tool, then previews, opens and closes a position over MCP', async () => {
+    await fund(stack, wallet);
+    const trader = new TestOAuthProvider(callback.redirectUri, 'MCP E2E Trader');
+    const session = await connectMcp(stack.baseUrl, { authProvider: trader });
+    try {
+      await expect(callTool(session.client, 'preview_trade', TRADE)).rejects.toBeInstanceOf(UnauthorizedError);
+      expect(trader.lastRedirect.searchParams.get('scope')).toBe('trade:read trade:write');
+      await session.transport.finishAuth(await approveInBrowser(consent, trader.lastRedirect, LIMITS));
+      const token = trader.tokens()!.access_token;
+      expect(decodeJwt(token)).toMatchObject({ aud: mcpResource(stack.baseUrl), wallet, session_key: expect.stringMatching(/^0x[0-9a-f]{40}$/) });
+      expect(String(decodeJwt(token)['scope']).split(' ')).toEqual(expect.arrayContaining(['trade:read', 'trade:write']));
+      await eventually(async () => (await callTool(session.client, 'get_trading_permissions')).structuredContent?.['canTrade'] === true, 'the trading session');
+      await tradeRoundTrip(session);
+    } finally {
+      await session.close();
+    }
+  });
+});
+
+/** preview_trade -> open_position (needs the quote) -> close_positions, as a client following the instructions does. */
+async function tradeRoundTrip(session: McpConnection): Promise<void> {
+  const preview = await callTool(session.client, 'preview_trade', TRADE);
+  expect(preview.isError).toBeFalsy();
+  const quote = preview.structuredContent as { quoteId: string; validForSeconds: number; confirmationRequired: boolean; notionalUsd: number };
+  expect(quote).toMatchObject({ validForSeconds: 180, confirmationRequired: true, notionalUsd: 12500 });
+
+  const withoutQuote = await callTool(session.client, 'open_position', TRADE);
+  expect(withoutQuote.isError).toBe(true);
+  expect(resultText(withoutQuote)).toMatch(/^quote_required: /);
+
+  const opened = await callTool(session.client, 'open_position', { ...TRADE, quoteId: quote.quoteId });
+  expect(opened.isError).toBeFalsy();
+  const fill = opened.structuredContent as { status: string; position: { positionId: string; marginUsd: number; leverage: number } };
+  expect(fill).toMatchObject({ status: 'filled', position: { marginUsd: 25, leverage: 500 } });
+  expect(resultText(opened)).toContain(fill.position.positionId);
+
+  const reused = await callTool(session.client, 'open_position', { ...TRADE, quoteId: quote.quoteId });
+  expect(resultText(reused)).toMatch(/^quote_used: /);
+
+  const account = await callTool(session.client, 'get_account');
+  expect((account.structuredContent as { positions: { positionId: string }[] }).positions.map((p) => p.positionId)).toEqual([fill.position.positionId]);
+
+  const closed = await callTool(session.client, 'close_positions', { positionIds: [fill.position.positionId] });
+  expect(closed.isError).toBeFalsy();
+  expect(closed.structuredContent).toMatchObject({ closed: 1, pending: 0, results: [{ positionId: fill.position.positionId, status: 'closed' }] });
+  const after = await callTool(session.client, 'get_account');
+  expect((after.structuredContent as { positions: unknown[] }).positions).toEqual([]);
+}
+
+/** Paper funds for the wallet: the executor's development faucet, then a swept deposit onto the exchange. */
+async function fund(stack: TestStack, wallet: string): Promise<void> {
+  const executor = stack.appUrls['trading-executor'];
+  for (const [path, body] of [
+    ['/dev/faucet', { wallet, usdc: '1000' }],
+    ['/dev/deposit', { wallet, usdc: '500', sweep: true }],
+  ] as const) {
+    const res = await fetch(`${executor}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  }
+}

@@ -1,0 +1,82 @@
+import { type TestStack, startTestStack } from '@paper/dev-stack';
+import { callTool, venueControl } from './tool-test-kit';
+
+/**
+ * Without trading-executor there is no live price feed; the venue can be told to fail; the gateway runs
+ * with small rate limits. Each test calls the gateway directly as its own client address.
+ */
+describe('tool API: upstream failures and rate limits', () => {
+  let stack: TestStack;
+  let gateway: string;
+  let client = 0;
+  const as = () => ({ headers: { 'x-forwarded-for': `198.51.100.${(client += 1)}` } });
+
+  beforeAll(async () => {
+    stack = await startTestStack({
+      apps: ['venue-sim', 'tools-gateway'],
+      env: { RATE_LIMIT_PUBLIC_PER_SECOND: '2', RATE_LIMIT_PUBLIC_BURST: '6', SIM_WEIGHT_PER_MINUTE: '150', UPSTREAM_RETRIES: '1' },
+    });
+    gateway = stack.appUrls['tools-gateway']!;
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('answers 502 with retry advice when no live price is available, and still calculates with a given entry', async () => {
+    const markets = await callTool(gateway, 'get_markets', {}, as());
+    expect(markets.status).toBe(502);
+    expect(markets.body.error!.code).toBe('upstream_unavailable');
+    expect(markets.body.error!.message).toMatch(/retry/i);
+    expect(Number(markets.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(markets.headers.get('cache-control')).toBe('no-store');
+    const live = await callTool(gateway, 'calculate_position', { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1000 }, as());
+    expect(live.status).toBe(502);
+    const given = await callTool(gateway, 'calculate_position', { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1000, entryPrice: 100000 }, as());
+    expect(given.status).toBe(200);
+    expect(given.body.data!['bustPrice']).toBe(99947.5);
+  });
+
+  it('answers 502 upstream_unavailable when the venue fails, for the tool and the chart page, and recovers', async () => {
+    await venueControl(stack, 'fail', { mode: 'error', status: 503 });
+    try {
+      const res = await callTool(gateway, 'get_price_chart', { market: 'BTC', count: 10 }, as());
+      expect(res.status).toBe(502);
+      expect(res.body).toEqual({ ok: false, error: { code: 'upstream_unavailable', message: expect.stringMatching(/try again/i) } });
+      expect(res.headers.get('retry-after')).toBe('2');
+      const chart = await fetch(`${gateway}/charts/BTC?count=10`, as());
+      expect(chart.status).toBe(502);
+      expect(await chart.text()).toContain('Chart unavailable');
+    } finally {
+      await venueControl(stack, 'fail', { mode: 'none' });
+    }
+    const ok = await callTool(gateway, 'get_price_chart', { market: 'BTC', count: 10 }, as());
+    expect(ok.status).toBe(200);
+    expect(ok.body.data!['candles']).toHaveLength(10);
+  });
+
+  it('answers 502 when the venue rate-limits the service', async () => {
+    let last = await callTool(gateway, 'get_price_chart', { market: 'ETH', count: 11 }, as());
+    for (let count = 12; count < 40 && last.status === 200; count += 1) {
+      last = await callTool(gateway, 'get_price_chart', { market: 'ETH', count }, as());
+    }
+    expect(last.status).toBe(502);
+    expect(last.body.error!.code).toBe('upstream_unavailable');
+    expect(last.body.error!.message).toMatch(/rate-limiting/);
+    expect(last.headers.get('retry-after')).toBe('2');
+  });
+
+  it('limits each caller with 429 rate_limited and Retry-After, independently of other callers', async () => {
+    const caller = as();
+    const answers = [];
+    for (let i = 0; i < 10; i += 1) answers.push(await callTool(gateway, 'get_protocol_stats', {}, { ...caller, method: 'GET' }));
+    const limited = answers.filter((a) => a.status === 429);
+    expect(limited.length).toBeGreaterThanOrEqual(1);
+    expect(answers.slice(0, 6).every((a) => a.status !== 429)).toBe(true);
+    expect(limited[0]!.body.error!.code).toBe('rate_limited');
+    expect(limited[0]!.body.error!.message).toContain('2 requests a second');
+    expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    const other = await callTool(gateway, 'get_protocol_stats', {}, as());
+    expect(other.status).not.toBe(429);
+  });
+});

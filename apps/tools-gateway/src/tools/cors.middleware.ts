@@ -1,0 +1,25 @@
+import type { NextFunction, Request, Response } from 'express';
+
+const CORS_PATHS = ['/api/', '/openapi.json', '/.well-known/openapi.json', '/charts/', '/docs'];
+
+/**
+ * Cross-origin access is open (`Access-Control-Allow-Origin: *`) on the tool API, the OpenAPI document,
+ * the docs and the charts; preflight requests are answered here. Bearer tokens are not ambient
+ * credentials, so the authenticated family is open the same way.
+ */
+export function toolApiCors(req: Request, res: Response, next: NextFunction): void {
+  if (!CORS_PATHS.some((p) => req.path === p || req.path.startsWith(p))) {
+    next();
+    return;
+  }
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Expose-Headers', 'Retry-After, WWW-Authenticate, X-Cache, Allow');
+  if (req.method === 'OPTIONS') {
+    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', req.headers['access-control-request-headers'] ?? 'Authorization, Content-Type');
+    res.setHeader('Access-Control-Max-Age', '600');
+    res.status(204).end();
+    return;
+  }
+  next();
+}

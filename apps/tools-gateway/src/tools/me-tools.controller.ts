@@ -1,0 +1,56 @@
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { findTool, toolSuccess } from '@paper/contracts';
+import { ToolExecutor } from '@paper/tools-runtime';
+import type { Request, Response } from 'express';
+import { RestToolCalls, sendJson } from './rest-tool-calls.service';
+
+/**
+ * The authenticated family: POST /api/v1/me/tools/{name} runs any tool as the connected wallet;
+ * GET with a query string is accepted for read-only tools (405 for the trading tools).
+ */
+@Controller('api/v1/me')
+export class MeToolsController {
+  constructor(
+    private readonly calls: RestToolCalls,
+    private readonly executor: ToolExecutor,
+  ) {}
+
+  /** The connection: wallet, mode, whether it can trade, and the owner's guardrails. */
+  @Get()
+  async me(@Req() req: Request, @Res() res: Response): Promise<void> {
+    res.setHeader('Cache-Control', 'private, no-store');
+    const ctx = await this.calls.meContext(req);
+    const permissions = await this.executor.run(findTool('get_trading_permissions')!, {}, ctx);
+    const p = permissions.data as {
+      wallet: string;
+      canTrade: boolean;
+      guardrails: unknown;
+      scopes: string[];
+      session: unknown;
+      daily: unknown;
+      reason: string | null;
+    };
+    const data = {
+      wallet: p.wallet,
+      mode: 'paper' as const,
+      canTrade: p.canTrade,
+      guardrails: p.guardrails,
+      scopes: p.scopes,
+      clientId: ctx.clientId ?? null,
+      session: p.session,
+      daily: p.daily,
+      reason: p.reason,
+    };
+    sendJson(res, 200, JSON.stringify(toolSuccess(permissions.summary, data)));
+  }
+
+  @Get('tools/:name')
+  async get(@Param('name') name: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.calls.meCall(name, { kind: 'query' }, req, res);
+  }
+
+  @Post('tools/:name')
+  async post(@Param('name') name: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    await this.calls.meCall(name, { kind: 'body' }, req, res);
+  }
+}

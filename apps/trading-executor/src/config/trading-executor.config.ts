@@ -1,0 +1,30 @@
+import { baseEnvShape, databaseEnvShape, env, redisEnvShape } from '@paper/nest-infra';
+import { upstreamEnvShape } from '@paper/upstream';
+import { z } from 'zod';
+
+/** Every environment variable trading-executor reads, validated at start-up. */
+export const tradingExecutorConfigSchema = z.object({
+  ...baseEnvShape,
+  ...databaseEnvShape,
+  ...redisEnvShape,
+  ...upstreamEnvShape,
+  PORT: env.port(3004).describe('HTTP port (API, probes and /metrics).'),
+  PRICE_POLL_MS: env.positiveInt(1000).describe("How often (ms) the executor polls the venue's best bid and ask."),
+  PRICE_STALE_MS: env.positiveInt(10000).describe('A price older than this (ms) is never used to execute or liquidate.'),
+  PRICE_INGEST: env.bool(true).describe('Whether this replica takes part in the price-ingest election (one replica ingests at a time).'),
+  LIQUIDATIONS: env.bool(true).describe('Whether this replica takes part in the liquidator election (one replica liquidates at a time).'),
+  LEADER_LEASE_MS: env.positiveInt(5000).describe('Redis lease (ms) of the single price ingester and liquidator; another replica takes over after it lapses.'),
+  INTENT_CONCURRENCY: env.positiveInt(8).describe("Intents executed in parallel by one replica (one account's intents always run one at a time)."),
+  INTENT_LOCK_MS: env.positiveInt(10000).describe("BullMQ lock of a running intent (ms): a killed replica's intent is redelivered after about this long."),
+  LIQUIDATION_BATCH: env.positiveInt(500).describe('Positions liquidated per database transaction, per side of a market.'),
+  HARVEST_EVERY_MS: env.positiveInt(10000).describe('Interval (ms) of the payout-queue harvest and staker payments.'),
+  SNAPSHOT_EVERY_MS: env.positiveInt(60000).describe('Interval (ms) of the equity snapshots of active accounts.'),
+  ROLLUP_EVERY_MS: env.positiveInt(60000).describe('Interval (ms) of the daily statistics roll-up.'),
+  SWEEP_DEPOSITS_EVERY_MS: env.positiveInt(5000).describe('Interval (ms) of the sweep crediting deposits found at deposit proxy addresses.'),
+  EXPIRE_INTENTS_EVERY_MS: env.positiveInt(60000).describe('Interval (ms) of the sweep expiring intents queued for more than 1 hour.'),
+  FEES_TO_STAKERS: env.bool(true).describe('Pay the win fees to stakers (pro rata to staked PAPER) at each harvest; false keeps them as protocol fees.'),
+  LP_CAP_USDC: env.positiveInt(5_000_000).describe('LP balance (whole USDC) above which the excess is swept to stakers.'),
+  PAPER_MODE: env.bool(true).describe('Paper mode: simulated chain balances and the /dev/faucet and /dev/deposit endpoints (never with NODE_ENV=production).'),
+});
+
+export type TradingExecutorConfig = z.infer<typeof tradingExecutorConfigSchema>;

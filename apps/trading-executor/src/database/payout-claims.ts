@@ -1,0 +1,55 @@
+import type { Sql } from './sql-transaction';
+
+/** Appends unpaid winnings of a position to the back of the payout queue. */
+export async function appendPayout(sql: Sql, wallet: string, positionId: string, amountMicro: bigint): Promise<void> {
+  if (amountMicro <= 0n) return;
+  await sql(
+    `INSERT INTO exchange.payout_queue (wallet, position_id, original_micro, remaining_micro, created_at)
+     VALUES ($1, $2, $3, $3, now())`,
+    [wallet, positionId, amountMicro],
+  );
+}
+
+/**
+ * A loss paid with margin that queued winnings backed: the trader's own queue entries shrink by
+ * `amountMicro`, newest first (an entry reduced to zero is closed). The caller holds the account lock.
+ */
+export async function cancelOwnClaims(sql: Sql, wallet: string, amountMicro: bigint): Promise<void> {
+  let left = amountMicro;
+  if (left <= 0n) return;
+  const { rows } = await sql<{ id: string; remaining_micro: string }>(
+    `SELECT id, remaining_micro FROM exchange.payout_queue WHERE wallet = $1 AND paid_at IS NULL ORDER BY id DESC FOR UPDATE`,
+    [wallet],
+  );
+  for (const row of rows) {
+    if (left === 0n) break;
+    const remaining = BigInt(row.remaining_micro);
+    const take = remaining <= left ? remaining : left;
+    left -= take;
+    await sql(
+      `UPDATE exchange.payout_queue SET remaining_micro = remaining_micro - $2,
+              paid_at = CASE WHEN remaining_micro - $2 = 0 THEN now() ELSE NULL END WHERE id = $1`,
+      [row.id, take],
+    );
+  }
+  if (left > 0n) throw new Error(`Queued winnings of ${wallet} do not cover ${amountMicro} of queued-backed margin`);
+}
+
+/** Queued winnings paid to a trader whose queued balance already backs open margin: that margin becomes cash-backed. */
+export async function releasePledgedMargin(sql: Sql, wallet: string, amountMicro: bigint): Promise<void> {
+  let left = amountMicro;
+  if (left <= 0n) return;
+  const { rows } = await sql<{ id: string; margin_queued_micro: string }>(
+    `SELECT id, margin_queued_micro FROM exchange.positions
+      WHERE wallet = $1 AND status = 'open' AND margin_queued_micro > 0 ORDER BY id FOR UPDATE`,
+    [wallet],
+  );
+  for (const row of rows) {
+    if (left === 0n) break;
+    const pledged = BigInt(row.margin_queued_micro);
+    const take = pledged <= left ? pledged : left;
+    left -= take;
+    await sql(`UPDATE exchange.positions SET margin_queued_micro = margin_queued_micro - $2 WHERE id = $1`, [row.id, take]);
+  }
+  if (left > 0n) throw new Error(`Pledged margin of ${wallet} is below the ${amountMicro} released`);
+}

@@ -1,0 +1,57 @@
+import type { DataSource, QueryRunner } from 'typeorm';
+
+/** A parameterised query inside one transaction: rows plus the affected row count. */
+export type Sql = <T = Record<string, string | null>>(text: string, params?: unknown[]) => Promise<{ rows: T[]; rowCount: number }>;
+
+const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serialization failure
+
+function sqlOf(runner: QueryRunner): Sql {
+  return async <T>(text: string, params?: unknown[]) => {
+    const result = await runner.query(text, params, true);
+    return { rows: (result.records ?? []) as T[], rowCount: result.affected ?? 0 };
+  };
+}
+
+export function isRetryableDbError(error: unknown): boolean {
+  const code = (error as { driverError?: { code?: string }; code?: string }).driverError?.code ?? (error as { code?: string }).code;
+  return code !== undefined && RETRYABLE.has(code);
+}
+
+/**
+ * Runs `work` in one READ COMMITTED transaction; commits on success, rolls back on any error. A
+ * deadlock or serialization failure is retried from the start (the work must be re-runnable).
+ */
+export async function inTransaction<T>(dataSource: DataSource, work: (sql: Sql) => Promise<T>, retries = 5): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    const runner = dataSource.createQueryRunner();
+    try {
+      await runner.connect();
+      await runner.startTransaction();
+      const result = await work(sqlOf(runner));
+      await runner.commitTransaction();
+      return result;
+    } catch (error) {
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      if (attempt < retries && isRetryableDbError(error)) {
+        await new Promise((r) => setTimeout(r, 5 + Math.floor(Math.random() * 20 * (attempt + 1))));
+        continue;
+      }
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+}
+
+/** Runs one statement outside a transaction. */
+export async function query<T = Record<string, string | null>>(dataSource: DataSource, text: string, params?: unknown[]): Promise<T[]> {
+  return (await dataSource.query(text, params)) as T[];
+}
+
+/** An {@link Sql} outside any transaction (single reads). */
+export function plainSql(dataSource: DataSource): Sql {
+  return async <T>(text: string, params?: unknown[]) => {
+    const rows = (await dataSource.query(text, params)) as T[];
+    return { rows: Array.isArray(rows) ? rows : [], rowCount: Array.isArray(rows) ? rows.length : 0 };
+  };
+}

@@ -1,0 +1,177 @@
+import { INTENTS_QUEUE, type IntentResult } from '@paper/contracts';
+import { bustPrice, marketConfig, usdc } from '@paper/exchange';
+import { generatePrivateKey } from 'viem/accounts';
+import { ExchangeTestKit, NO_GUARDRAILS } from '../testing/exchange-test-kit';
+
+describe('intent execution (PostgreSQL + Redis)', () => {
+  let kit: ExchangeTestKit;
+
+  beforeAll(async () => {
+    kit = await ExchangeTestKit.start();
+  });
+
+  afterAll(async () => {
+    await kit?.stop();
+  });
+
+  beforeEach(async () => {
+    await kit.setPrice('BTC', '100000');
+    await kit.setPrice('ETH', '3500');
+  });
+
+  afterEach(async () => {
+    expect(await kit.ledgerMismatches()).toEqual([]);
+  });
+
+  it('opens at the mid: margin locked, position with the formula bust price, open interest raised', async () => {
+    const t = await kit.trader(1000);
+    const payload = await kit.open(t, 'BTC', 'long', 100, 200);
+    const result = await kit.intents.execute(payload, Date.now());
+    expect(result).toMatchObject({ status: 'executed', kind: 'open', reason: null, opened: { market: 'BTC', side: 'long', marginUsd: '100', leverage: 200, entryPrice: '100000' } });
+    const [pos] = await kit.db.query(`SELECT entry_price, bust_price, status, notional_micro FROM exchange.positions WHERE id = $1`, [result.opened!.positionId]);
+    expect(pos).toMatchObject({ entry_price: '1000000', status: 'open', notional_micro: String(usdc(20_000)) });
+    expect(BigInt(pos.bust_price)).toBe(bustPrice('long', 1_000_000n, 200, marketConfig('BTC').bustBuffer));
+    expect(await kit.account(t.wallet)).toMatchObject({ free_micro: usdc(900), locked_micro: usdc(100) });
+    const [oi] = await kit.db.query(`SELECT long_oi_micro FROM exchange.markets WHERE market = 'BTC'`);
+    expect(BigInt(oi.long_oi_micro)).toBeGreaterThanOrEqual(usdc(20_000));
+    const [row] = await kit.db.query(`SELECT status, result FROM exchange.intents WHERE id = $1`, [payload.intentId.toLowerCase()]);
+    expect(row.status).toBe('executed');
+    expect(row.result).toEqual(result);
+  });
+
+  it('returns the stored result for a redelivered job and never opens twice', async () => {
+    const t = await kit.trader(1000);
+    const payload = await kit.open(t, 'ETH', 'short', 50, 300);
+    const first = await kit.intents.execute(payload, Date.now());
+    const again = await Promise.all([kit.intents.execute(payload, Date.now()), kit.intents.execute(payload, Date.now())]);
+    expect(again).toEqual([first, first]);
+    const [{ n }] = await kit.db.query(`SELECT count(*)::int AS n FROM exchange.positions WHERE wallet = $1`, [t.wallet]);
+    expect(n).toBe(1);
+    expect(await kit.account(t.wallet)).toMatchObject({ free_micro: usdc(950), locked_micro: usdc(50) });
+  });
+
+  it('refuses one of two concurrent opens that together exceed the balance', async () => {
+    const t = await kit.trader(100);
+    const [a, b] = await Promise.all([kit.open(t, 'BTC', 'long', 60, 200), kit.open(t, 'BTC', 'short', 60, 200)]);
+    const results = await Promise.all([kit.intents.execute(a, Date.now()), kit.intents.execute(b, Date.now())]);
+    expect(results.map((r) => r.status).sort()).toEqual(['executed', 'refused']);
+    expect(results.find((r) => r.status === 'refused')?.reason).toBe('insufficient_balance');
+    expect(await kit.account(t.wallet)).toMatchObject({ free_micro: usdc(40), locked_micro: usdc(60) });
+  });
+
+  it('records refusals with a reason code and a message, without touching balances', async () => {
+    const t = await kit.trader(1000, { ...NO_GUARDRAILS, maxLeverage: 100 });
+    const cases: Array<[Promise<IntentResult>, string]> = [
+      [kit.open(t, 'BTC', 'long', 100, 200).then((p) => kit.intents.execute(p, Date.now())), 'guardrail_max_leverage'],
+      [kit.open(t, 'BTC', 'long', 5000, 10).then((p) => kit.intents.execute(p, Date.now())), 'insufficient_balance'],
+      [kit.open(t, 'BTC', 'long', 100, 50, { signer: generatePrivateKey() }).then((p) => kit.intents.execute(p, Date.now())), 'bad_signature'],
+      [kit.open(t, 'BTC', 'long', 100, 50, { expiresAt: BigInt(Math.floor(Date.now() / 1000) - 1) }).then((p) => kit.intents.execute(p, Date.now())), 'intent_expired'],
+      [kit.open(t, 'BTC', 'long', 100, 50).then((p) => kit.intents.execute(p, Date.now() - 3_700_000)), 'intent_expired'],
+    ];
+    for (const [run, reason] of cases) {
+      const result = await run;
+      expect(result).toMatchObject({ status: 'refused', reason });
+      expect(result.message.length).toBeGreaterThan(20);
+      const [row] = await kit.db.query(`SELECT status, reason, message FROM exchange.intents WHERE id = $1`, [result.intentId]);
+      expect(row).toMatchObject({ status: 'refused', reason });
+    }
+    expect(await kit.account(t.wallet)).toMatchObject({ free_micro: usdc(1000), locked_micro: 0n });
+  });
+
+  it('refuses with price_unavailable when the latest price is stale', async () => {
+    const t = await kit.trader(1000);
+    await kit.setPrice('ETH', '3500', Date.now() - kit.config.PRICE_STALE_MS - 1000);
+    const result = await kit.intents.execute(await kit.open(t, 'ETH', 'long', 100, 100), Date.now());
+    expect(result).toMatchObject({ status: 'refused', reason: 'price_unavailable' });
+  });
+
+  it('refuses intents of a revoked or unknown session key', async () => {
+    const t = await kit.trader(1000);
+    await kit.sessionKeys.revoke({ wallet: t.wallet, sessionKey: t.sessionKey });
+    expect(await kit.intents.execute(await kit.open(t, 'BTC', 'long', 100, 100), Date.now())).toMatchObject({ reason: 'session_key_revoked' });
+    const stranger = { ...t, sessionPrivateKey: generatePrivateKey() };
+    const { privateKeyToAccount } = await import('viem/accounts');
+    stranger.sessionKey = privateKeyToAccount(stranger.sessionPrivateKey).address.toLowerCase();
+    expect(await kit.intents.execute(await kit.open(stranger, 'BTC', 'long', 100, 100), Date.now())).toMatchObject({ reason: 'session_key_unknown' });
+  });
+
+  it('closes: settles with the win curve, reports already-closed ids and refuses foreign ids', async () => {
+    const lp = await kit.trader(5000);
+    const loser = await kit.intents.execute(await kit.open(lp, 'BTC', 'short', 1000, 100), Date.now());
+    const t = await kit.trader(1000);
+    const opened = await kit.intents.execute(await kit.open(t, 'BTC', 'long', 100, 100), Date.now());
+    await kit.setPrice('BTC', '101000');
+    await kit.intents.execute(await kit.close(lp, [loser.opened!.positionId]), Date.now()); // fills the LP with 1000 USDC
+    const closed = await kit.intents.execute(await kit.close(t, [opened.opened!.positionId]), Date.now());
+    expect(closed.status).toBe('executed');
+    const c = closed.closed![0]!;
+    expect(c).toMatchObject({ outcome: 'closed', exitPrice: '101000', queuedUsd: '0' });
+    expect(Number(c.pnlUsd)).toBeGreaterThan(0);
+    expect(Number(c.pnlUsd)).toBeLessThan(100 * 0.9);
+    const acct = await kit.account(t.wallet);
+    expect(acct['locked_micro']).toBe(0n);
+    expect(acct['free_micro']).toBe(usdc(1000) + BigInt(Math.round(Number(c.pnlUsd) * 1e6)));
+    const again = await kit.intents.execute(await kit.close(t, [opened.opened!.positionId]), Date.now());
+    expect(again.closed![0]).toMatchObject({ outcome: 'already_closed' });
+    const foreign = await kit.intents.execute(await kit.close(t, [loser.opened!.positionId]), Date.now());
+    expect(foreign).toMatchObject({ status: 'refused', reason: 'position_not_found' });
+  });
+
+  it('queues a win the LP cannot pay and pays it at the next harvest from parked losses', async () => {
+    const p0 = await kit.protocol();
+    const winner = await kit.trader(1000);
+    const loser = await kit.trader(1000);
+    await kit.setPrice('ETH', '3500');
+    const w = await kit.intents.execute(await kit.open(winner, 'ETH', 'long', 500, 100), Date.now());
+    const l = await kit.intents.execute(await kit.open(loser, 'ETH', 'short', 500, 100), Date.now());
+    await kit.setPrice('ETH', '3600');
+    const win = await kit.intents.execute(await kit.close(winner, [w.opened!.positionId]), Date.now());
+    const pnl = usdc(0) + BigInt(Math.round(Number(win.closed![0]!.pnlUsd) * 1e6));
+    expect(pnl).toBeGreaterThan(p0['lp_micro']!);
+    const queued = BigInt(Math.round(Number(win.closed![0]!.queuedUsd) * 1e6));
+    expect(queued).toBe(pnl - p0['lp_micro']!);
+    expect((await kit.account(winner.wallet))['queued_micro']).toBe(queued);
+    await kit.intents.execute(await kit.close(loser, [l.opened!.positionId]), Date.now());
+    expect((await kit.protocol())['parked_micro']).toBe(usdc(500));
+    const report = await kit.harvest.harvest();
+    expect(report.paidMicro).toBe(queued);
+    expect(report.queueCleared).toBe(true);
+    expect(await kit.account(winner.wallet)).toMatchObject({ queued_micro: 0n, free_micro: usdc(1000) + pnl });
+    expect(await kit.protocol()).toMatchObject({ parked_micro: 0n, lp_micro: usdc(500) - queued });
+  });
+
+  it('cancels a queued intent: the job leaves the queue and the intent never runs', async () => {
+    const t = await kit.trader(1000);
+    const target = await kit.open(t, 'BTC', 'long', 100, 100);
+    const queue = kit.queues.queue(INTENTS_QUEUE);
+    const job = await queue.add('execute-intent', target, { jobId: target.intentId });
+    const cancel = await kit.intents.execute(await kit.cancel(t, target.intentId), Date.now());
+    expect(cancel).toMatchObject({ status: 'executed', cancelledIntentId: target.intentId.toLowerCase() });
+    expect(await queue.getJob(job.id!)).toBeUndefined();
+    const late = await kit.intents.execute(target, job.timestamp);
+    expect(late).toMatchObject({ status: 'cancelled' });
+    expect(await kit.account(t.wallet)).toMatchObject({ locked_micro: 0n });
+    const twice = await kit.intents.execute(await kit.cancel(t, target.intentId), Date.now());
+    expect(twice).toMatchObject({ status: 'refused', reason: 'intent_not_cancellable' });
+  });
+
+  it('a transaction aborted mid-way leaves nothing behind, and the redelivered job executes exactly once', async () => {
+    const t = await kit.trader(1000);
+    const payload = await kit.open(t, 'BTC', 'long', 100, 100);
+    await kit.db.query(`CREATE FUNCTION exchange.crash() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'executor crashed'; END $$`);
+    await kit.db.query(`CREATE TRIGGER crash BEFORE UPDATE ON exchange.markets FOR EACH ROW EXECUTE FUNCTION exchange.crash()`);
+    try {
+      await expect(kit.intents.execute(payload, Date.now())).rejects.toThrow(/executor crashed/);
+    } finally {
+      await kit.db.query(`DROP TRIGGER crash ON exchange.markets`);
+      await kit.db.query(`DROP FUNCTION exchange.crash()`);
+    }
+    expect(await kit.db.query(`SELECT 1 FROM exchange.intents WHERE id = $1`, [payload.intentId.toLowerCase()])).toHaveLength(0);
+    expect(await kit.db.query(`SELECT 1 FROM exchange.positions WHERE wallet = $1`, [t.wallet])).toHaveLength(0);
+    expect(await kit.account(t.wallet)).toMatchObject({ free_micro: usdc(1000), locked_micro: 0n });
+    const redelivered = await kit.intents.execute(payload, Date.now());
+    expect(redelivered.status).toBe('executed');
+    expect(await kit.intents.execute(payload, Date.now())).toEqual(redelivered);
+    expect(await kit.db.query(`SELECT 1 FROM exchange.positions WHERE wallet = $1`, [t.wallet])).toHaveLength(1);
+  });
+});

@@ -1,0 +1,105 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type PriceTick, priceTickChannel } from '@paper/contracts';
+import type { Market } from '@paper/exchange';
+import { APP_CONFIG, REDIS } from '@paper/nest-infra';
+import type { Redis } from 'ioredis';
+import type { TradingExecutorConfig } from '../config/trading-executor.config';
+import { LeaderLease } from '../leader/leader-lease';
+import { liquidationPassDuration } from '../metrics/executor-metrics';
+import { parsePriceTick } from '../prices/price-tick';
+import { LiquidationService } from './liquidation.service';
+
+interface MarketPass {
+  running: Promise<void> | null;
+  /** The latest tick that arrived while a pass was running (older ones are dropped). */
+  pending: PriceTick | null;
+}
+
+/**
+ * Runs a liquidation pass for each price tick of each market, on the single replica holding the
+ * liquidator lease. Ticks that arrive during a pass are coalesced: only the latest one runs next.
+ */
+@Injectable()
+export class LiquidationListener implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('Liquidations');
+  private readonly lease: LeaderLease;
+  private subscriber?: Redis;
+  private renewTimer?: NodeJS.Timeout;
+  private readonly passes = new Map<Market, MarketPass>();
+  private stopped = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: TradingExecutorConfig,
+    @Inject(REDIS) private readonly redis: Redis,
+    private readonly liquidations: LiquidationService,
+  ) {
+    this.lease = new LeaderLease(redis, `${config.REDIS_PREFIX}:leader:liquidator`, config.LEADER_LEASE_MS);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.LIQUIDATIONS) return;
+    await this.lease.tryHold();
+    this.renewTimer = setInterval(() => void this.lease.tryHold(), Math.max(200, Math.floor(this.config.LEADER_LEASE_MS / 3)));
+    this.subscriber = this.redis.duplicate();
+    this.subscriber.on('message', (_channel: string, message: string) => this.onMessage(message));
+    this.subscriber.on('error', (error: Error) => this.logger.warn(`price tick subscription: ${error.message}`));
+    await this.subscriber.subscribe(priceTickChannel(this.config.REDIS_PREFIX));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.renewTimer);
+    await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());
+    await Promise.all([...this.passes.values()].map((p) => p.running));
+    await this.lease.release();
+  }
+
+  /** Resolves when no pass is running or waiting (tests and benchmarks). */
+  async idle(): Promise<void> {
+    for (;;) {
+      const running = [...this.passes.values()].map((p) => p.running).filter((r): r is Promise<void> => r !== null);
+      if (running.length === 0) return;
+      await Promise.all(running);
+    }
+  }
+
+  private onMessage(message: string): void {
+    let tick: PriceTick | null = null;
+    try {
+      tick = parsePriceTick(JSON.parse(message) as Record<string, string>);
+    } catch {
+      tick = null;
+    }
+    if (tick) this.onTick(tick);
+  }
+
+  onTick(tick: PriceTick): void {
+    if (this.stopped || !this.lease.isHeld || Date.now() - tick.ts > this.config.PRICE_STALE_MS) return;
+    const pass = this.passes.get(tick.market) ?? { running: null, pending: null };
+    this.passes.set(tick.market, pass);
+    if (pass.running) {
+      pass.pending = tick;
+      return;
+    }
+    pass.running = this.drain(tick.market, tick, pass).finally(() => {
+      pass.running = null;
+    });
+  }
+
+  private async drain(market: Market, first: PriceTick, pass: MarketPass): Promise<void> {
+    let tick: PriceTick | null = first;
+    while (tick && !this.stopped) {
+      const stop = liquidationPassDuration.startTimer({ market });
+      try {
+        const n = await this.liquidations.liquidateAt(market, BigInt(tick.mid));
+        if (n > 0) this.logger.log(`liquidated ${n} ${market} position(s) at mark ${tick.mid}`);
+      } catch (error) {
+        this.logger.error(`liquidation pass for ${market} failed: ${(error as Error).message}`);
+      } finally {
+        stop();
+      }
+      tick = pass.pending;
+      pass.pending = null;
+    }
+  }
+}

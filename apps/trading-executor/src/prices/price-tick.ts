@@ -1,0 +1,22 @@
+import { type Market, marketConfig, midPrice, priceToScaled } from '@paper/exchange';
+import type { PriceTick } from '@paper/contracts';
+
+/** The venue's best bid/ask (decimal strings) as a tick at the market's integer price scale. */
+export function toPriceTick(market: Market, quote: { bid: string; ask: string; time: number }): PriceTick {
+  const { priceDecimals } = marketConfig(market);
+  const bid = priceToScaled(quote.bid, priceDecimals);
+  const ask = priceToScaled(quote.ask, priceDecimals);
+  if (bid <= 0n || ask <= 0n || ask < bid) throw new RangeError(`Crossed or empty quote for ${market}: ${quote.bid} / ${quote.ask}`);
+  return { market, bid: bid.toString(), ask: ask.toString(), mid: midPrice(bid, ask).toString(), ts: quote.time };
+}
+
+/** Parses a tick as stored in the Redis hash or published on the channel; null when malformed. */
+export function parsePriceTick(fields: Record<string, string> | null | undefined): PriceTick | null {
+  if (!fields) return null;
+  const { market, bid, ask, mid } = fields;
+  const ts = Number(fields['ts']);
+  if ((market !== 'BTC' && market !== 'ETH') || !/^\d+$/.test(bid ?? '') || !/^\d+$/.test(ask ?? '') || !/^\d+$/.test(mid ?? '') || !Number.isFinite(ts)) {
+    return null;
+  }
+  return { market, bid: bid!, ask: ask!, mid: mid!, ts };
+}

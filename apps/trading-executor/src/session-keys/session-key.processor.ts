@@ -1,0 +1,24 @@
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { type JobPayload, SESSION_KEYS_QUEUE } from '@paper/contracts';
+import { QueueRegistry } from '@paper/nest-infra';
+import { SessionKeyService } from './session-key.service';
+
+/** BullMQ worker of the session-key queue (registrations and revocations from the consent flow). */
+@Injectable()
+export class SessionKeyProcessor implements OnApplicationBootstrap {
+  constructor(
+    private readonly registry: QueueRegistry,
+    private readonly sessionKeys: SessionKeyService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.registry.worker(
+      SESSION_KEYS_QUEUE,
+      (name, data) =>
+        name === 'register-session-key'
+          ? this.sessionKeys.register(data as JobPayload<typeof SESSION_KEYS_QUEUE, 'register-session-key'>)
+          : this.sessionKeys.revoke(data as JobPayload<typeof SESSION_KEYS_QUEUE, 'revoke-session-key'>),
+      { concurrency: 4 },
+    );
+  }
+}

@@ -1,0 +1,42 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+export type ChannelKind = 'discord' | 'webhook' | 'telegram';
+/** `disabled` is set by delivery when the receiver is gone (410, unknown webhook, bot blocked). */
+export type ChannelStatus = 'active' | 'paused' | 'disabled';
+
+/**
+ * A delivery channel. `target` is the Discord webhook URL, the webhook URL or the Telegram chat id;
+ * it is a secret and only ever leaves the service masked. `secret` is a webhook's signing secret.
+ */
+@Entity({ name: 'channels' })
+export class ChannelEntity {
+  @PrimaryColumn({ type: 'uuid' })
+  id!: string;
+
+  @Column({ name: 'account_id', type: 'uuid' })
+  accountId!: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  kind!: ChannelKind;
+
+  @Column({ type: 'text' })
+  target!: string;
+
+  @Column({ type: 'text', nullable: true })
+  secret!: string | null;
+
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  label!: string | null;
+
+  @Column({ type: 'varchar', length: 16, default: 'active' })
+  status!: ChannelStatus;
+
+  @Column({ name: 'disabled_reason', type: 'text', nullable: true })
+  disabledReason!: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

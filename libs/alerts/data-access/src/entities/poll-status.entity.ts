@@ -1,0 +1,23 @@
+import { Column, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+/** The last scheduled poll per poll job (`wallets`, `protocol`), written by the poller. */
+@Entity({ name: 'poll_status' })
+export class PollStatusEntity {
+  @PrimaryColumn({ type: 'varchar', length: 32 })
+  name!: string;
+
+  @Column({ name: 'last_started_at', type: 'timestamptz', nullable: true })
+  lastStartedAt!: Date | null;
+
+  @Column({ name: 'last_finished_at', type: 'timestamptz', nullable: true })
+  lastFinishedAt!: Date | null;
+
+  @Column({ name: 'last_ok', type: 'boolean', nullable: true })
+  lastOk!: boolean | null;
+
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError!: string | null;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

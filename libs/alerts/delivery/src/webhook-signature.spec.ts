@@ -1,0 +1,52 @@
+import { createHmac } from 'node:crypto';
+import { createSigningSecret, signWebhook, verifyWebhookSignature } from './webhook-signature';
+
+describe('webhook signatures', () => {
+  const secret = 'whsec_test';
+  const body = '{"id":"evt_1","type":"test"}';
+
+  it('signs as t=<seconds>,v1=<hex HMAC-SHA256 of "t.body">', () => {
+    const header = signWebhook(secret, body, 1_700_000_000);
+    const expected = createHmac('sha256', secret).update(`1700000000.${body}`).digest('hex');
+    expect(header).toBe(`t=1700000000,v1=${expected}`);
+  });
+
+  it('verifies its own signature within the tolerance', () => {
+    const header = signWebhook(secret, body, 1_700_000_000);
+    expect(verifyWebhookSignature(secret, body, header, { nowSeconds: 1_700_000_000 })).toEqual({ valid: true, timestamp: 1_700_000_000 });
+    expect(verifyWebhookSignature(secret, body, header, { nowSeconds: 1_700_000_300 }).valid).toBe(true);
+  });
+
+  it('refuses timestamps older or newer than 300 seconds', () => {
+    const header = signWebhook(secret, body, 1_700_000_000);
+    expect(verifyWebhookSignature(secret, body, header, { nowSeconds: 1_700_000_301 })).toEqual({ valid: false, reason: 'expired' });
+    expect(verifyWebhookSignature(secret, body, header, { nowSeconds: 1_699_999_699 })).toEqual({ valid: false, reason: 'expired' });
+  });
+
+  it('refuses a changed body, another secret, or a changed timestamp', () => {
+    const header = signWebhook(secret, body, 1_700_000_000);
+    const now = { nowSeconds: 1_700_000_000 };
+    expect(verifyWebhookSignature(secret, `${body} `, header, now)).toEqual({ valid: false, reason: 'mismatch' });
+    expect(verifyWebhookSignature('whsec_other', body, header, now)).toEqual({ valid: false, reason: 'mismatch' });
+    const moved = header.replace('t=1700000000', 't=1700000001');
+    expect(verifyWebhookSignature(secret, body, moved, now)).toEqual({ valid: false, reason: 'mismatch' });
+  });
+
+  it('refuses malformed headers', () => {
+    for (const header of [undefined, '', 't=1700000000', 'v1=abc', 't=x,v1=' + 'a'.repeat(64), 't=1700000000,v1=zz']) {
+      expect(verifyWebhookSignature(secret, body, header, { nowSeconds: 1_700_000_000 })).toEqual({ valid: false, reason: 'malformed' });
+    }
+  });
+
+  it('accepts any of several v1 entries (secret rotation)', () => {
+    const good = signWebhook(secret, body, 1_700_000_000).split(',')[1];
+    const header = `t=1700000000,v1=${'0'.repeat(64)},${good}`;
+    expect(verifyWebhookSignature(secret, body, header, { nowSeconds: 1_700_000_000 }).valid).toBe(true);
+  });
+
+  it('creates distinct random secrets', () => {
+    const a = createSigningSecret();
+    expect(a).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(createSigningSecret()).not.toBe(a);
+  });
+});

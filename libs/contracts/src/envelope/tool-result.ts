@@ -1,0 +1,28 @@
+/** The tool result envelope shared by the REST and MCP transports of the tool API. */
+export interface ToolSuccess<T extends object = Record<string, unknown>> {
+  ok: true;
+  /** A sentence a person can read, meant to be relayed to the user. */
+  summary: string;
+  data: T;
+}
+
+export interface ToolErrorBody {
+  code: string;
+  /** Written for the end user: says what went wrong and how to fix it. */
+  message: string;
+}
+
+export interface ToolFailure {
+  ok: false;
+  error: ToolErrorBody;
+}
+
+export type ToolResult<T extends object = Record<string, unknown>> = ToolSuccess<T> | ToolFailure;
+
+export function toolSuccess<T extends object>(summary: string, data: T): ToolSuccess<T> {
+  return { ok: true, summary, data };
+}
+
+export function toolFailure(code: string, message: string): ToolFailure {
+  return { ok: false, error: { code, message } };
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { defineQueue } from './queue-contract';
+
+const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+const uint = z.string().regex(/^\d+$/);
+
+/** A signed intent as it travels on the queue: integers as decimal strings. */
+export const signedIntentSchema = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('open'),
+      message: z
+        .object({
+          wallet: address,
+          market: z.enum(['BTC', 'ETH']),
+          side: z.enum(['long', 'short']),
+          marginMicro: uint,
+          leverage: z.number().int().min(1).max(1000),
+          nonce: uint,
+          expiresAt: uint,
+        })
+        .strict(),
+      sessionKey: address,
+      signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/),
+      intentId: hex32,
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('close'),
+      message: z.object({ wallet: address, positionIds: z.array(uint).min(1).max(12), nonce: uint, expiresAt: uint }).strict(),
+      sessionKey: address,
+      signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/),
+      intentId: hex32,
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('cancel'),
+      message: z.object({ wallet: address, intentId: hex32, nonce: uint, expiresAt: uint }).strict(),
+      sessionKey: address,
+      signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/),
+      intentId: hex32,
+    })
+    .strict(),
+]);
+
+export type SignedIntentPayload = z.infer<typeof signedIntentSchema>;
+
+/** Signed trading intents, executed by trading-executor; job id = intent id (never runs twice). */
+export const INTENTS_QUEUE = defineQueue('exchange-intents', {
+  'execute-intent': signedIntentSchema,
+});
+
+/** Periodic exchange maintenance run by trading-executor. */
+export const EXCHANGE_MAINTENANCE_QUEUE = defineQueue('exchange-maintenance', {
+  'harvest-payouts': z.object({}).strict(),
+  'snapshot-equity': z.object({}).strict(),
+  'rollup-daily-stats': z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }).strict(),
+  'sweep-deposits': z.object({}).strict(),
+  'expire-intents': z.object({}).strict(),
+});

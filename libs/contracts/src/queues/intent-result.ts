@@ -1,0 +1,66 @@
+/**
+ * What trading-executor returns for an intent job (the BullMQ return value) and stores in
+ * `exchange.intents.result`. Money as USDC decimal strings, prices as decimal strings, PAPER as a
+ * decimal string with 6 decimals. A redelivered job returns the stored result unchanged.
+ */
+export type IntentFinalStatus = 'executed' | 'refused' | 'cancelled' | 'expired';
+
+export interface OpenedPositionResult {
+  positionId: string;
+  market: 'BTC' | 'ETH';
+  side: 'long' | 'short';
+  marginUsd: string;
+  leverage: number;
+  notionalUsd: string;
+  entryPrice: string;
+  bustPrice: string;
+  /** Margin taken from queued winnings (the rest from the free balance). */
+  marginFromQueuedUsd: string;
+}
+
+export interface ClosedPositionResult {
+  positionId: string;
+  /** `closed` by this intent, or found `already_closed` / `already_liquidated`. */
+  outcome: 'closed' | 'already_closed' | 'already_liquidated';
+  market: 'BTC' | 'ETH';
+  side: 'long' | 'short';
+  entryPrice: string;
+  exitPrice: string | null;
+  /** Settled PnL: the payout after win curve and fee for a win, minus the loss otherwise. */
+  pnlUsd: string | null;
+  feeUsd: string | null;
+  /** Paid now from the LP (wins). */
+  paidUsd: string | null;
+  /** Waiting in the payout queue (wins the LP could not pay yet). */
+  queuedUsd: string | null;
+  /** Reward token minted for a loss. */
+  rewardMinted: string | null;
+}
+
+export interface IntentResult {
+  intentId: string;
+  kind: 'open' | 'close' | 'cancel';
+  wallet: string;
+  status: IntentFinalStatus;
+  /** Refusal code when refused (an open refusal of @paper/exchange, bad_signature, session_key_*, intent_*, price_unavailable, position_not_found, ...). */
+  reason: string | null;
+  /** A sentence for the end user: what happened, or why not and how to fix it. */
+  message: string;
+  /** ISO time the executor settled the intent. */
+  executedAt: string;
+  opened?: OpenedPositionResult;
+  closed?: ClosedPositionResult[];
+  /** The intent a cancel intent cancelled. */
+  cancelledIntentId?: string;
+}
+
+/** What trading-executor returns for a session-key job. */
+export interface SessionKeyResult {
+  status: 'registered' | 'revoked' | 'refused' | 'not_found';
+  wallet: string;
+  sessionKey: string;
+  reason: string | null;
+  message: string;
+  depositAddress?: string;
+  expiresAt?: string;
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { defineQueue } from './queue-contract';
+
+const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+
+/** Guardrails as chosen by the owner (amounts as decimal USDC strings, null = no limit). */
+export const guardrailsSchema = z
+  .object({
+    maxMarginPerTradeUsd: z.string().regex(/^\d+(\.\d{1,6})?$/).nullable(),
+    maxLeverage: z.number().int().min(1).max(1000).nullable(),
+    maxDailyNotionalUsd: z.string().regex(/^\d+(\.\d{1,6})?$/).nullable(),
+    maxOpenPositions: z.number().int().min(1).max(10000).nullable(),
+    allowedMarkets: z.array(z.enum(['BTC', 'ETH'])).min(1).nullable(),
+    requireConfirmation: z.boolean(),
+  })
+  .strict();
+
+export type GuardrailsPayload = z.infer<typeof guardrailsSchema>;
+
+/**
+ * Session-key registration and revocation, written to the exchange by trading-executor (the only writer
+ * of exchange state) after it verifies the owner's EIP-712 approval. Job id = `sk-<sessionKey>` (BullMQ refuses `:` in job ids).
+ */
+export const SESSION_KEYS_QUEUE = defineQueue('exchange-session-keys', {
+  'register-session-key': z
+    .object({
+      wallet: address,
+      sessionKey: address,
+      guardrails: guardrailsSchema,
+      /** Unix seconds, at most 30 days ahead. */
+      expiresAt: z.string().regex(/^\d+$/),
+      approvalSignature: z.string().regex(/^0x[0-9a-fA-F]{130}$/),
+      label: z.string().max(120).nullable(),
+    })
+    .strict(),
+  'revoke-session-key': z.object({ wallet: address, sessionKey: address }).strict(),
+});

@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+
+/** `public`: served on both families (`/api/v1/tools/{name}` and `/api/v1/me/tools/{name}`); `me-only`: only on `/me`. */
+export type ToolFamily = 'public' | 'me-only';
+
+/** The OAuth scope a tool needs on the authenticated family. */
+export type ToolScope = 'trade:read' | 'trade:write';
+
+/**
+ * How a tool relates to a wallet: `none` never needs one; `optional` takes a `wallet` argument that
+ * defaults to the connected wallet (`wallet_required` when neither is there); `connected` always acts
+ * as the connected wallet (needs a token).
+ */
+export type ToolWalletUse = 'none' | 'optional' | 'connected';
+
+/** MCP tool annotations (hints for clients, e.g. whether to ask the user before calling). */
+export interface ToolAnnotations {
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: boolean;
+}
+
+/**
+ * One tool of the catalog: the single source of the REST routes, the validation, the OpenAPI document
+ * and the MCP tool listing. `inputSchema` is a strict zod object (unknown parameters are refused) with
+ * the bounds and defaults of the contract; `outputSchema` describes the `data` of a successful result.
+ */
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly annotations: ToolAnnotations;
+  readonly inputSchema: I;
+  readonly outputSchema: O;
+  readonly family: ToolFamily;
+  readonly scope: ToolScope;
+  readonly wallet: ToolWalletUse;
+  /** Results on the public family are cached for {@link PUBLIC_CACHE_SECONDS}. */
+  readonly cacheable: boolean;
+}
+
+export type ToolInput<T extends ToolDefinition> = z.output<T['inputSchema']>;
+export type ToolData<T extends ToolDefinition> = z.output<T['outputSchema']>;
+
+export const READ_ONLY: ToolAnnotations = Object.freeze({
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+});
+
+/** Public endpoint results are served from a cache shared by every gateway replica for this long. */
+export const PUBLIC_CACHE_SECONDS = 5;
+
+/** A preview quote can be presented to open_position for this long. */
+export const QUOTE_VALIDITY_SECONDS = 180;
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(definition: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return Object.freeze({ ...definition, annotations: Object.freeze({ ...definition.annotations }) });
+}

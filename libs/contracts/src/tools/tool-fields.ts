@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/** Field schemas shared by several tools: the patterns and enumerations of the contract. */
+export const MARKET_NAMES = ['BTC', 'ETH'] as const;
+export const SIDE_NAMES = ['long', 'short'] as const;
+export const WINDOWS = ['24h', '7d', '30d', 'all'] as const;
+export const CHART_INTERVALS = ['1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '8h', '12h', '1d', '3d', '1w', '1M'] as const;
+export const PORTFOLIO_RANGES = ['1h', '1d', '1w', 'all'] as const;
+export const LEADERBOARD_SORT_KEYS = [
+  'rank',
+  'address',
+  'lastActiveTs',
+  'totalWindowedPnl',
+  'realizedPnl',
+  'currentUnrealizedPnl',
+  'currentBalance',
+  'currentQueued',
+  'currentOpenNotional',
+  'totalVolume',
+  'paperTotal',
+  'currentOpenPositionCount',
+] as const;
+
+export const WALLET_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+export const INTENT_ID_PATTERN = /^0x[0-9a-fA-F]{64}$/;
+export const POSITION_ID_PATTERN = /^\d+$/;
+
+export const marketField = z.enum(MARKET_NAMES).describe('Market: BTC or ETH.');
+export const sideField = z.enum(SIDE_NAMES).describe('long profits when the price rises, short when it falls.');
+export const walletField = z.string().regex(WALLET_PATTERN, 'must be a 0x address of 40 hex digits').describe('Wallet address (0x + 40 hex).');
+export const optionalWalletField = walletField
+  .optional()
+  .describe('Wallet address (0x + 40 hex). Defaults to the connected wallet; any wallet can be inspected.');
+export const intentIdField = z.string().regex(INTENT_ID_PATTERN, 'must be 0x + 64 hex digits').describe('Intent id (0x + 64 hex).');
+export const positionIdField = z.string().regex(POSITION_ID_PATTERN, 'must be a string of digits').describe('Position id (digits).');
+export const windowField = z.enum(WINDOWS).default('24h').describe('Time window: 24h, 7d, 30d or all.');
+export const marginUsdField = z
+  .number()
+  .positive()
+  .describe('Margin in USDC: the most this position can lose. Must be greater than 0.');
+export const leverageField = z.number().int().min(1).max(1000).describe('Leverage, a whole number from 1 to 1000.');
+export const priceField = z.number().positive();
+
+/** A USDC amount in `data`: a number with at most 6 decimals. */
+export const usd = z.number();
+/** A price in `data`: a number at the market's precision (BTC 0.1, ETH 0.01). */
+export const price = z.number();
+/** An instant in `data`: ISO 8601 UTC. */
+export const isoTime = z.string();
+export const nullableIso = z.string().nullable();
+
+export const guardrailsData = z
+  .object({
+    maxMarginPerTradeUsd: z.number().nullable(),
+    maxLeverage: z.number().int().nullable(),
+    maxDailyNotionalUsd: z.number().nullable(),
+    maxOpenPositions: z.number().int().nullable(),
+    allowedMarkets: z.array(z.enum(MARKET_NAMES)).nullable(),
+    requireConfirmation: z.boolean(),
+  })
+  .describe('Limits the wallet owner set when approving the session key; null means no limit.');

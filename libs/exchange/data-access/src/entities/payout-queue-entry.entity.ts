@@ -1,0 +1,30 @@
+import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { bigintColumn } from './column-types';
+
+/** Unpaid winnings waiting first-in-first-out (id order) until the harvest pays them. */
+@Entity({ name: 'payout_queue' })
+@Index('payout_queue_pending_idx', ['id'], { where: 'paid_at IS NULL' })
+@Index(['wallet'])
+export class PayoutQueueEntryEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id!: string;
+
+  @Column({ type: 'varchar', length: 42 })
+  wallet!: string;
+
+  @Column({ name: 'position_id', type: 'bigint' })
+  positionId!: string;
+
+  @Column({ name: 'original_micro', ...bigintColumn })
+  originalMicro!: bigint;
+
+  /** What is still owed. */
+  @Column({ name: 'remaining_micro', ...bigintColumn })
+  remainingMicro!: bigint;
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @Column({ name: 'paid_at', type: 'timestamptz', nullable: true })
+  paidAt!: Date | null;
+}

@@ -1,0 +1,4 @@
+export * from './typed-data';
+export * from './intent-signing';
+export * from './guardrails-approval';
+export * from './deposit-proxy';

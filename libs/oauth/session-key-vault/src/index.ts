@@ -1,0 +1,2 @@
+export * from './session-key-vault';
+export * from './dev-key';

@@ -1,0 +1,57 @@
+import { routeFor } from '@paper/contracts';
+import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Resolve = (pathname: string) => string | undefined;
+
+/**
+ * A small reverse proxy that mirrors the Kubernetes Ingress on one local port: it forwards each request
+ * to the app that owns its path (see PUBLIC_ROUTES) and answers 404 for anything else.
+ */
+export function startEdgeProxy(resolve: Resolve, port: number, host = '127.0.0.1'): Promise<Server> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const server = http.createServer((req, res) => forward(req, res, resolve, agent));
+  server.keepAliveTimeout = 65_000;
+  return new Promise((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolvePromise(server));
+  });
+}
+
+export function serverPort(server: Server): number {
+  return (server.address() as AddressInfo).port;
+}
+
+/** Routes the public base URL by the shared table; `targets` maps app name to its local origin. */
+export function publicResolver(targets: Record<string, string>): Resolve {
+  return (pathname) => {
+    const app = routeFor(pathname);
+    return app ? targets[app] : undefined;
+  };
+}
+
+function forward(req: IncomingMessage, res: ServerResponse, resolve: Resolve, agent: http.Agent): void {
+  const url = new URL(req.url ?? '/', 'http://edge');
+  const target = resolve(url.pathname);
+  if (!target) {
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ ok: false, error: { code: 'not_found', message: `No service is routed at ${url.pathname}.` } }));
+    return;
+  }
+  const origin = new URL(target);
+  const headers = { ...req.headers, 'x-forwarded-host': req.headers.host ?? '', 'x-forwarded-proto': 'http', 'x-forwarded-for': req.socket.remoteAddress ?? '' };
+  const upstream = http.request(
+    { host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers, agent },
+    (upRes) => {
+      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+      upRes.pipe(res);
+    },
+  );
+  upstream.on('error', () => {
+    if (!res.headersSent) {
+      res.writeHead(502, { 'content-type': 'application/json' });
+    }
+    res.end(JSON.stringify({ ok: false, error: { code: 'bad_gateway', message: 'The service behind this route is not answering yet; retry shortly.' } }));
+  });
+  req.pipe(upstream);
+}

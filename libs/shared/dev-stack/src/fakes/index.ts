@@ -1,0 +1,4 @@
+export * from './http-fake';
+export * from './webhook-receiver.fake';
+export * from './discord.fake';
+export * from './telegram.fake';

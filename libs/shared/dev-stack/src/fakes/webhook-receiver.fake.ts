@@ -1,0 +1,123 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { type FakeServer, json, startFakeServer } from './http-fake';
+
+export interface ReceivedWebhook {
+  eventId: string | undefined;
+  headerEventId: string | undefined;
+  signature: string | undefined;
+  /** Answer given; 0 when the sender hung up before the answer. */
+  /** Whether the signature verified (HMAC-SHA256 of `<t>.<raw body>`, timestamp within the tolerance). */
+  valid: boolean;
+  reason?: 'malformed' | 'expired' | 'mismatch' | 'no_secret';
+  status: number;
+  body: Record<string, unknown> | undefined;
+  rawBody: string;
+  at: number;
+}
+
+export interface WebhookReceiver extends FakeServer {
+  received: ReceivedWebhook[];
+  /** Signing secret of the channel (returned once by POST /api/channels). */
+  setSecret(secret: string): void;
+  /** Answer the next `times` requests with `status` (and an optional Retry-After in seconds). */
+  failNext(times: number, status?: number, retryAfterSeconds?: number): void;
+  /** Answer every request with `status` until told otherwise (`null` = accept again). */
+  failAlways(status: number | null): void;
+  /** Accepted deliveries (2xx) with a valid signature. */
+  accepted(): ReceivedWebhook[];
+  /** While on, requests are held open without an answer (`held` counts them); turning it off answers them. */
+  hold(on: boolean): void;
+  readonly held: number;
+}
+
+/**
+ * Verifies `t=<unix seconds>,v1=<hex>` exactly as the alerts documentation tells receivers to: v1 is
+ * the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the signing secret; timestamps more than
+ * `toleranceSeconds` away from now are refused.
+ */
+export function verifySignature(secret: string, rawBody: string, header: string | undefined, toleranceSeconds = 300): { valid: boolean; reason?: ReceivedWebhook['reason'] } {
+  if (!header) return { valid: false, reason: 'malformed' };
+  const parts = Object.fromEntries(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
+  const t = Number(parts['t']);
+  const v1 = parts['v1'];
+  if (!Number.isInteger(t) || !v1 || !/^[0-9a-f]{64}$/.test(v1)) return { valid: false, reason: 'malformed' };
+  if (Math.abs(Math.floor(Date.now() / 1000) - t) > toleranceSeconds) return { valid: false, reason: 'expired' };
+  const expected = createHmac('sha256', secret).update(`${t}.${rawBody}`).digest();
+  return timingSafeEqual(expected, Buffer.from(v1, 'hex')) ? { valid: true } : { valid: false, reason: 'mismatch' };
+}
+
+/** A signed-webhook receiver: verifies every delivery, records it, and can be told to fail. */
+export async function startWebhookReceiver(options: { toleranceSeconds?: number } = {}): Promise<WebhookReceiver> {
+  const received: ReceivedWebhook[] = [];
+  let secret: string | undefined;
+  let failures: { times: number; status: number; retryAfter?: number } = { times: 0, status: 500 };
+  let always: number | null = null;
+  let gate: { promise: Promise<void>; open: () => void } | undefined;
+  let held = 0;
+  const server = await startFakeServer(async (req, res) => {
+    let gone = false;
+    res.on('close', () => {
+      gone = !res.writableEnded;
+    });
+    if (gate) {
+      held += 1;
+      await gate.promise;
+    }
+    let body: Record<string, unknown> | undefined;
+    try {
+      body = JSON.parse(req.rawBody) as Record<string, unknown>;
+    } catch {
+      body = undefined;
+    }
+    const signature = req.headers['x-service-alerts-signature'] as string | undefined;
+    const check = secret ? verifySignature(secret, req.rawBody, signature, options.toleranceSeconds) : { valid: false, reason: 'no_secret' as const };
+    let status = check.valid ? 200 : 400;
+    const headers: Record<string, string> = {};
+    if (check.valid && always !== null) status = always;
+    else if (check.valid && failures.times > 0) {
+      failures.times -= 1;
+      status = failures.status;
+      if (failures.retryAfter !== undefined) headers['retry-after'] = String(failures.retryAfter);
+    }
+    if (gone) status = 0;
+    received.push({
+      eventId: typeof body?.['id'] === 'string' ? (body['id'] as string) : undefined,
+      headerEventId: req.headers['x-service-alerts-event-id'] as string | undefined,
+      signature,
+      valid: check.valid,
+      reason: check.reason,
+      status,
+      body,
+      rawBody: req.rawBody,
+      at: Date.now(),
+    });
+    if (!gone) json(res, status, status < 300 ? { received: true } : { error: 'not now' }, headers);
+  });
+  return {
+    ...server,
+    received,
+    setSecret: (s) => {
+      secret = s;
+    },
+    failNext: (times, status = 500, retryAfter) => {
+      failures = { times, status, retryAfter };
+    },
+    failAlways: (status) => {
+      always = status;
+    },
+    accepted: () => received.filter((r) => r.valid && r.status >= 200 && r.status < 300),
+    hold: (on) => {
+      if (on && !gate) {
+        let open!: () => void;
+        const promise = new Promise<void>((resolve) => (open = resolve));
+        gate = { promise, open };
+      } else if (!on && gate) {
+        gate.open();
+        gate = undefined;
+      }
+    },
+    get held() {
+      return held;
+    },
+  };
+}

@@ -1,0 +1,6 @@
+export * from './apps';
+export * from './edge-proxy';
+export * from './services';
+export * from './stack';
+export * from './test-stack';
+export * from './fakes';

@@ -1,0 +1,178 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { Server } from 'node:http';
+import { STACK_APPS } from './apps';
+import { publicResolver, serverPort, startEdgeProxy } from './edge-proxy';
+
+export interface StackOptions {
+  /** Workspace root (holds dist/ and apps/). */
+  root: string;
+  apps?: readonly string[];
+  databaseUrl: string;
+  redisUrl: string;
+  redisPrefix: string;
+  /** 0 picks free ports (tests); otherwise the fixed local ports. */
+  basePort: number;
+  alertsPort: number;
+  randomAppPorts: boolean;
+  /** `dist` runs the SWC build (distDir, default dist/stack); `ts` compiles on load (like `nx serve`). */
+  mode: 'dist' | 'ts';
+  distDir?: string;
+  env?: Record<string, string>;
+  /** Directory for one log file per app; without it the last lines are kept in memory. */
+  logDir?: string;
+  readyTimeoutMs?: number;
+}
+
+export interface RunningStack {
+  baseUrl: string;
+  alertsUrl: string;
+  appUrls: Record<string, string>;
+  logs(app: string): string;
+  /** Stops one app (SIGTERM, or SIGKILL when `hard`) and resolves when it has exited. */
+  stopApp(app: string, hard?: boolean): Promise<number | null>;
+  /** Starts a stopped app again with the same environment and waits until it is ready. */
+  restartApp(app: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Children still running when this process exits are killed with it, so no app outlives its stack. */
+const liveChildren = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of liveChildren) child.kill('SIGKILL');
+});
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited with code ${child.exitCode} before becoming ready`);
+    try {
+      const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
+      if (res.status === 200) return;
+      last = `${res.status} ${await res.text()}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`not ready after ${timeoutMs} ms (last readiness answer: ${last})`);
+}
+
+/** Starts the apps as child processes plus the two edge proxies, and waits for every readiness probe. */
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  const names = options.apps ?? STACK_APPS.map((a) => a.name);
+  const ports: Record<string, number> = {};
+  for (const app of STACK_APPS) ports[app.name] = options.randomAppPorts ? await freePort() : app.defaultPort;
+  const appUrls = Object.fromEntries(Object.entries(ports).map(([n, p]) => [n, `http://127.0.0.1:${p}`]));
+  const basePort = options.basePort || (await freePort());
+  const alertsPort = options.alertsPort || (await freePort());
+  const baseUrl = `http://localhost:${basePort}`;
+  const alertsUrl = `http://localhost:${alertsPort}`;
+  const sharedEnv: Record<string, string> = {
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'info',
+    DATABASE_URL: options.databaseUrl,
+    REDIS_URL: options.redisUrl,
+    REDIS_PREFIX: options.redisPrefix,
+    PUBLIC_BASE_URL: baseUrl,
+    ALERTS_BASE_URL: alertsUrl,
+    EXCHANGE_API_URL: baseUrl,
+    UPSTREAM_URL: appUrls['venue-sim'] ?? '',
+    OAUTH_INTERNAL_URL: appUrls['oauth-server'] ?? '',
+    EXECUTOR_INTERNAL_URL: appUrls['trading-executor'] ?? '',
+    ...options.env,
+  };
+  const children = new Map<string, ChildProcess>();
+  const buffers = new Map<string, string[]>();
+  const edges: Server[] = [];
+
+  const launch = (app: string): ChildProcess => {
+    const main =
+      options.mode === 'dist'
+        ? [path.join(options.distDir ?? path.join(options.root, 'dist', 'stack'), 'apps', app, 'src', 'main.js')]
+        : ['-r', path.join(options.root, 'tools', 'dev', 'register.cjs'), path.join(options.root, 'apps', app, 'src', 'main.ts')];
+    const child = spawn(process.execPath, ['--enable-source-maps', ...main], {
+      cwd: options.root,
+      env: { ...process.env, ...sharedEnv, PORT: String(ports[app]) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const sink = options.logDir ? fs.createWriteStream(path.join(options.logDir, `${app}.log`), { flags: 'a' }) : undefined;
+    const buffer = buffers.get(app) ?? [];
+    buffers.set(app, buffer);
+    const onData = (chunk: Buffer) => {
+      sink?.write(chunk);
+      buffer.push(chunk.toString());
+      if (buffer.length > 400) buffer.splice(0, buffer.length - 400);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', () => sink?.end());
+    children.set(app, child);
+    liveChildren.add(child);
+    child.once('exit', () => liveChildren.delete(child));
+    return child;
+  };
+
+  const stopApp = (app: string, hard = false): Promise<number | null> => {
+    const child = children.get(app);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child?.exitCode ?? null);
+    return new Promise((resolve) => {
+      const killer = setTimeout(() => child.kill('SIGKILL'), hard ? 0 : 15000);
+      child.once('exit', (code) => {
+        clearTimeout(killer);
+        resolve(code);
+      });
+      child.kill(hard ? 'SIGKILL' : 'SIGTERM');
+    });
+  };
+
+  const stop = async (): Promise<void> => {
+    await Promise.all(edges.map((e) => new Promise((r) => e.close(r))));
+    await Promise.all([...children.keys()].map((app) => stopApp(app)));
+  };
+
+  if (options.logDir) fs.mkdirSync(options.logDir, { recursive: true });
+  try {
+    const started = names.map((app) => ({ app, child: launch(app) }));
+    await Promise.all(
+      started.map(async ({ app, child }) => {
+        try {
+          await waitReady(appUrls[app]!, child, options.readyTimeoutMs ?? 60000);
+        } catch (error) {
+          throw new Error(`${app} ${(error as Error).message}\n${(buffers.get(app) ?? []).join('').slice(-3000)}`);
+        }
+      }),
+    );
+    edges.push(await startEdgeProxy(publicResolver(appUrls), basePort));
+    edges.push(await startEdgeProxy(() => appUrls['alerts-api'], alertsPort));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    baseUrl: `http://localhost:${serverPort(edges[0]!)}`,
+    alertsUrl: `http://localhost:${serverPort(edges[1]!)}`,
+    appUrls,
+    logs: (app) => (buffers.get(app) ?? []).join(''),
+    stopApp,
+    restartApp: async (app) => {
+      const child = launch(app);
+      await waitReady(appUrls[app]!, child, options.readyTimeoutMs ?? 60000);
+    },
+    stop,
+  };
+}

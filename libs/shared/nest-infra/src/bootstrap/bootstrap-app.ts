@@ -1,0 +1,100 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Request } from 'express';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Logger } from 'pino';
+import { type ErrorStyle, GlobalExceptionFilter } from '../errors/global-exception.filter';
+import { HealthRegistry } from '../health/health-registry';
+import { createLogger, PinoNestLogger } from '../logging/logger';
+import { requestLogger } from '../logging/request-logger';
+import { httpMetrics, initMetrics } from '../metrics/metrics';
+
+export interface BootstrapOptions {
+  app: string;
+  module: unknown;
+  config: { PORT: number; HOST: string; LOG_LEVEL: string; SHUTDOWN_GRACE_MS: number };
+  errorStyle?: ErrorStyle;
+  /** Express body size limit. */
+  bodyLimit?: string;
+  /** Path prefixes whose request bodies are left unread for a handler that reads them itself. */
+  rawBodyPaths?: readonly string[];
+  /** Extra wiring before listen (CORS, static files, raw routes). */
+  configure?: (app: NestExpressApplication, logger: Logger) => void | Promise<void>;
+}
+
+export interface RunningApp {
+  app: INestApplication;
+  url: string;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an app the same way everywhere: JSON logs, request logs, metrics, the global error filter,
+ * graceful shutdown on SIGTERM/SIGINT (readiness turns 503, HTTP drains, workers close, then exit).
+ */
+export async function bootstrapApp(options: BootstrapOptions): Promise<RunningApp> {
+  const logger = createLogger(options.app, options.config.LOG_LEVEL);
+  initMetrics(options.app);
+  const app = await NestFactory.create<NestExpressApplication>(options.module as never, {
+    logger: new PinoNestLogger(logger),
+    bodyParser: false,
+  });
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.use(requestLogger(logger));
+  app.use(httpMetrics());
+  const limit = options.bodyLimit ?? '256kb';
+  const raw = options.rawBodyPaths ?? [];
+  const parses = (mime: string) => (incoming: IncomingMessage) => {
+    const req = incoming as Request;
+    return !raw.some((p) => req.path === p || req.path.startsWith(`${p}/`)) && Boolean(req.is(mime));
+  };
+  app.useBodyParser('json', raw.length ? { limit, type: parses('application/json') } : { limit });
+  app.useBodyParser('urlencoded', raw.length ? { extended: false, limit, type: parses('application/x-www-form-urlencoded') } : { extended: false, limit });
+  app.useGlobalFilters(new GlobalExceptionFilter(options.errorStyle ?? 'tool-envelope', logger));
+  await options.configure?.(app, logger);
+  await app.listen(options.config.PORT, options.config.HOST);
+  const server = app.getHttpServer() as Server;
+  server.keepAliveTimeout = 65_000;
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : options.config.PORT;
+  const url = `http://127.0.0.1:${port}`;
+  logger.info({ url }, `${options.app} listening`);
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      app.get(HealthRegistry).markShuttingDown();
+      server.closeIdleConnections();
+      await app.close();
+    })();
+    return closing;
+  };
+  return { app, url, logger, close };
+}
+
+/** Wires SIGTERM/SIGINT to a graceful close with a hard deadline. */
+export function exitOnSignals(running: RunningApp, graceMs: number): void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    running.logger.info({ signal }, 'shutting down');
+    const deadline = setTimeout(() => {
+      running.logger.error('graceful shutdown timed out; exiting');
+      process.exit(1);
+    }, graceMs);
+    deadline.unref();
+    running
+      .close()
+      .then(() => {
+        running.logger.info('stopped');
+        process.exit(0);
+      })
+      .catch((error: unknown) => {
+        running.logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+}

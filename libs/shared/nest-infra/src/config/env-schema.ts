@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** Building blocks for per-app config schemas. Every app composes its own schema from these. */
+export const env = {
+  port: (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback),
+  url: (fallback?: string) => (fallback === undefined ? z.url() : z.url().default(fallback)),
+  postgresUrl: () =>
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection URL')
+      .default('postgres://postgres@127.0.0.1:5432/paper'),
+  redisUrl: () => z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').default('redis://127.0.0.1:6379'),
+  logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  nodeEnv: () => z.enum(['development', 'test', 'production']).default('development'),
+  bool: (fallback: boolean) =>
+    z
+      .enum(['true', 'false', '1', '0'])
+      .default(fallback ? 'true' : 'false')
+      .transform((v) => v === 'true' || v === '1'),
+  positiveInt: (fallback: number) => z.coerce.number().int().positive().default(fallback),
+  text: (fallback: string) => z.string().min(1).default(fallback),
+};
+
+/** The variables every app shares. */
+export const baseEnvShape = {
+  NODE_ENV: env.nodeEnv().describe('development, test or production (production refuses development secrets).'),
+  LOG_LEVEL: env.logLevel().describe('pino log level of the JSON logs.'),
+  HOST: z.string().default('0.0.0.0').describe('Interface the HTTP server listens on.'),
+  SHUTDOWN_GRACE_MS: env.positiveInt(10000).describe('On SIGTERM, how long (ms) HTTP and queue workers may drain before the process exits.'),
+};
+
+export const redisEnvShape = {
+  REDIS_URL: env.redisUrl().describe('Redis for queues, prices, quotes, caches and rate limits.'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9:_-]+$/i)
+    .default('paper')
+    .describe('Prefix of every Redis key and BullMQ queue (<prefix>:bull:<queue>); lets several stacks share one Redis.'),
+};
+
+export const databaseEnvShape = {
+  DATABASE_URL: env.postgresUrl().describe('PostgreSQL connection URL; each app uses only the schema it owns or reads.'),
+  DATABASE_POOL_SIZE: env.positiveInt(10).describe('Connections in the app\'s PostgreSQL pool.'),
+};

@@ -1,0 +1,97 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import { isCodedError } from '@paper/contracts';
+import type { Response } from 'express';
+import type { Logger } from 'pino';
+
+export interface RenderedError {
+  status: number;
+  code: string;
+  message: string;
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** How an app's errors look on the wire: the tool envelope or the alerts service's `{ code, message }`. */
+export type ErrorStyle = 'tool-envelope' | 'alerts';
+
+const STATUS_CODES: Record<number, string> = {
+  400: 'invalid_arguments',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  502: 'upstream_unavailable',
+  503: 'service_unavailable',
+};
+
+/** The one global filter: every error, whatever threw it, leaves in the app's documented error shape. */
+@Catch()
+export class GlobalExceptionFilter implements ExceptionFilter {
+  constructor(
+    private readonly style: ErrorStyle,
+    private readonly logger: Logger,
+  ) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const res = host.switchToHttp().getResponse<Response>();
+    const rendered = this.render(exception);
+    if (rendered.status >= 500) {
+      this.logger.error({ err: exception }, 'request failed');
+    }
+    if (res.headersSent) {
+      return;
+    }
+    for (const [name, value] of Object.entries(rendered.headers ?? {})) {
+      res.setHeader(name, value);
+    }
+    const body =
+      this.style === 'tool-envelope'
+        ? { ok: false, error: { code: rendered.code, message: rendered.message } }
+        : { code: rendered.code, message: rendered.message };
+    res.status(rendered.status).json(body);
+  }
+
+  render(exception: unknown): RenderedError {
+    if (isCodedError(exception)) {
+      return { status: exception.status, code: exception.code, message: exception.message, headers: exception.headers };
+    }
+    if (exception instanceof HttpException) {
+      // Express 5 adapters wrap body-parser errors (bad JSON, too large) in an HttpException: keep their codes.
+      const wrapped = bodyParserError(exception.cause);
+      if (wrapped) return wrapped;
+      const status = exception.getStatus();
+      return { status, code: STATUS_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request'), message: httpMessage(exception) };
+    }
+    const parserError = bodyParserError(exception);
+    if (parserError) {
+      return parserError;
+    }
+    return { status: 500, code: 'internal_error', message: 'Something went wrong on our side. Please try again shortly.' };
+  }
+}
+
+function httpMessage(exception: HttpException): string {
+  const response = exception.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  if (typeof message === 'string') return message;
+  return exception.message;
+}
+
+function bodyParserError(exception: unknown): RenderedError | undefined {
+  const err = exception as { type?: string; status?: number } | null;
+  if (!err || typeof err !== 'object' || typeof err.type !== 'string') return undefined;
+  if (err.type === 'entity.parse.failed') {
+    return { status: 400, code: 'invalid_json', message: 'The request body is not valid JSON. Send a JSON object.' };
+  }
+  if (err.type === 'entity.too.large') {
+    return { status: 413, code: 'payload_too_large', message: 'The request body is too large.' };
+  }
+  if (typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
+    return { status: err.status, code: 'invalid_request', message: 'The request could not be read.' };
+  }
+  return undefined;
+}

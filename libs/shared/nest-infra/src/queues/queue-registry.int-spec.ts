@@ -1,0 +1,53 @@
+import { defineQueue } from '@paper/contracts';
+import { QueueEvents } from 'bullmq';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { bullConnection } from '../redis/redis';
+import { QueueRegistry } from './queue-registry';
+
+const contract = defineQueue('registry-test', { work: z.object({ ms: z.number().int() }).strict() });
+
+describe('QueueRegistry against real Redis', () => {
+  const settings = { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PREFIX: `t${randomBytes(4).toString('hex')}` };
+  let registry: QueueRegistry;
+  let events: QueueEvents;
+
+  beforeEach(async () => {
+    registry = new QueueRegistry(settings);
+    events = new QueueEvents(contract.queue, bullConnection(settings));
+    await events.waitUntilReady();
+  });
+
+  afterEach(async () => {
+    await registry.onApplicationShutdown();
+    await events.close();
+  });
+
+  it('refuses to enqueue a payload that breaks the contract', async () => {
+    await expect(registry.add(contract, 'work', { ms: 'soon' })).rejects.toThrow(/ms/);
+  });
+
+  it('fails a bad payload without retrying it', async () => {
+    registry.worker(contract, async () => 'never');
+    const job = await registry.queue(contract).add('work', { ms: 'bad' }, { attempts: 5 });
+    await expect(job.waitUntilFinished(events, 10000)).rejects.toThrow(/Invalid payload/);
+    const failed = await registry.queue(contract).getJob(job.id!);
+    expect(failed?.attemptsMade).toBe(1);
+  });
+
+  it('drains the active job before shutdown completes', async () => {
+    let finished = false;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    registry.worker(contract, async (_name, data) => {
+      started();
+      await new Promise((r) => setTimeout(r, (data as { ms: number }).ms));
+      finished = true;
+      return 'done';
+    });
+    await registry.add(contract, 'work', { ms: 300 });
+    await running;
+    await registry.onApplicationShutdown();
+    expect(finished).toBe(true);
+  });
+});

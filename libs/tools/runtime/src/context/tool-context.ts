@@ -1,0 +1,20 @@
+/** Which path family a call came in on: the public one (no token) or the authenticated one. */
+export type CallFamily = 'public' | 'me';
+
+/** Who is calling: transport-neutral (REST and MCP build the same context). */
+export interface ToolContext {
+  readonly family: CallFamily;
+  /** The connected wallet (lower-case 0x address), from the access token. */
+  readonly wallet?: string;
+  /** Granted OAuth scopes. Empty on the public family. */
+  readonly scopes: readonly string[];
+  /** The session key named by the token (`session_key` claim), lower-case. */
+  readonly sessionKey?: string;
+  readonly clientId?: string;
+  /** Key of the per-caller rate limit: the client IP on the public family, the token subject on /me. */
+  readonly callerId: string;
+}
+
+export function anonymousContext(callerId: string, family: CallFamily = 'public'): ToolContext {
+  return { family, scopes: [], callerId };
+}

@@ -1,0 +1,16 @@
+export * from './runtime-options';
+export * from './tools-runtime.module';
+export * from './errors/tool.error';
+export * from './context/tool-context';
+export * from './validation/tool-input.validator';
+export * from './validation/query-coercion';
+export * from './executor/tool-executor';
+export * from './executor/error-mapping';
+export * from './auth/access-token.verifier';
+export * from './cache/tool-result.cache';
+export * from './rate-limit/rate-limiter';
+export * from './handlers/tool-handler';
+export { chartUrl, rangeStats } from './handlers/price-chart.handler';
+export { CandleSource, type ScaledCandle } from './exchange/candle.source';
+export { PriceReader, type LivePrice } from './exchange/price.reader';
+export * from './money/money-format';

@@ -1,0 +1,75 @@
+/** Shared set-up of the trading-executor benchmarks: a fresh build, database and Redis prefix, and the executor as a child process. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { type PriceTick, priceKey, priceTickChannel } from '@paper/contracts';
+import { createTestDatabase, migrateDatabase, startStack, type TestDatabase, WORKSPACE_ROOT } from '@paper/dev-stack';
+import { Redis } from 'ioredis';
+
+export const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+export const pct = (values: readonly number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+
+export interface ExecutorBench {
+  database: TestDatabase;
+  redis: Redis;
+  redisPrefix: string;
+  executorUrl: string;
+  /** Writes and publishes a price tick like the ingest does (bid = ask = mid). */
+  tick(market: 'BTC' | 'ETH', mid: bigint): Promise<void>;
+  /** Samples the executor's resident memory (from its /metrics) and keeps the peak, in MB. */
+  sampleRss(): Promise<number>;
+  peakRssMb(): number;
+  stop(): Promise<void>;
+}
+
+export async function metricValue(url: string, name: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  return Number(line?.split(' ').pop() ?? NaN);
+}
+
+/** Builds the apps, creates a database with the exchange schema, and starts trading-executor (no ingest: the bench publishes prices). */
+export async function startExecutorBench(env: Record<string, string> = {}, prepare?: (databaseUrl: string) => Promise<void>): Promise<ExecutorBench> {
+  const distDir = path.join(WORKSPACE_ROOT, 'dist', `bench-${process.pid}`);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { buildAll } = require('../dev/build-app.cjs') as { buildAll(dir: string): unknown };
+  buildAll(distDir);
+  process.env['STACK_DIST_DIR'] = distDir;
+  const database = await createTestDatabase('paper_bench');
+  migrateDatabase(database.url, ['exchange']);
+  await prepare?.(database.url);
+  const redisPrefix = `b${randomBytes(4).toString('hex')}`;
+  const redis = new Redis(REDIS_URL);
+  const stack = await startStack({
+    root: WORKSPACE_ROOT, apps: ['trading-executor'], databaseUrl: database.url, redisUrl: REDIS_URL, redisPrefix,
+    basePort: 0, alertsPort: 0, randomAppPorts: true, mode: 'dist', distDir,
+    env: { LOG_LEVEL: 'warn', NODE_ENV: 'test', PRICE_INGEST: 'false', DATABASE_POOL_SIZE: '20', ...env },
+  });
+  const executorUrl = stack.appUrls['trading-executor']!;
+  let peak = 0;
+  const bench: ExecutorBench = {
+    database, redis, redisPrefix, executorUrl,
+    tick: async (market, mid) => {
+      const tick: PriceTick = { market, bid: mid.toString(), ask: mid.toString(), mid: mid.toString(), ts: Date.now() };
+      await redis.multi().hset(priceKey(redisPrefix, market), { ...tick, ts: String(tick.ts) }).publish(priceTickChannel(redisPrefix), JSON.stringify(tick)).exec();
+    },
+    sampleRss: async () => {
+      peak = Math.max(peak, (await metricValue(executorUrl, 'process_resident_memory_bytes')) / 1e6);
+      return peak;
+    },
+    peakRssMb: () => peak,
+    stop: async () => {
+      await stack.stop();
+      const keys = await redis.keys(`${redisPrefix}:*`);
+      if (keys.length) await redis.del(...keys);
+      await redis.quit();
+      await database.drop();
+      fs.rmSync(distDir, { recursive: true, force: true });
+    },
+  };
+  return bench;
+}

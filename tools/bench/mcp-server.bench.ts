@@ -1,0 +1,192 @@
+/**
+ * MCP tools/call throughput against the REST call of the same tool, measured in one run on the same
+ * stack (ratios MCP / REST), plus peak RSS of mcp-server and tools-gateway, and an in-process measure of
+ * what sharing one JSON-schema validator across the per-request MCP servers saves.
+ * Run: node -r ./tools/dev/register.cjs tools/bench/mcp-server.bench.ts [seconds per round, default 5]
+ * (builds the apps into dist/bench-<pid> first; the stack uses a fresh database and Redis prefix).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { WORKSPACE_ROOT, startTestStack } from '@paper/dev-stack';
+
+const ROUND_SECONDS = Number(process.argv[2] ?? 5);
+const ROUNDS = 3;
+const CONCURRENCY = 16;
+const ACCEPT = 'application/json, text/event-stream';
+
+interface Case {
+  label: string;
+  rest: (urls: Urls) => () => Promise<Response>;
+  mcp: (urls: Urls) => () => Promise<Response>;
+}
+
+interface Urls {
+  rest: string;
+  mcp: string;
+}
+
+const CALC = { market: 'BTC', side: 'long', marginUsd: 100, leverage: 100, exitPrice: 101000 };
+
+const restPost = (url: string, args: object) => () =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) });
+const mcpPost = (url: string, message: object) => {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, ...message });
+  return () => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT }, body });
+};
+
+const CASES: Case[] = [
+  {
+    label: 'calculate_position',
+    rest: (u) => restPost(`${u.rest}/api/v1/tools/calculate_position`, CALC),
+    mcp: (u) => mcpPost(`${u.mcp}/mcp`, { method: 'tools/call', params: { name: 'calculate_position', arguments: CALC } }),
+  },
+  {
+    label: 'get_markets',
+    rest: (u) => restPost(`${u.rest}/api/v1/tools/get_markets`, {}),
+    mcp: (u) => mcpPost(`${u.mcp}/mcp`, { method: 'tools/call', params: { name: 'get_markets', arguments: {} } }),
+  },
+  {
+    label: 'get_trading_permissions (uncached)',
+    rest: (u) => restPost(`${u.rest}/api/v1/tools/get_trading_permissions`, {}),
+    mcp: (u) => mcpPost(`${u.mcp}/mcp`, { method: 'tools/call', params: { name: 'get_trading_permissions', arguments: {} } }),
+  },
+  {
+    label: 'tool listing (GET /api/v1/tools vs tools/list)',
+    rest: (u) => () => fetch(`${u.rest}/api/v1/tools`),
+    mcp: (u) => mcpPost(`${u.mcp}/mcp`, { method: 'tools/list' }),
+  },
+];
+
+/** Calls per second with CONCURRENCY callers for `seconds`; every answer must be a 200 of a successful result. */
+async function throughput(call: () => Promise<Response>, seconds: number): Promise<number> {
+  const until = Date.now() + seconds * 1000;
+  let count = 0;
+  const worker = async () => {
+    while (Date.now() < until) {
+      const res = await call();
+      const text = await res.text();
+      if (res.status !== 200 || text.includes('"isError":true') || text.includes('"ok":false')) throw new Error(`failed call: ${res.status} ${text.slice(0, 300)}`);
+      count += 1;
+    }
+  };
+  const started = Date.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return count / ((Date.now() - started) / 1000);
+}
+
+async function metric(url: string, name: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  return Number(line?.split(' ').pop() ?? NaN);
+}
+
+const rssMb = async (url: string) => (await metric(url, 'process_resident_memory_bytes')) / 1e6;
+
+interface Round {
+  perSecond: number;
+  /** CPU time the serving app spent per call (user + system), microseconds. */
+  cpuMicros: number;
+}
+
+/** One round against one app: calls per second, and the app's own CPU time per call (robust to a busy load generator). */
+async function round(app: string, call: () => Promise<Response>, seconds: number): Promise<Round> {
+  const cpuBefore = await metric(app, 'process_cpu_seconds_total');
+  const started = Date.now();
+  const perSecond = await throughput(call, seconds);
+  const calls = perSecond * ((Date.now() - started) / 1000);
+  const cpu = (await metric(app, 'process_cpu_seconds_total')) - cpuBefore;
+  return { perSecond, cpuMicros: (cpu * 1e6) / calls };
+}
+
+/** Per-request server construction in this process: a fresh validator each time vs one shared instance. */
+function serverConstruction(): { fresh: number; shared: number } {
+  const shared = new AjvJsonSchemaValidator();
+  const measure = (make: () => Server) => {
+    for (let i = 0; i < 200; i += 1) make();
+    const started = process.hrtime.bigint();
+    let n = 0;
+    while (process.hrtime.bigint() - started < 2_000_000_000n) {
+      make();
+      n += 1;
+    }
+    return n / 2;
+  };
+  const info = { name: 'bench', version: '1' };
+  return {
+    fresh: measure(() => new Server(info, { capabilities: { tools: {} } })),
+    shared: measure(() => new Server(info, { capabilities: { tools: {} }, jsonSchemaValidator: shared })),
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function main(): Promise<void> {
+  const distDir = path.join(WORKSPACE_ROOT, 'dist', `bench-${process.pid}`);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { buildAll } = require('../dev/build-app.cjs') as { buildAll(dir: string): unknown };
+  buildAll(distDir);
+  process.env['STACK_DIST_DIR'] = distDir;
+  const stack = await startTestStack({
+    apps: ['venue-sim', 'trading-executor', 'tools-gateway', 'mcp-server'],
+    env: { RATE_LIMIT_PUBLIC_PER_SECOND: '1000000', RATE_LIMIT_PUBLIC_BURST: '1000000', LOG_LEVEL: 'warn' },
+  });
+  try {
+    const urls = { rest: stack.appUrls['tools-gateway']!, mcp: stack.appUrls['mcp-server']! };
+    const ready = Date.now() + 30000;
+    while ((await (await fetch(`${urls.rest}/api/v1/tools/get_markets`)).json() as { ok: boolean }).ok !== true) {
+      if (Date.now() > ready) throw new Error('no live prices after 30 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const peak = { mcp: await rssMb(urls.mcp), rest: await rssMb(urls.rest) };
+    let running = true;
+    const sampler = (async () => {
+      while (running) {
+        peak.mcp = Math.max(peak.mcp, await rssMb(urls.mcp));
+        peak.rest = Math.max(peak.rest, await rssMb(urls.rest));
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    })();
+    const rows: string[] = [];
+    for (const c of CASES) {
+      const rest = c.rest(urls);
+      const mcp = c.mcp(urls);
+      await throughput(rest, 1);
+      await throughput(mcp, 1);
+      const restRounds: Round[] = [];
+      const mcpRounds: Round[] = [];
+      // Alternate the transports so both see the same background load on the shared machine.
+      for (let i = 0; i < ROUNDS; i += 1) {
+        restRounds.push(await round(urls.rest, rest, ROUND_SECONDS));
+        mcpRounds.push(await round(urls.mcp, mcp, ROUND_SECONDS));
+      }
+      const r = median(restRounds.map((x) => x.perSecond));
+      const m = median(mcpRounds.map((x) => x.perSecond));
+      const rc = median(restRounds.map((x) => x.cpuMicros));
+      const mc = median(mcpRounds.map((x) => x.cpuMicros));
+      rows.push(`| ${c.label} | ${r.toFixed(0)} | ${m.toFixed(0)} | ${(m / r).toFixed(2)} | ${rc.toFixed(0)} | ${mc.toFixed(0)} | ${(mc / rc).toFixed(2)} |`);
+      console.error(`${c.label}: REST ${restRounds.map((v) => v.perSecond.toFixed(0)).join('/')} MCP ${mcpRounds.map((v) => v.perSecond.toFixed(0)).join('/')}`);
+    }
+    running = false;
+    await sampler;
+    const construction = serverConstruction();
+    console.log(
+      `| call | REST calls/s | MCP calls/s | MCP / REST | REST CPU µs/call | MCP CPU µs/call | MCP / REST CPU |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n${rows.join('\n')}`,
+    );
+    console.log(`\nMedian of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s, ${CONCURRENCY} concurrent callers, direct to each app.`);
+    console.log(`Peak RSS (sampled every 250 ms): mcp-server ${peak.mcp.toFixed(0)} MB, tools-gateway ${peak.rest.toFixed(0)} MB.`);
+    console.log(
+      `Per-request MCP server construction: ${construction.fresh.toFixed(0)}/s with a fresh validator, ` +
+        `${construction.shared.toFixed(0)}/s with the shared one (x${(construction.shared / construction.fresh).toFixed(1)}).`,
+    );
+  } finally {
+    await stack.stop();
+    fs.rmSync(distDir, { recursive: true, force: true });
+  }
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

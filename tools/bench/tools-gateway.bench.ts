@@ -1,0 +1,207 @@
+/**
+ * tools-gateway throughput and latency against a bare NestJS endpoint measured in the same run, and the
+ * preview_trade + open_position round trip with trading-executor filling the intents.
+ * Run: node -r ./tools/dev/register.cjs tools/bench/tools-gateway.bench.ts [seconds per round, default 5]
+ * (builds the apps into dist/bench-<pid>; the stack uses a fresh database and Redis prefix).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { WORKSPACE_ROOT, freePort, startTestStack, testRedisUrl } from '@paper/dev-stack';
+import autocannon from 'autocannon';
+import { connectBenchTrader, startBenchIssuer } from './bench-trader';
+
+const ROUND_SECONDS = Number(process.argv[2] ?? 5);
+const ROUNDS = 3;
+const CONNECTIONS = 16;
+const ROUND_TRIPS = 300;
+const CALC_QUERY = 'market=BTC&side=long&marginUsd=100&leverage=100&exitPrice=101000';
+
+interface Case {
+  label: string;
+  server: 'bare' | 'gateway';
+  options: (urls: { bare: string; gateway: string }) => autocannon.Options;
+}
+
+let varying = 0;
+const CASES: Case[] = [
+  { label: 'bare NestJS endpoint (baseline)', server: 'bare', options: (u) => ({ url: `${u.bare}/bare` }) },
+  { label: 'get_markets (cached)', server: 'gateway', options: (u) => ({ url: `${u.gateway}/api/v1/tools/get_markets` }) },
+  { label: 'calculate_position (cached)', server: 'gateway', options: (u) => ({ url: `${u.gateway}/api/v1/tools/calculate_position?${CALC_QUERY}` }) },
+  {
+    label: 'calculate_position (uncached: new arguments each call)',
+    server: 'gateway',
+    options: (u) => ({
+      url: u.gateway,
+      requests: [
+        {
+          setupRequest: (req) => {
+            varying += 1;
+            return { ...req, path: `/api/v1/tools/calculate_position?market=ETH&side=short&leverage=50&marginUsd=${100 + varying / 1e6}` };
+          },
+        },
+      ],
+    }),
+  },
+];
+
+interface Round {
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuMicros: number;
+}
+
+async function metric(url: string, name: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  return Number(line?.split(' ').pop() ?? NaN);
+}
+
+async function round(server: string, options: autocannon.Options): Promise<Round> {
+  const cpuBefore = await metric(server, 'process_cpu_seconds_total');
+  const result = await autocannon({ connections: CONNECTIONS, duration: ROUND_SECONDS, ...options });
+  const cpu = (await metric(server, 'process_cpu_seconds_total')) - cpuBefore;
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${options.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuMicros: (cpu * 1e6) / result.requests.total };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+async function post(url: string, token: string, body: object): Promise<{ ok: boolean; data?: Record<string, unknown>; error?: unknown }> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+  return (await res.json()) as { ok: boolean; data?: Record<string, unknown> };
+}
+
+async function startBare(bodyFile: string): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-r', path.join(WORKSPACE_ROOT, 'tools/dev/register.cjs'), path.join(__dirname, 'bare-nest.app.ts')], {
+    cwd: WORKSPACE_ROOT,
+    env: { ...process.env, PORT: String(port), BENCH_BODY_FILE: bodyFile, LOG_LEVEL: 'warn' },
+    stdio: 'inherit',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30000;
+  for (;;) {
+    const ok = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
+    if (ok) return { url, child };
+    if (Date.now() > deadline) throw new Error('bare app not ready');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function main(): Promise<void> {
+  const distDir = path.join(WORKSPACE_ROOT, 'dist', `bench-${process.pid}`);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { buildAll } = require('../dev/build-app.cjs') as { buildAll(dir: string): unknown };
+  buildAll(distDir);
+  process.env['STACK_DIST_DIR'] = distDir;
+  const issuer = await startBenchIssuer();
+  const stack = await startTestStack({
+    apps: ['venue-sim', 'trading-executor', 'tools-gateway'],
+    env: {
+      OAUTH_JWKS_URL: issuer.jwksUrl,
+      RATE_LIMIT_PUBLIC_PER_SECOND: '1000000',
+      RATE_LIMIT_PUBLIC_BURST: '1000000',
+      RATE_LIMIT_ME_PER_SECOND: '1000000',
+      RATE_LIMIT_ME_BURST: '1000000',
+      LOG_LEVEL: 'warn',
+    },
+  });
+  const bodyFile = path.join(os.tmpdir(), `bench-body-${process.pid}.json`);
+  let bare: { url: string; child: ChildProcess } | undefined;
+  try {
+    const gateway = stack.appUrls['tools-gateway']!;
+    const ready = Date.now() + 30000;
+    let body = '';
+    while (!(body = await (await fetch(`${gateway}/api/v1/tools/get_markets`)).text()).includes('"ok":true')) {
+      if (Date.now() > ready) throw new Error('no live prices after 30 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    fs.writeFileSync(bodyFile, body);
+    bare = await startBare(bodyFile);
+    const urls = { bare: bare.url, gateway };
+    const watched: Record<string, string> = {
+      'tools-gateway': gateway,
+      'trading-executor': stack.appUrls['trading-executor']!,
+      'venue-sim': stack.appUrls['venue-sim']!,
+      'bare baseline': bare.url,
+    };
+    const idle: Record<string, number> = {};
+    for (const [name, url] of Object.entries(watched)) idle[name] = (await metric(url, 'process_resident_memory_bytes')) / 1e6;
+    const peak: Record<string, number> = { ...idle };
+    let sampling = true;
+    let sampleEveryMs = 250;
+    const sampler = (async () => {
+      while (sampling) {
+        for (const [name, url] of Object.entries(watched)) {
+          const mb = (await metric(url, 'process_resident_memory_bytes')) / 1e6;
+          peak[name] = Math.max(peak[name] ?? 0, mb);
+        }
+        await new Promise((r) => setTimeout(r, sampleEveryMs));
+      }
+    })();
+
+    const rounds = new Map<string, Round[]>(CASES.map((c) => [c.label, []]));
+    for (const c of CASES) await autocannon({ connections: CONNECTIONS, duration: 1, ...c.options(urls) });
+    // Alternate the cases so all see the same background load on the shared machine.
+    for (let i = 0; i < ROUNDS; i += 1) {
+      for (const c of CASES) rounds.get(c.label)!.push(await round(c.server === 'bare' ? urls.bare : urls.gateway, c.options(urls)));
+    }
+
+    // Scrapes cost the services a little CPU: sample less often while single round trips are timed.
+    sampleEveryMs = 1000;
+    const trader = await connectBenchTrader(stack, issuer, testRedisUrl(), 20_000);
+    const trade = { market: 'ETH', side: 'long', marginUsd: 10, leverage: 1000 };
+    const totals: number[] = [];
+    const opens: number[] = [];
+    for (let i = 0; i < ROUND_TRIPS + 20; i += 1) {
+      const started = performance.now();
+      const preview = await post(`${gateway}/api/v1/me/tools/preview_trade`, trader.token, trade);
+      const opening = performance.now();
+      const open = await post(`${gateway}/api/v1/me/tools/open_position`, trader.token, { ...trade, quoteId: preview.data?.['quoteId'] });
+      const done = performance.now();
+      if (open.data?.['status'] !== 'filled') throw new Error(`open not filled: ${JSON.stringify(open).slice(0, 300)}`);
+      if (i >= 20) {
+        totals.push(done - started);
+        opens.push(done - opening);
+      }
+    }
+    sampling = false;
+    await sampler;
+
+    const baseline = median(rounds.get(CASES[0]!.label)!.map((r) => r.rps));
+    console.log('| endpoint | requests/s | vs bare | p50 ms | p99 ms | server CPU µs/request |');
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+    for (const c of CASES) {
+      const r = rounds.get(c.label)!;
+      const rps = median(r.map((x) => x.rps));
+      console.log(
+        `| ${c.label} | ${rps.toFixed(0)} | ${(rps / baseline).toFixed(2)} | ${median(r.map((x) => x.p50)).toFixed(1)} | ${median(r.map((x) => x.p99)).toFixed(1)} | ${median(r.map((x) => x.cpuMicros)).toFixed(0)} |`,
+      );
+      console.error(`${c.label}: ${r.map((x) => x.rps.toFixed(0)).join(' / ')} req/s`);
+    }
+    console.log(`\nMedian of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s, ${CONNECTIONS} connections (autocannon), direct to each app.`);
+    const sortedTotals = [...totals].sort((a, b) => a - b);
+    const sortedOpens = [...opens].sort((a, b) => a - b);
+    console.log(`\n| preview + open + fill (${ROUND_TRIPS} sequential) | p50 ms | p95 ms | p99 ms | max ms |`);
+    console.log('| --- | ---: | ---: | ---: | ---: |');
+    for (const [label, values] of [['preview_trade + open_position (filled)', sortedTotals], ['open_position alone (sign, queue, fill)', sortedOpens]] as const) {
+      console.log(`| ${label} | ${percentile(values, 50).toFixed(1)} | ${percentile(values, 95).toFixed(1)} | ${percentile(values, 99).toFixed(1)} | ${values.at(-1)!.toFixed(1)} |`);
+    }
+    console.log(`\nRSS idle -> peak (sampled every 250 ms under load, every second during the round trips): ${Object.entries(peak).map(([n, mb]) => `${n} ${idle[n]!.toFixed(0)} -> ${mb.toFixed(0)} MB`).join(', ')}.`);
+  } finally {
+    bare?.child.kill('SIGTERM');
+    await stack.stop();
+    issuer.stop();
+    fs.rmSync(bodyFile, { force: true });
+    fs.rmSync(distDir, { recursive: true, force: true });
+  }
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

