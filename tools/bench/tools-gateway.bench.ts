@@ -8,7 +8,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { WORKSPACE_ROOT, freePort, startTestStack, testRedisUrl } from '@paper/dev-stack';
+import { SERVICE_NODE_OPTIONS, WORKSPACE_ROOT, freePort, startTestStack, testRedisUrl } from '@paper/dev-stack';
 import autocannon from 'autocannon';
 import { connectBenchTrader, startBenchIssuer } from './bench-trader';
 
@@ -77,7 +77,7 @@ async function post(url: string, token: string, body: object): Promise<{ ok: boo
 
 async function startBare(bodyFile: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['-r', path.join(WORKSPACE_ROOT, 'tools/dev/register.cjs'), path.join(__dirname, 'bare-nest.app.ts')], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_OPTIONS, '-r', path.join(WORKSPACE_ROOT, 'tools/dev/register.cjs'), path.join(__dirname, 'bare-nest.app.ts')], {
     cwd: WORKSPACE_ROOT,
     env: { ...process.env, PORT: String(port), BENCH_BODY_FILE: bodyFile, LOG_LEVEL: 'warn' },
     stdio: 'inherit',

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { dockerignored, lintDockerfile, type LintContext, parseDockerfile } from './dockerfile-lint';
+import { SERVICE_NODE_OPTIONS } from '@paper/dev-stack';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const read = (file: string): string => fs.readFileSync(path.join(ROOT, file), 'utf8');
@@ -43,13 +44,15 @@ describe('docker/Dockerfile', () => {
     expect(new Set(stages.map((s) => s.image))).toEqual(new Set([`node:${context.nodeVersion}-bookworm-slim`]));
   });
 
-  it('builds the app with nx, prunes production dependencies to it, and starts it with source maps', () => {
+  it('builds the app with nx, prunes production dependencies to it, and starts it with the services\' V8 limits', () => {
     const { stages } = parseDockerfile(read('docker/Dockerfile'));
     const build = stages[1]?.instructions.map((i) => i.args).join('\n') ?? '';
     expect(build).toContain('npx nx build "${APP}"');
     expect(build).toContain('tools/docker/prune-node-modules.ts /out "apps/${APP}/src/main.js" tools/db/migrate.js');
     const runtime = stages[2]?.instructions ?? [];
-    expect(runtime.find((i) => i.keyword === 'ENTRYPOINT')?.args).toBe('["node", "--enable-source-maps"]');
+    expect(runtime.find((i) => i.keyword === 'ENTRYPOINT')?.args).toBe('["node"]');
+    const env = runtime.filter((i) => i.keyword === 'ENV').map((i) => i.args).join(' ');
+    expect(env).toContain(`NODE_OPTIONS="${SERVICE_NODE_OPTIONS.join(' ')}"`);
     expect(runtime.find((i) => i.keyword === 'CMD')?.args).toBe('["main.js"]');
   });
 

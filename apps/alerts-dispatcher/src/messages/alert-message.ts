@@ -29,11 +29,19 @@ const GREY = 0x6b7280;
 
 const text = (v: unknown): string => (v === undefined || v === null ? '?' : String(v));
 
+/** One formatter per precision: building an Intl.NumberFormat costs far more than formatting with it. */
+const formatters = new Map<number, Intl.NumberFormat>();
+
 /** A number with thousands separators and up to `digits` decimals (`99,047.6`). */
 export function amount(v: unknown, digits = 6): string {
   const n = typeof v === 'number' ? v : Number(v);
   if (!Number.isFinite(n)) return text(v);
-  return n.toLocaleString('en-US', { maximumFractionDigits: digits });
+  let format = formatters.get(digits);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { maximumFractionDigits: digits });
+    formatters.set(digits, format);
+  }
+  return format.format(n);
 }
 
 export function usd(v: unknown): string {

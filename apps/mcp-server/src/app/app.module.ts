@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { mcpResource } from '@paper/contracts';
 import { createExchangeDataSource } from '@paper/exchange-data';
 import { InfraModule } from '@paper/nest-infra';
-import { ToolsRuntimeModule } from '@paper/tools-runtime';
+import { ToolsRuntimeModule, toolsRuntimeOptions } from '@paper/tools-runtime';
 import type { McpServerConfig } from '../config/mcp-server.config';
 import { McpAccessGate } from '../mcp/mcp-access.gate';
 import { McpServerFactory } from '../mcp/mcp-server.factory';
@@ -13,22 +13,8 @@ import { ProtectedResourceController } from '../protected-resource/protected-res
 @Module({})
 export class AppModule {
   static forRoot(config: McpServerConfig): DynamicModule {
-    const runtime = ToolsRuntimeModule.forRoot({
-      publicBaseUrl: config.PUBLIC_BASE_URL,
-      redisUrl: config.REDIS_URL,
-      redisPrefix: config.REDIS_PREFIX,
-      databaseUrl: config.DATABASE_URL,
-      upstream: config,
-      sessionKeyEncryptionKey: config.SESSION_KEY_ENCRYPTION_KEY,
-      sessionKeyEncryptionKeysOld: config.SESSION_KEY_ENCRYPTION_KEYS_OLD,
-      quoteTtlSeconds: config.QUOTE_TTL_SECONDS,
-      intentWaitMs: config.INTENT_WAIT_MS,
-      priceMaxAgeMs: config.PRICE_MAX_AGE_MS,
-      oauthJwksUrl: config.OAUTH_JWKS_URL ?? `${config.OAUTH_INTERNAL_URL}/jwks`,
-      tokenIssuer: config.PUBLIC_BASE_URL,
-      // MCP clients get tokens for exactly this resource; tokens for other audiences are refused.
-      tokenAudiences: [mcpResource(config.PUBLIC_BASE_URL)],
-    });
+    // MCP clients get tokens for exactly this resource; tokens for other audiences are refused.
+    const runtime = ToolsRuntimeModule.forRoot(toolsRuntimeOptions(config, [mcpResource(config.PUBLIC_BASE_URL)]));
     return {
       module: AppModule,
       imports: [

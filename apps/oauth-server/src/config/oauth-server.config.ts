@@ -3,11 +3,6 @@ import { DEV_SESSION_KEY_ENCRYPTION_KEY } from '@paper/session-key-vault';
 import { z } from 'zod';
 
 
-const list = z
-  .string()
-  .default('')
-  .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean));
-
 const jwks = z
   .string()
   .optional()
@@ -34,23 +29,17 @@ export const oauthServerConfigSchema = z
     ...databaseEnvShape,
     ...redisEnvShape,
     PORT: env.port(3003).describe('HTTP port (API, probes and /metrics).'),
-    PUBLIC_BASE_URL: env
-      .url('http://localhost:8080')
-      .transform((v) => v.replace(/\/+$/, ''))
-      .describe('The one public base URL: token issuer, authorization server, and `{base}/mcp` is the MCP resource (token audience).'),
+    PUBLIC_BASE_URL: env.baseUrl('http://localhost:8080').describe('The one public base URL: token issuer, authorization server, and `{base}/mcp` is the MCP resource (token audience).'),
     OAUTH_JWKS: jwks.describe('Private ES256 signing keys as a JSON JWKS; the first signs, all are published. Required in production; generated once and kept in the database in development.'),
-    OAUTH_COOKIE_KEYS: list.describe("Secrets signing the authorization server's cookies, comma-separated, newest first. Required in production; generated in development."),
+    OAUTH_COOKIE_KEYS: env.list().describe("Secrets signing the authorization server's cookies, comma-separated, newest first. Required in production; generated in development."),
     SESSION_KEY_ENCRYPTION_KEY: z
       .string()
       .min(32)
       .default(DEV_SESSION_KEY_ENCRYPTION_KEY)
       .describe('Decrypts session-key private keys written by oauth-server (same value as there).'),
-    SESSION_KEY_ENCRYPTION_KEYS_OLD: list.describe('Earlier session-key encryption keys, comma-separated, still accepted for decryption.'),
+    SESSION_KEY_ENCRYPTION_KEYS_OLD: env.list().describe('Earlier session-key encryption keys, comma-separated, still accepted for decryption.'),
     SESSION_KEY_REGISTRATION_TIMEOUT_MS: env.positiveInt(20000).describe('How long (ms) approving on the consent page waits for the exchange to register the new session key.'),
-    EXECUTOR_INTERNAL_URL: env
-      .url('http://127.0.0.1:3004')
-      .transform((v) => v.replace(/\/+$/, ''))
-      .describe("trading-executor's internal URL: the consent page's faucet button calls its paper-mode funding endpoints."),
+    EXECUTOR_INTERNAL_URL: env.baseUrl('http://127.0.0.1:3004').describe("trading-executor's internal URL: the consent page's faucet button calls its paper-mode funding endpoints."),
     PAPER_MODE: env.bool(true).describe('Paper mode: the consent page offers to fund the wallet with test USDC from the faucet.'),
     PAPER_FAUCET_USDC: z
       .string()

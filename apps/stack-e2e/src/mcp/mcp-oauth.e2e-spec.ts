@@ -41,10 +41,7 @@ describe('MCP server: OAuth through the SDK client, then trading over MCP', () =
   });
 
   afterAll(async () => {
-    await mcp?.close();
-    await callback.stop();
-    await browser?.close();
-    await stack?.stop();
+    await Promise.allSettled([mcp?.close(), callback.stop(), browser?.close(), stack?.stop()]);
   });
 
   const accessToken = () => provider.tokens()!.access_token;

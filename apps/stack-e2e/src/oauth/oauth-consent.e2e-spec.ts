@@ -1,67 +1,43 @@
 import { mcpResource } from '@paper/contracts';
-import { startTestStack, type TestStack } from '@paper/dev-stack';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
-import { Client } from 'pg';
-import type { Browser } from 'playwright-core';
 import { privateKeyToAccount } from 'viem/accounts';
-import { launchChromium, screenshot } from './consent-driver';
-import { connectWithConsent, finishConsent, type FlowEnv, startConsent } from './connect-flow';
-import { authorizationRequest, CallbackServer, eventually, exchangeCode, registerPublicClient } from './oauth-test-client';
+import { screenshot } from './consent-driver';
+import { connectWithConsent, finishConsent, startConsent } from './connect-flow';
+import { authorizationRequest, eventually, exchangeCode, registerPublicClient } from './oauth-test-client';
+import { useOAuthSuite } from './oauth-suite';
 
 const SCREENSHOTS = process.env['SCREENSHOTS'] === '1';
 
 describe('OAuth: connecting an agent through the consent page (Chromium, injected EIP-1193 wallet)', () => {
-  let stack: TestStack;
-  let browser: Browser;
-  let db: Client;
-  const callback = new CallbackServer();
-  let env: FlowEnv;
-
-  beforeAll(async () => {
-    stack = await startTestStack({ apps: ['venue-sim', 'trading-executor', 'oauth-server'] });
-    browser = await launchChromium();
-    await callback.start();
-    db = new Client({ connectionString: stack.database.url });
-    await db.connect();
-    env = { baseUrl: stack.baseUrl, browser, callback, screenshots: SCREENSHOTS };
-  });
-
-  afterAll(async () => {
-    await db?.end();
-    await callback.stop();
-    await browser?.close();
-    await stack?.stop();
-  });
-
-  const query = async <T>(sql: string, params: unknown[] = []): Promise<T[]> => (await db.query(sql, params)).rows as T[];
+  const suite = useOAuthSuite({ screenshots: SCREENSHOTS });
 
   it('publishes RFC 8414 metadata with S256 PKCE, open registration, revocation and CORS', async () => {
-    const res = await fetch(`${stack.baseUrl}/.well-known/oauth-authorization-server`, { headers: { origin: 'https://claude.ai' } });
+    const res = await fetch(`${suite.stack.baseUrl}/.well-known/oauth-authorization-server`, { headers: { origin: 'https://claude.ai' } });
     expect(res.headers.get('access-control-allow-origin')).toBeTruthy();
     const meta = (await res.json()) as Record<string, unknown>;
     expect(meta).toMatchObject({
-      issuer: stack.baseUrl,
-      authorization_endpoint: `${stack.baseUrl}/authorize`,
-      token_endpoint: `${stack.baseUrl}/token`,
-      registration_endpoint: `${stack.baseUrl}/register`,
-      revocation_endpoint: `${stack.baseUrl}/revoke`,
-      jwks_uri: `${stack.baseUrl}/jwks`,
+      issuer: suite.stack.baseUrl,
+      authorization_endpoint: `${suite.stack.baseUrl}/authorize`,
+      token_endpoint: `${suite.stack.baseUrl}/token`,
+      registration_endpoint: `${suite.stack.baseUrl}/register`,
+      revocation_endpoint: `${suite.stack.baseUrl}/revoke`,
+      jwks_uri: `${suite.stack.baseUrl}/jwks`,
       code_challenge_methods_supported: ['S256'],
       authorization_response_iss_parameter_supported: true,
       response_types_supported: ['code'],
     });
     expect(meta['scopes_supported']).toEqual(expect.arrayContaining(['trade:read', 'trade:write', 'offline_access']));
     expect(meta['token_endpoint_auth_methods_supported']).toContain('none');
-    const oidcMeta = await fetch(`${stack.baseUrl}/.well-known/openid-configuration`);
+    const oidcMeta = await fetch(`${suite.stack.baseUrl}/.well-known/openid-configuration`);
     expect(oidcMeta.status).toBe(200);
-    const preflight = await fetch(`${stack.baseUrl}/register`, {
+    const preflight = await fetch(`${suite.stack.baseUrl}/register`, {
       method: 'OPTIONS',
       headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
-    const tokenPreflight = await fetch(`${stack.baseUrl}/token`, {
+    const tokenPreflight = await fetch(`${suite.stack.baseUrl}/token`, {
       method: 'OPTIONS',
       headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' },
     });
@@ -69,17 +45,17 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
   });
 
   it('connects a wallet with guardrails and issues an ES256 JWT for the MCP resource carrying wallet and session key', async () => {
-    const flow = await connectWithConsent(env, { shots: true });
-    expect(flow.callbackUrl.searchParams.get('iss')).toBe(stack.baseUrl);
+    const flow = await connectWithConsent(suite.env, { shots: true });
+    expect(flow.callbackUrl.searchParams.get('iss')).toBe(suite.stack.baseUrl);
     const tokens = await exchangeCode(flow.client, flow.callbackUrl, flow.request);
     expect(tokens.token_type.toLowerCase()).toBe('bearer');
     expect(tokens.expires_in).toBe(900);
     expect(tokens.refresh_token).toEqual(expect.any(String));
 
     expect(decodeProtectedHeader(tokens.access_token)).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
-    const { payload } = await jwtVerify(tokens.access_token, createRemoteJWKSet(new URL(`${stack.baseUrl}/jwks`)), {
-      issuer: stack.baseUrl,
-      audience: mcpResource(stack.baseUrl),
+    const { payload } = await jwtVerify(tokens.access_token, createRemoteJWKSet(new URL(`${suite.stack.baseUrl}/jwks`)), {
+      issuer: suite.stack.baseUrl,
+      audience: mcpResource(suite.stack.baseUrl),
       typ: 'at+jwt',
     });
     const wallet = flow.wallet!.address;
@@ -103,7 +79,7 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     });
 
     // trading-executor verified the approval and registered the key with those guardrails.
-    const [registered] = await query<{ wallet: string; guardrails: Record<string, unknown>; expires_at: Date; revoked_at: Date | null }>(
+    const [registered] = await suite.query<{ wallet: string; guardrails: Record<string, unknown>; expires_at: Date; revoked_at: Date | null }>(
       'SELECT wallet, guardrails, expires_at, revoked_at FROM exchange.session_keys WHERE address = $1',
       [sessionKey],
     );
@@ -121,7 +97,7 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     expect(days).toBeLessThanOrEqual(7);
 
     // The private part stays on the server, sealed.
-    const [secret] = await query<{ encrypted_private_key: string; wallet: string }>(
+    const [secret] = await suite.query<{ encrypted_private_key: string; wallet: string }>(
       'SELECT encrypted_private_key, wallet FROM oauth.session_key_secrets WHERE address = $1 AND revoked_at IS NULL',
       [sessionKey],
     );
@@ -132,24 +108,24 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
   });
 
   it('rotates refresh tokens, and reuse of an old one revokes the grant and its trading key', async () => {
-    const flow = await connectWithConsent(env);
+    const flow = await connectWithConsent(suite.env);
     const first = await exchangeCode(flow.client, flow.callbackUrl, flow.request);
     const second = await oidc.refreshTokenGrant(flow.client.config, first.refresh_token!);
     expect(second.refresh_token).toEqual(expect.any(String));
     expect(second.refresh_token).not.toBe(first.refresh_token);
-    const { payload } = await jwtVerify(second.access_token, createRemoteJWKSet(new URL(`${stack.baseUrl}/jwks`)), { audience: mcpResource(stack.baseUrl) });
+    const { payload } = await jwtVerify(second.access_token, createRemoteJWKSet(new URL(`${suite.stack.baseUrl}/jwks`)), { audience: mcpResource(suite.stack.baseUrl) });
     const sessionKey = String(payload['session_key']);
 
     await expect(oidc.refreshTokenGrant(flow.client.config, first.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
     // The whole grant is gone: even the newest refresh token no longer works.
     await expect(oidc.refreshTokenGrant(flow.client.config, second.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
     const revokedHere = await eventually(
-      async () => (await query<{ revoked_at: Date | null }>('SELECT revoked_at FROM oauth.session_key_secrets WHERE address = $1', [sessionKey]))[0]?.revoked_at,
+      async () => (await suite.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM oauth.session_key_secrets WHERE address = $1', [sessionKey]))[0]?.revoked_at,
       'the session key secret to be revoked',
     );
     expect(revokedHere).toBeInstanceOf(Date);
     const revokedOnExchange = await eventually(
-      async () => (await query<{ revoked_at: Date | null }>('SELECT revoked_at FROM exchange.session_keys WHERE address = $1', [sessionKey]))[0]?.revoked_at,
+      async () => (await suite.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM exchange.session_keys WHERE address = $1', [sessionKey]))[0]?.revoked_at,
       'the exchange to revoke the session key',
     );
     expect(revokedOnExchange).toBeInstanceOf(Date);
@@ -157,13 +133,13 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
   });
 
   it('revoking the refresh token at /revoke ends the connection and its trading key', async () => {
-    const flow = await connectWithConsent(env);
+    const flow = await connectWithConsent(suite.env);
     const tokens = await exchangeCode(flow.client, flow.callbackUrl, flow.request);
     const sessionKey = String(decodeJwt(tokens.access_token)['session_key']);
     await oidc.tokenRevocation(flow.client.config, tokens.refresh_token!);
     await expect(oidc.refreshTokenGrant(flow.client.config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
     const revoked = await eventually(
-      async () => (await query<{ revoked_at: Date | null }>('SELECT revoked_at FROM exchange.session_keys WHERE address = $1', [sessionKey]))[0]?.revoked_at,
+      async () => (await suite.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM exchange.session_keys WHERE address = $1', [sessionKey]))[0]?.revoked_at,
       'the exchange to revoke the session key',
     );
     expect(revoked).toBeInstanceOf(Date);
@@ -171,53 +147,53 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
   });
 
   it('returns access_denied to the client when the owner denies', async () => {
-    const started = await startConsent(env);
-    const since = callback.received.length;
+    const started = await startConsent(suite.env);
+    const since = suite.callback.received.length;
     await started.page.getByRole('button', { name: 'Deny' }).click();
-    const url = await callback.next(since);
+    const url = await suite.callback.next(since);
     expect(url.searchParams.get('error')).toBe('access_denied');
     expect(url.searchParams.get('state')).toBe(started.request.state);
-    expect(url.searchParams.get('iss')).toBe(stack.baseUrl);
+    expect(url.searchParams.get('iss')).toBe(suite.stack.baseUrl);
     expect(url.searchParams.get('code')).toBeNull();
     await started.context.close();
   });
 
   it('connects with the demo wallet generated in the browser when no browser wallet is installed', async () => {
-    const context = await browser.newContext();
+    const context = await suite.browser.newContext();
     const page = await context.newPage();
-    const client = await registerPublicClient(stack.baseUrl, [callback.redirectUri], 'Demo Agent');
-    const request = await authorizationRequest(client, callback.redirectUri);
+    const client = await registerPublicClient(suite.stack.baseUrl, [suite.callback.redirectUri], 'Demo Agent');
+    const request = await authorizationRequest(client, suite.callback.redirectUri);
     await page.goto(request.url.toString());
     expect(await page.getByRole('button', { name: 'Connect browser wallet' }).isDisabled()).toBe(true);
     await page.getByText('No browser wallet was found').waitFor();
     await context.close();
 
-    const flow = await startConsent(env, { demoWallet: true, clientName: 'Demo Agent' });
+    const flow = await startConsent(suite.env, { demoWallet: true, clientName: 'Demo Agent' });
     expect(await flow.page.locator('#step-review .wallet-kind').textContent()).toBe('Demo wallet · paper only');
     const storedKey = (await flow.page.evaluate("localStorage.getItem('paperPerps.demoWalletKey')")) as `0x${string}`;
     const demoAddress = privateKeyToAccount(storedKey).address.toLowerCase();
-    const callbackUrl = await finishConsent(env, flow);
+    const callbackUrl = await finishConsent(suite.env, flow);
     const tokens = await exchangeCode(flow.client, callbackUrl, flow.request);
     expect(decodeJwt(tokens.access_token)).toMatchObject({ wallet: demoAddress, sub: demoAddress });
-    const keys = await query<{ wallet: string }>('SELECT wallet FROM exchange.session_keys WHERE wallet = $1', [demoAddress]);
+    const keys = await suite.query<{ wallet: string }>('SELECT wallet FROM exchange.session_keys WHERE wallet = $1', [demoAddress]);
     expect(keys).toHaveLength(1);
     await flow.context.close();
   });
 
   it('lists connections on /connections; revoking the key stops trading, revoking the connection ends it', async () => {
-    const flow = await connectWithConsent(env, { clientName: 'Revocable Agent' });
+    const flow = await connectWithConsent(suite.env, { clientName: 'Revocable Agent' });
     const tokens = await exchangeCode(flow.client, flow.callbackUrl, flow.request);
     const sessionKey = String(decodeJwt(tokens.access_token)['session_key']);
     const page = await flow.context.newPage();
     page.on('dialog', (dialog) => void dialog.accept());
-    await page.goto(`${stack.baseUrl}/connections`);
+    await page.goto(`${suite.stack.baseUrl}/connections`);
     await page.getByRole('heading', { name: 'Revocable Agent' }).waitFor();
     await screenshot(SCREENSHOTS, page, 'connections');
 
     await page.getByRole('button', { name: `Revoke trading key ${sessionKey}` }).press('Enter');
     await page.getByText('The trading key was revoked').waitFor();
     const revokedOnExchange = await eventually(
-      async () => (await query<{ revoked_at: Date | null }>('SELECT revoked_at FROM exchange.session_keys WHERE address = $1', [sessionKey]))[0]?.revoked_at,
+      async () => (await suite.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM exchange.session_keys WHERE address = $1', [sessionKey]))[0]?.revoked_at,
       'the exchange to revoke the session key',
     );
     expect(revokedOnExchange).toBeInstanceOf(Date);

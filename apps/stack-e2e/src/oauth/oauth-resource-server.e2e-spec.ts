@@ -67,10 +67,7 @@ describe('OAuth tokens at the tool API: the connected wallet trades only within 
   });
 
   afterAll(async () => {
-    await db?.end();
-    await callback.stop();
-    await browser?.close();
-    await stack?.stop();
+    await Promise.allSettled([db?.end(), callback.stop(), browser?.close(), stack?.stop()]);
   });
 
   it('/api/v1/me reports the wallet, its session key state and the guardrails chosen on the consent page', async () => {

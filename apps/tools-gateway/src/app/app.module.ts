@@ -2,7 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { acceptedAudiences } from '@paper/contracts';
 import { createExchangeDataSource } from '@paper/exchange-data';
 import { InfraModule } from '@paper/nest-infra';
-import { ToolsRuntimeModule } from '@paper/tools-runtime';
+import { ToolsRuntimeModule, toolsRuntimeOptions } from '@paper/tools-runtime';
 import { ChartsController } from '../charts/charts.controller';
 import type { ToolsGatewayConfig } from '../config/tools-gateway.config';
 import { DocsController } from '../docs/docs.controller';
@@ -23,21 +23,7 @@ export class AppModule {
             createExchangeDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'tools-gateway' }),
           redis: config,
         }),
-        ToolsRuntimeModule.forRoot({
-          publicBaseUrl: config.PUBLIC_BASE_URL,
-          redisUrl: config.REDIS_URL,
-          redisPrefix: config.REDIS_PREFIX,
-          databaseUrl: config.DATABASE_URL,
-          upstream: config,
-          sessionKeyEncryptionKey: config.SESSION_KEY_ENCRYPTION_KEY,
-          sessionKeyEncryptionKeysOld: config.SESSION_KEY_ENCRYPTION_KEYS_OLD,
-          quoteTtlSeconds: config.QUOTE_TTL_SECONDS,
-          intentWaitMs: config.INTENT_WAIT_MS,
-          priceMaxAgeMs: config.PRICE_MAX_AGE_MS,
-          oauthJwksUrl: config.OAUTH_JWKS_URL ?? `${config.OAUTH_INTERNAL_URL}/jwks`,
-          tokenIssuer: config.PUBLIC_BASE_URL,
-          tokenAudiences: acceptedAudiences(config.PUBLIC_BASE_URL),
-        }),
+        ToolsRuntimeModule.forRoot(toolsRuntimeOptions(config, acceptedAudiences(config.PUBLIC_BASE_URL))),
       ],
       controllers: [PublicToolsController, MeToolsController, OpenApiController, DocsController, ChartsController],
       providers: [RestToolCalls],

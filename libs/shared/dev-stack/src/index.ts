@@ -1,5 +1,6 @@
 export * from './apps';
 export * from './edge-proxy';
+export * from './node-options';
 export * from './services';
 export * from './stack';
 export * from './test-stack';

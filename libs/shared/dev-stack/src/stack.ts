@@ -4,6 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import { STACK_APPS } from './apps';
+import { SERVICE_NODE_OPTIONS } from './node-options';
 import { publicResolver, serverPort, startEdgeProxy } from './edge-proxy';
 
 export interface StackOptions {
@@ -101,11 +102,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const edges: Server[] = [];
 
   const launch = (app: string): ChildProcess => {
+    // Built apps run as in the images; compiled-on-load sources keep source maps for readable stacks.
     const main =
       options.mode === 'dist'
         ? [path.join(options.distDir ?? path.join(options.root, 'dist', 'stack'), 'apps', app, 'src', 'main.js')]
-        : ['-r', path.join(options.root, 'tools', 'dev', 'register.cjs'), path.join(options.root, 'apps', app, 'src', 'main.ts')];
-    const child = spawn(process.execPath, ['--enable-source-maps', ...main], {
+        : ['--enable-source-maps', '-r', path.join(options.root, 'tools', 'dev', 'register.cjs'), path.join(options.root, 'apps', app, 'src', 'main.ts')];
+    const child = spawn(process.execPath, [...SERVICE_NODE_OPTIONS, ...main], {
       cwd: options.root,
       env: { ...process.env, ...sharedEnv, PORT: String(ports[app]) },
       stdio: ['ignore', 'pipe', 'pipe'],

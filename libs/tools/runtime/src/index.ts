@@ -1,4 +1,5 @@
 export * from './runtime-options';
+export * from './runtime-env';
 export * from './tools-runtime.module';
 export * from './errors/tool.error';
 export * from './context/tool-context';

@@ -19,6 +19,14 @@ export const env = {
       .transform((v) => v === 'true' || v === '1'),
   positiveInt: (fallback: number) => z.coerce.number().int().positive().default(fallback),
   text: (fallback: string) => z.string().min(1).default(fallback),
+  /** A URL without trailing slashes, so paths can be appended. */
+  baseUrl: (fallback: string) => z.url().default(fallback).transform((v) => v.replace(/\/+$/, '')),
+  /** A comma-separated list (empty by default). */
+  list: () =>
+    z
+      .string()
+      .default('')
+      .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
 };
 
 /** The variables every app shares. */
