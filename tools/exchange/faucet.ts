@@ -1,15 +1,19 @@
 /**
- * `npm run faucet -- <wallet> [usdc] [eth]`: paper mode only. Credits the wallet's simulated chain
- * balance (default 10,000 USDC and 0.05 ETH), like the executor's POST /dev/faucet. Deposit to the
- * exchange afterwards by sending USDC to the wallet's deposit address (POST /dev/deposit).
+ * `npm run faucet -- <wallet> [usdc] [eth]`: paper mode only (PAPER_MODE=true, NODE_ENV not production,
+ * the same rule as the executor's /dev endpoints; it refuses otherwise). Credits the wallet's simulated
+ * chain balance (default 10,000 USDC and 0.05 ETH), like POST /dev/faucet. Deposit to the exchange
+ * afterwards by sending USDC to the wallet's deposit address (POST /dev/deposit).
  */
 import { decimalToScaled, formatUsdc, scaledToDecimal, usdcToMicro } from '@paper/exchange';
 import { chainBalances, createExchangeDataSource, creditChainBalance } from '@paper/exchange-data';
 import { depositProxyAddress } from '@paper/exchange-signing';
+import { paperModeRefusal } from './paper-mode';
 
 const USAGE = 'usage: faucet <wallet 0x...40 hex> [usdc, default 10000] [eth, default 0.05]';
 
-export async function runFaucet(argv: readonly string[], databaseUrl: string): Promise<string> {
+export async function runFaucet(argv: readonly string[], databaseUrl: string, environment: Record<string, string | undefined> = process.env): Promise<string> {
+  const refusal = paperModeRefusal('The faucet', environment);
+  if (refusal) throw new Error(refusal);
   const [wallet, usdcArg = '10000', ethArg = '0.05'] = argv;
   if (!wallet || !/^0x[0-9a-fA-F]{40}$/.test(wallet)) throw new Error(USAGE);
   if (!/^\d+(\.\d+)?$/.test(usdcArg) || !/^\d+(\.\d+)?$/.test(ethArg)) throw new Error(`amounts must be positive decimals\n${USAGE}`);

@@ -10,6 +10,7 @@ export * from './routing/public-routes';
 export * from './prices/price-feed';
 export * from './auth/access-token';
 export * from './queues/session-key-queues';
+export * from './queues/owner-action-queues';
 export * from './queues/intent-result';
 export * from './alerts/wallet-rules';
 export * from './alerts/protocol-rules';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   type AccountDelta, checkOpen, closeAccounting, distributeToStakers, evaluateDeposit, type LedgerLine, liquidationAccounting, type Market,
-  marketConfig, openAccounting, planHarvest, type PoolState, type PositionAccounting, PROTOCOL_OWNER, settle, type Side, transfer, bustPrice, usdc,
+  marketConfig, openAccounting, outcomeAtExit, planHarvest, type PoolState, type PositionAccounting, PROTOCOL_OWNER, type Side, transfer, bustPrice, usdc,
 } from '@paper/exchange';
 
 export interface WalletState {
@@ -19,7 +19,9 @@ export interface SeedPosition {
   fee: bigint; queued: bigint; minted: bigint; marginQueued: bigint; openedAt: Date; closedAt: Date | null;
 }
 
-export interface QueueRow { id: number; wallet: string; positionId: number; original: bigint; remaining: bigint; createdAt: Date; paidAt: Date | null }
+export interface QueueRow {
+  id: number; wallet: string; positionId: number; original: bigint; remaining: bigint; feeOriginal: bigint; feeRemaining: bigint; createdAt: Date; paidAt: Date | null;
+}
 export interface LedgerRow { txId: string; owner: string; bucket: string; amount: bigint; reason: string; ref: string | null; at: Date }
 export interface DepositRow { wallet: string; proxy: string; amount: bigint; fee: bigint; at: Date }
 export interface SnapshotRow { wallet: string; at: Date; equity: bigint; free: bigint; locked: bigint; unrealized: bigint }
@@ -34,7 +36,7 @@ export class SeedBook {
   readonly deposits: DepositRow[] = [];
   readonly snapshots: SnapshotRow[] = [];
   readonly days = new Map<string, DayStats>();
-  pool: PoolState = { lpMicro: 0n, parkedMicro: 0n, highWaterMicro: 0n, queueNotEmpty: false, feesPendingMicro: 0n };
+  pool: PoolState = { lpMicro: 0n, parkedMicro: 0n, highWaterMicro: 0n, queueNotEmpty: false, feesPendingMicro: 0n, stakingReserveMicro: 0n };
   feesCollected = 0n;
   paperMinted = 0n;
   sweptToStakers = 0n;
@@ -86,6 +88,11 @@ export class SeedBook {
 
   close(p: SeedPosition, exit: bigint, at: Date): void {
     const acc = closeAccounting({ position: this.settling(p), exit, config: marketConfig(p.market), pool: this.pool });
+    if (acc.outcome === 'liquidated') {
+      this.settle(p, acc, 'liquidation', exit, at);
+      this.liquidated(p, at);
+      return;
+    }
     this.settle(p, acc, 'close', exit, at);
     p.status = 'closed';
     this.day(at).trades += 1;
@@ -95,6 +102,10 @@ export class SeedBook {
   liquidate(p: SeedPosition, mark: bigint, at: Date): void {
     const acc = liquidationAccounting({ position: this.settling(p), pool: this.pool });
     this.settle(p, acc, 'liquidation', mark, at);
+    this.liquidated(p, at);
+  }
+
+  private liquidated(p: SeedPosition, at: Date): void {
     p.status = 'liquidated';
     this.day(at).liquidations += 1;
     this.day(at).liquidated += p.margin;
@@ -103,10 +114,16 @@ export class SeedBook {
   /** The periodic harvest, and staker rewards (win fees, LP above the cap). */
   harvest(at: Date, lpCap = usdc(5_000_000)): void {
     const pending = this.queue.filter((q) => q.paidAt === null);
-    const plan = planHarvest(this.pool, pending.map((q) => ({ id: String(q.id), wallet: q.wallet, amountMicro: q.remaining })), new Map([...this.wallets].map(([a, w]) => [a, w.queued])));
+    const plan = planHarvest(
+      this.pool,
+      pending.map((q) => ({ id: String(q.id), wallet: q.wallet, amountMicro: q.remaining, feeMicro: q.feeRemaining })),
+      new Map([...this.wallets].map(([a, w]) => [a, w.queued])),
+    );
+    this.feesCollected += plan.feesCollectedMicro;
     for (const pay of plan.payments) {
       const row = pending.find((q) => String(q.id) === pay.id)!;
       row.remaining -= pay.amountMicro;
+      row.feeRemaining -= pay.feeMicro;
       if (pay.cleared) row.paidAt = at;
       const w = this.wallets.get(pay.wallet)!;
       w.free += pay.toFreeMicro;
@@ -125,7 +142,7 @@ export class SeedBook {
     for (const c of d.credits) this.wallets.get(c.wallet)!.stakingRewards += c.amountMicro;
     this.book(at, 'staking_reward', null, d.lines);
     this.pool = d.pool;
-    this.sweptToStakers += d.sweptMicro;
+    this.sweptToStakers += d.reserveDistributedMicro;
     this.day(at).lp = this.pool.lpMicro;
   }
 
@@ -135,7 +152,9 @@ export class SeedBook {
       if (w.open.size === 0 && w.lastActiveAt.getTime() < since) continue;
       let unrealized = 0n;
       for (const p of w.open) {
-        unrealized += settle({ side: p.side, entry: p.entry, exit: marks[p.market], marginMicro: p.margin, leverage: p.leverage, config: marketConfig(p.market) }).pnlMicro;
+        unrealized += outcomeAtExit({
+          side: p.side, marginMicro: p.margin, leverage: p.leverage, entryPrice: p.entry, exitPrice: marks[p.market], bust: p.bust, config: marketConfig(p.market),
+        }).pnlMicro;
       }
       this.snapshots.push({ wallet: w.address, at, equity: w.free + w.locked + w.queued + unrealized, free: w.free, locked: w.locked, unrealized });
     }
@@ -152,7 +171,7 @@ export class SeedBook {
   }
 
   private settling(p: SeedPosition) {
-    return { wallet: p.wallet, side: p.side, entryPrice: p.entry, marginMicro: p.margin, leverage: p.leverage, marginQueuedMicro: p.marginQueued };
+    return { wallet: p.wallet, side: p.side, entryPrice: p.entry, marginMicro: p.margin, leverage: p.leverage, marginQueuedMicro: p.marginQueued, bustPrice: p.bust };
   }
 
   private settle(p: SeedPosition, acc: PositionAccounting, reason: string, exit: bigint, at: Date): void {
@@ -162,17 +181,20 @@ export class SeedBook {
     this.apply(w, acc.account);
     w.open.delete(p);
     w.lastActiveAt = at;
-    if (acc.queuedPayoutMicro > 0n) {
-      this.queue.push({ id: this.queue.length + 1, wallet: w.address, positionId: p.id, original: acc.queuedPayoutMicro, remaining: acc.queuedPayoutMicro, createdAt: at, paidAt: null });
+    if (acc.queuedPayoutMicro > 0n || acc.feeQueuedMicro > 0n) {
+      this.queue.push({
+        id: this.queue.length + 1, wallet: w.address, positionId: p.id, original: acc.queuedPayoutMicro, remaining: acc.queuedPayoutMicro,
+        feeOriginal: acc.feeQueuedMicro, feeRemaining: acc.feeQueuedMicro, createdAt: at, paidAt: null,
+      });
     }
     let cancel = acc.queueClaimCancelledMicro;
     for (const q of [...this.queue].reverse()) {
       if (cancel === 0n) break;
-      if (q.wallet !== w.address || q.paidAt !== null) continue;
+      if (q.wallet !== w.address || q.paidAt !== null || q.remaining === 0n) continue;
       const take = q.remaining < cancel ? q.remaining : cancel;
       q.remaining -= take;
       cancel -= take;
-      if (q.remaining === 0n) q.paidAt = at;
+      if (q.remaining === 0n && q.feeRemaining === 0n) q.paidAt = at;
     }
     Object.assign(p, { exit, pnl: acc.pnlMicro, fee: acc.feeMicro, queued: acc.queuedPayoutMicro, minted: acc.rewardMintedMicro, marginQueued: 0n, closedAt: at });
     this.feesCollected += acc.feeCollectedMicro;

@@ -1,4 +1,4 @@
-import { type Market, marketConfig, settle, type Side, usdc } from '@paper/exchange';
+import { isLiquidatable, type Market, marketConfig, settle, type Side, usdc } from '@paper/exchange';
 import { depositProxyAddress } from '@paper/exchange-signing';
 import { pricePath, RALLY_STEPS, STEP_MS } from './price-path';
 import { Prng } from './prng';
@@ -127,7 +127,7 @@ function run(options: SeedOptions, whales: readonly Whale[]) {
 function endOf(p: SeedPosition, path: readonly bigint[], from: number, until: number): { step: number; liquidated: boolean } | null {
   for (let s = from + 1; s <= until; s += 1) {
     const mark = path[s]!;
-    if (p.side === 'long' ? mark <= p.bust : mark >= p.bust) return { step: s, liquidated: true };
+    if (isLiquidatable(p.side, mark, p.bust)) return { step: s, liquidated: true };
   }
   return until < path.length - 1 ? { step: until, liquidated: false } : null;
 }

@@ -29,8 +29,9 @@ export async function writeSeed(db: PoolClient, book: SeedBook, chain: Map<strin
     reward_minted_micro: 'bigint', margin_queued_micro: 'bigint', opened_at: 'timestamptz', closed_at: 'timestamptz',
   }, book.positions, (p) => [p.id, p.wallet, p.market, p.side, p.margin, p.leverage, p.notional, p.entry, p.bust, p.status, p.exit, p.pnl, p.fee, p.queued, p.minted, p.marginQueued, p.openedAt, p.closedAt]);
   await insert(db, 'payout_queue', {
-    id: 'bigint', wallet: 'varchar', position_id: 'bigint', original_micro: 'bigint', remaining_micro: 'bigint', created_at: 'timestamptz', paid_at: 'timestamptz',
-  }, book.queue, (q) => [q.id, q.wallet, q.positionId, q.original, q.remaining, q.createdAt, q.paidAt]);
+    id: 'bigint', wallet: 'varchar', position_id: 'bigint', original_micro: 'bigint', remaining_micro: 'bigint', fee_original_micro: 'bigint',
+    fee_remaining_micro: 'bigint', created_at: 'timestamptz', paid_at: 'timestamptz',
+  }, book.queue, (q) => [q.id, q.wallet, q.positionId, q.original, q.remaining, q.feeOriginal, q.feeRemaining, q.createdAt, q.paidAt]);
   await insert(db, 'ledger_entries', {
     tx_id: 'uuid', owner: 'varchar', bucket: 'varchar', amount_micro: 'bigint', reason: 'varchar', ref: 'varchar', created_at: 'timestamptz',
   }, book.ledger, (l) => [l.txId, l.owner, l.bucket, l.amount, l.reason, l.ref, l.at]);
@@ -55,8 +56,11 @@ export async function writeSeed(db: PoolClient, book: SeedBook, chain: Map<strin
   const volume = book.positions.reduce((s, p) => s + p.notional, 0n);
   await db.query(
     `UPDATE exchange.protocol_state SET lp_micro = $1, parked_micro = $2, reward_high_water_micro = $3, fees_pending_micro = $4, fees_micro = $5,
-            paper_supply_micro = $6, swept_to_stakers_micro = $7, lifetime_volume_micro = $8, updated_at = now() WHERE id = 1`,
-    [book.pool.lpMicro, book.pool.parkedMicro, book.pool.highWaterMicro, book.pool.feesPendingMicro, book.feesCollected, book.paperMinted, book.sweptToStakers, volume].map(String),
+            paper_supply_micro = $6, swept_to_stakers_micro = $7, lifetime_volume_micro = $8, staking_reserve_micro = $9, updated_at = now() WHERE id = 1`,
+    [
+      book.pool.lpMicro, book.pool.parkedMicro, book.pool.highWaterMicro, book.pool.feesPendingMicro, book.feesCollected, book.paperMinted,
+      book.sweptToStakers, volume, book.pool.stakingReserveMicro,
+    ].map(String),
   );
   await db.query(`SELECT setval('exchange.positions_id_seq', (SELECT coalesce(max(id), 1) FROM exchange.positions))`);
   await db.query(`SELECT setval('exchange.payout_queue_id_seq', (SELECT coalesce(max(id), 1) FROM exchange.payout_queue))`);

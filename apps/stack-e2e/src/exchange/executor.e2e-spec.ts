@@ -1,7 +1,17 @@
 import { INTENTS_QUEUE, type IntentResult, SESSION_KEYS_QUEUE, type SessionKeyResult, type SignedIntentPayload } from '@paper/contracts';
 import { startTestStack, type TestStack } from '@paper/dev-stack';
 import { usdc } from '@paper/exchange';
-import { approvalFromGuardrails, type IntentMessage, intentId, signApproval, signIntent } from '@paper/exchange-signing';
+import {
+  approvalFromGuardrails,
+  type IntentMessage,
+  intentId,
+  newOwnerAction,
+  ownerActionId,
+  ownerActionMessageStrings,
+  signApproval,
+  signIntent,
+  signOwnerAction,
+} from '@paper/exchange-signing';
 import { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
@@ -115,9 +125,39 @@ describe('trading-executor with venue-sim (signed intents over the queue)', () =
     expect(account).toMatchObject({ free_micro: String(usdc(899)), locked_micro: '0', paper_micro: String(usdc(100) * 100n) });
   });
 
+  it('withdraws through the paper-mode owner-action endpoints when the wallet signs; a session key is refused', async () => {
+    const prepared = await exec('/dev/owner-actions/typed-data', { kind: 'withdraw', wallet, usdc: '100' });
+    expect(prepared.status).toBe(200);
+    const data = prepared.body['data'] as {
+      actionId: string;
+      typedData: { domain: never; types: never; primaryType: never; message: Record<string, string> };
+      submit: { kind: 'withdraw'; message: Record<string, string>; actionId: string };
+    };
+    // The wallet signs the typed data as eth_signTypedData_v4 would (integers arrive as decimal strings).
+    const m = data.typedData.message;
+    const message = { ...m, amountMicro: BigInt(m['amountMicro']!), nonce: BigInt(m['nonce']!), expiresAt: BigInt(m['expiresAt']!) };
+    expect(ownerActionId({ kind: 'withdraw', message: message as never })).toBe(data.actionId);
+    const signature = await privateKeyToAccount(owner).signTypedData({ ...data.typedData, message } as never);
+    const done = await exec('/dev/owner-actions', { ...data.submit, signature });
+    expect(done.body).toMatchObject({ ok: true, data: { status: 'executed', kind: 'withdraw', amount: '100', chainUsdc: '1100', account: { freeUsd: '799' } } });
+    expect((await one(`SELECT amount FROM exchange.chain_balances WHERE address = $1 AND asset = 'USDC'`, [wallet]))['amount']).toBe(String(usdc(1100)));
+
+    const bySessionKey = newOwnerAction('withdraw', wallet, { amountMicro: usdc(10) });
+    const refused = await exec('/dev/owner-actions', {
+      kind: 'withdraw',
+      message: ownerActionMessageStrings(bySessionKey),
+      signature: await signOwnerAction(bySessionKey, session),
+      actionId: ownerActionId(bySessionKey),
+    });
+    expect(refused.body).toMatchObject({ ok: true, data: { status: 'refused', reason: 'session_key_not_allowed' } });
+    expect((await exec('/dev/owner-actions', { kind: 'withdraw' })).body).toMatchObject({ ok: false, error: { code: 'invalid_arguments' } });
+    expect((await one(`SELECT free_micro FROM exchange.accounts WHERE wallet = $1`, [wallet]))['free_micro']).toBe(String(usdc(799)));
+  });
+
   it('neither loses nor duplicates anything when the executor is killed (SIGKILL) mid-way and restarted', async () => {
     await sim('price', { coin: 'BTC', price: 100000 });
     await until(readMid, (m) => m !== undefined && Math.abs(Number(m) - 1_000_000) <= 10);
+    const free = BigInt((await one(`SELECT free_micro FROM exchange.accounts WHERE wallet = $1`, [wallet]))['free_micro']!);
     const payloads = await Promise.all(Array.from({ length: 150 }, () => openIntent(10, 1000)));
     await intents.addBulk(payloads.map((p) => ({ name: 'execute-intent', data: p, opts: { jobId: p.intentId } })));
     const ids = payloads.map((p) => p.intentId.toLowerCase());
@@ -131,7 +171,7 @@ describe('trading-executor with venue-sim (signed intents over the queue)', () =
 
     const statuses = await db.query(`SELECT status, reason, count(*)::int AS n FROM exchange.intents WHERE id = ANY($1::varchar[]) GROUP BY 1, 2`, [ids]);
     const executed = statuses.rows.find((r) => r.status === 'executed')?.n ?? 0;
-    expect(executed).toBe(89); // 899 USDC buys 89 positions of 10 USDC; every other intent is refused, none lost
+    expect(executed).toBe(Number(free / usdc(10))); // 799 USDC buys 79 positions of 10 USDC; every other intent is refused, none lost
     expect(statuses.rows.filter((r) => r.status === 'refused').every((r) => r.reason === 'insufficient_balance')).toBe(true);
     const positions = await one<{ n: number; margin: string }>(
       `SELECT count(*)::int AS n, coalesce(sum(margin_micro), 0) AS margin FROM exchange.positions WHERE open_intent_id = ANY($1::varchar[])`,
@@ -139,7 +179,7 @@ describe('trading-executor with venue-sim (signed intents over the queue)', () =
     );
     expect(positions.n).toBe(executed);
     const account = await one(`SELECT free_micro, locked_micro FROM exchange.accounts WHERE wallet = $1`, [wallet]);
-    expect(account).toEqual({ free_micro: String(usdc(899) - usdc(10) * BigInt(executed)), locked_micro: positions.margin });
+    expect(account).toEqual({ free_micro: String(free - usdc(10) * BigInt(executed)), locked_micro: positions.margin });
     const ledger = await one(`SELECT count(*)::int AS n FROM (SELECT tx_id FROM exchange.ledger_entries GROUP BY tx_id HAVING sum(amount_micro) <> 0) t`);
     expect(ledger['n']).toBe(0);
   });

@@ -6,10 +6,11 @@ import { DepositsModule } from '../deposits/deposits.module';
 import { IntentsModule } from '../intents/intents.module';
 import { LiquidationsModule } from '../liquidations/liquidations.module';
 import { MaintenanceModule } from '../maintenance/maintenance.module';
+import { OwnerActionsModule } from '../owner-actions/owner-actions.module';
 import { PricesModule } from '../prices/prices.module';
 import { SessionKeysModule } from '../session-keys/session-keys.module';
 
-/** The dev funding endpoints exist only in paper mode outside production. */
+/** The dev endpoints (funding, owner actions) exist only in paper mode outside production. */
 export function devFundingEnabled(config: Pick<TradingExecutorConfig, 'PAPER_MODE' | 'NODE_ENV'>): boolean {
   return config.PAPER_MODE && config.NODE_ENV !== 'production';
 }
@@ -32,6 +33,7 @@ export class AppModule {
         IntentsModule,
         LiquidationsModule,
         DepositsModule.forRoot(devFundingEnabled(config)),
+        OwnerActionsModule.forRoot(devFundingEnabled(config)),
         MaintenanceModule,
       ],
     };

@@ -1,24 +1,39 @@
 import type { Sql } from './sql-transaction';
 
-/** Appends unpaid winnings of a position to the back of the payout queue. */
-export async function appendPayout(sql: Sql, wallet: string, positionId: string, amountMicro: bigint): Promise<void> {
-  if (amountMicro <= 0n) return;
+/**
+ * Appends what the LP could not pay for a winning position to the back of the payout queue: the
+ * trader's unpaid winnings and the unpaid part of the win fee (collected after the trader is paid).
+ * The caller holds the protocol lock (every change of the queue does).
+ */
+export async function appendPayout(sql: Sql, wallet: string, positionId: string, amountMicro: bigint, feeMicro: bigint): Promise<void> {
+  if (amountMicro <= 0n && feeMicro <= 0n) return;
   await sql(
-    `INSERT INTO exchange.payout_queue (wallet, position_id, original_micro, remaining_micro, created_at)
-     VALUES ($1, $2, $3, $3, now())`,
-    [wallet, positionId, amountMicro],
+    `INSERT INTO exchange.payout_queue (wallet, position_id, original_micro, remaining_micro, fee_original_micro, fee_remaining_micro, created_at)
+     VALUES ($1, $2, $3, $3, $4, $4, now())`,
+    [wallet, positionId, amountMicro, feeMicro],
+  );
+}
+
+/** A harvest payment of an entry: the trader's part and then its queued fee; settled when both reach zero. */
+export async function payQueueEntry(sql: Sql, id: string, traderMicro: bigint, feeMicro: bigint): Promise<void> {
+  await sql(
+    `UPDATE exchange.payout_queue SET remaining_micro = remaining_micro - $2, fee_remaining_micro = fee_remaining_micro - $3,
+            paid_at = CASE WHEN remaining_micro - $2 = 0 AND fee_remaining_micro - $3 = 0 THEN now() ELSE NULL END
+      WHERE id = $1`,
+    [id, traderMicro, feeMicro],
   );
 }
 
 /**
  * A loss paid with margin that queued winnings backed: the trader's own queue entries shrink by
- * `amountMicro`, newest first (an entry reduced to zero is closed). The caller holds the account lock.
+ * `amountMicro`, newest first (an entry reduced to zero is settled unless it still owes a queued fee).
+ * The caller holds the account lock and the protocol lock.
  */
 export async function cancelOwnClaims(sql: Sql, wallet: string, amountMicro: bigint): Promise<void> {
   let left = amountMicro;
   if (left <= 0n) return;
   const { rows } = await sql<{ id: string; remaining_micro: string }>(
-    `SELECT id, remaining_micro FROM exchange.payout_queue WHERE wallet = $1 AND paid_at IS NULL ORDER BY id DESC FOR UPDATE`,
+    `SELECT id, remaining_micro FROM exchange.payout_queue WHERE wallet = $1 AND paid_at IS NULL AND remaining_micro > 0 ORDER BY id DESC FOR UPDATE`,
     [wallet],
   );
   for (const row of rows) {
@@ -28,7 +43,7 @@ export async function cancelOwnClaims(sql: Sql, wallet: string, amountMicro: big
     left -= take;
     await sql(
       `UPDATE exchange.payout_queue SET remaining_micro = remaining_micro - $2,
-              paid_at = CASE WHEN remaining_micro - $2 = 0 THEN now() ELSE NULL END WHERE id = $1`,
+              paid_at = CASE WHEN remaining_micro - $2 = 0 AND fee_remaining_micro = 0 THEN now() ELSE NULL END WHERE id = $1`,
       [row.id, take],
     );
   }

@@ -5,20 +5,29 @@ export interface LockedPool extends PoolState {
   readonly tradingEnabled: boolean;
 }
 
-/** Locks the protocol singleton (always the last lock a transaction takes) and reads the pool state. */
+/**
+ * Locks the protocol singleton and reads the pool state, then (in a second statement) whether the
+ * payout queue is empty. Every change of the queue is made under this lock, so the second statement,
+ * whose READ COMMITTED snapshot is taken after the lock was granted, sees the queue as the previous
+ * holder left it. (Evaluated in the locking statement itself, the check would use that statement's
+ * snapshot, taken before it waited for the lock, and could miss an entry just queued.)
+ */
 export async function lockPool(sql: Sql): Promise<LockedPool> {
   const { rows } = await sql(
-    `SELECT lp_micro, parked_micro, reward_high_water_micro, fees_pending_micro, trading_enabled,
-            EXISTS (SELECT 1 FROM exchange.payout_queue WHERE paid_at IS NULL) AS queue_not_empty
+    `SELECT lp_micro, parked_micro, reward_high_water_micro, fees_pending_micro, staking_reserve_micro, trading_enabled
        FROM exchange.protocol_state WHERE id = 1 FOR UPDATE`,
   );
   const row = rows[0] as Record<string, string | boolean>;
+  const { rows: queue } = await sql<{ queue_not_empty: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM exchange.payout_queue WHERE paid_at IS NULL) AS queue_not_empty`,
+  );
   return {
     lpMicro: BigInt(row['lp_micro'] as string),
     parkedMicro: BigInt(row['parked_micro'] as string),
     highWaterMicro: BigInt(row['reward_high_water_micro'] as string),
     feesPendingMicro: BigInt(row['fees_pending_micro'] as string),
-    queueNotEmpty: row['queue_not_empty'] as boolean,
+    stakingReserveMicro: BigInt(row['staking_reserve_micro'] as string),
+    queueNotEmpty: queue[0]!.queue_not_empty,
     tradingEnabled: row['trading_enabled'] as boolean,
   };
 }
@@ -28,6 +37,7 @@ export interface PoolTotals {
   feesCollectedMicro?: bigint;
   /** PAPER minted (supply counter). */
   paperMintedMicro?: bigint;
+  /** Staking reserve (LP above the cap) paid to stakers (lifetime counter). */
   sweptToStakersMicro?: bigint;
 }
 
@@ -35,15 +45,16 @@ export interface PoolTotals {
 export async function savePool(sql: Sql, pool: PoolState, totals: PoolTotals = {}): Promise<void> {
   await sql(
     `UPDATE exchange.protocol_state
-        SET lp_micro = $1, parked_micro = $2, reward_high_water_micro = $3, fees_pending_micro = $4,
-            fees_micro = fees_micro + $5, paper_supply_micro = paper_supply_micro + $6,
-            swept_to_stakers_micro = swept_to_stakers_micro + $7, updated_at = now()
+        SET lp_micro = $1, parked_micro = $2, reward_high_water_micro = $3, fees_pending_micro = $4, staking_reserve_micro = $5,
+            fees_micro = fees_micro + $6, paper_supply_micro = paper_supply_micro + $7,
+            swept_to_stakers_micro = swept_to_stakers_micro + $8, updated_at = now()
       WHERE id = 1`,
     [
       pool.lpMicro,
       pool.parkedMicro,
       pool.highWaterMicro,
       pool.feesPendingMicro,
+      pool.stakingReserveMicro,
       totals.feesCollectedMicro ?? 0n,
       totals.paperMintedMicro ?? 0n,
       totals.sweptToStakersMicro ?? 0n,

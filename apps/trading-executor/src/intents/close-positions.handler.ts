@@ -20,6 +20,7 @@ interface PositionRow {
   leverage: number;
   notional_micro: string;
   entry_price: string;
+  bust_price: string;
   margin_queued_micro: string;
   status: 'open' | 'closed' | 'liquidated';
   exit_price: string | null;
@@ -32,11 +33,13 @@ interface PositionRow {
 /**
  * Closes up to 12 positions of the wallet at the current mid inside the caller's transaction (account
  * locked). Every id must belong to the wallet; ids already closed or liquidated are reported, not failed.
+ * How each position settles is decided by `closeAccounting`: one whose bust price the mid has reached
+ * is liquidated (whole margin lost, PAPER minted, recorded as liquidated), never closed for less.
  */
 export async function closePositions(sql: Sql, payload: ClosePayload, wallet: string, prices: PriceBook): Promise<IntentOutcome> {
   const ids = [...new Set(payload.message.positionIds.map((id) => BigInt(id).toString()))];
   const { rows } = await sql<PositionRow>(
-    `SELECT id, wallet, market, side, margin_micro, leverage, notional_micro, entry_price, margin_queued_micro, status,
+    `SELECT id, wallet, market, side, margin_micro, leverage, notional_micro, entry_price, bust_price, margin_queued_micro, status,
             exit_price, pnl_micro, fee_micro, queued_micro, reward_minted_micro
        FROM exchange.positions WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`,
     [ids],
@@ -68,7 +71,15 @@ export async function closePositions(sql: Sql, payload: ClosePayload, wallet: st
     for (const r of open) {
       const exit = marks.get(r.market)!.mid;
       const acc = closeAccounting({
-        position: { wallet, side: r.side, entryPrice: BigInt(r.entry_price), marginMicro: BigInt(r.margin_micro), leverage: r.leverage, marginQueuedMicro: BigInt(r.margin_queued_micro) },
+        position: {
+          wallet,
+          side: r.side,
+          entryPrice: BigInt(r.entry_price),
+          marginMicro: BigInt(r.margin_micro),
+          leverage: r.leverage,
+          marginQueuedMicro: BigInt(r.margin_queued_micro),
+          bustPrice: BigInt(r.bust_price),
+        },
         exit,
         config: marketConfig(r.market),
         pool,
@@ -76,17 +87,18 @@ export async function closePositions(sql: Sql, payload: ClosePayload, wallet: st
       pool = { ...pool, ...acc.pool };
       settled.set(r.id, { acc, exit });
       delta = addDelta(delta, acc.account);
-      txs.push({ lines: acc.lines, reason: 'close', ref: r.id });
+      const liquidated = acc.outcome === 'liquidated';
+      txs.push({ lines: acc.lines, reason: liquidated ? 'liquidation' : 'close', ref: r.id });
       fees += acc.feeCollectedMicro;
       minted += acc.rewardMintedMicro;
       claimsCancelled += acc.queueClaimCancelledMicro;
       oi.set(`${r.market}:${r.side}`, (oi.get(`${r.market}:${r.side}`) ?? 0n) + BigInt(r.notional_micro));
       await sql(
-        `UPDATE exchange.positions SET status = 'closed', exit_price = $2, pnl_micro = $3, fee_micro = $4, queued_micro = $5,
+        `UPDATE exchange.positions SET status = $8, exit_price = $2, pnl_micro = $3, fee_micro = $4, queued_micro = $5,
                 reward_minted_micro = $6, margin_queued_micro = 0, close_intent_id = $7, closed_at = now() WHERE id = $1`,
-        [r.id, exit, acc.pnlMicro, acc.feeMicro, acc.queuedPayoutMicro, acc.rewardMintedMicro, payload.intentId.toLowerCase()],
+        [r.id, exit, acc.pnlMicro, acc.feeMicro, acc.queuedPayoutMicro, acc.rewardMintedMicro, payload.intentId.toLowerCase(), liquidated ? 'liquidated' : 'closed'],
       );
-      await appendPayout(sql, wallet, r.id, acc.queuedPayoutMicro);
+      await appendPayout(sql, wallet, r.id, acc.queuedPayoutMicro, acc.feeQueuedMicro);
     }
     await cancelOwnClaims(sql, wallet, claimsCancelled);
     await writeLedger(sql, txs);
@@ -99,7 +111,8 @@ export async function closePositions(sql: Sql, payload: ClosePayload, wallet: st
   }
 
   const closed = rows.map((r) => describe(r, settled.get(r.id)));
-  return { status: 'executed', reason: null, message: summary(closed), closed };
+  const liquidatedNow = new Set([...settled].filter(([, s]) => s.acc.outcome === 'liquidated').map(([id]) => id));
+  return { status: 'executed', reason: null, message: summary(closed, liquidatedNow), closed };
 }
 
 function describe(r: PositionRow, s: { acc: PositionAccounting; exit: bigint } | undefined): ClosedPositionResult {
@@ -108,7 +121,8 @@ function describe(r: PositionRow, s: { acc: PositionAccounting; exit: bigint } |
   if (s) {
     return {
       ...base,
-      outcome: 'closed',
+      // A position the mid had already taken past its bust price was liquidated by this close.
+      outcome: s.acc.outcome === 'liquidated' ? 'already_liquidated' : 'closed',
       exitPrice: scaledToPrice(s.exit, d),
       pnlUsd: microToUsdc(s.acc.pnlMicro),
       feeUsd: microToUsdc(s.acc.feeMicro),
@@ -129,10 +143,18 @@ function describe(r: PositionRow, s: { acc: PositionAccounting; exit: bigint } |
   };
 }
 
-function summary(closed: readonly ClosedPositionResult[]): string {
+function summary(closed: readonly ClosedPositionResult[], liquidatedNow: ReadonlySet<string>): string {
   const done = closed.filter((c) => c.outcome === 'closed');
-  const already = closed.length - done.length;
+  const liquidated = closed.filter((c) => liquidatedNow.has(c.positionId));
+  const already = closed.length - done.length - liquidated.length;
   const parts = done.map((c) => `#${c.positionId} at ${c.exitPrice} (PnL ${c.pnlUsd} USDC${c.queuedUsd && c.queuedUsd !== '0' ? `, ${c.queuedUsd} queued` : ''})`);
-  const text = done.length > 0 ? `Closed ${parts.join(', ')}.` : 'No position was open.';
-  return already > 0 ? `${text} ${already} position(s) were already closed or liquidated.` : text;
+  const texts = [done.length > 0 ? `Closed ${parts.join(', ')}.` : liquidated.length > 0 ? '' : 'No position was open.'];
+  if (liquidated.length > 0) {
+    texts.push(
+      `${liquidated.map((c) => `#${c.positionId}`).join(', ')} had reached the liquidation price and ${liquidated.length === 1 ? 'was' : 'were'} liquidated at ` +
+        `${liquidated.map((c) => c.exitPrice).join(', ')}: the whole margin is lost (PnL ${liquidated.map((c) => `${c.pnlUsd} USDC`).join(', ')}).`,
+    );
+  }
+  if (already > 0) texts.push(`${already} position(s) were already closed or liquidated.`);
+  return texts.filter(Boolean).join(' ');
 }

@@ -1,5 +1,5 @@
 import { INTENTS_QUEUE, type IntentResult } from '@paper/contracts';
-import { bustPrice, marketConfig, usdc } from '@paper/exchange';
+import { bustPrice, marketConfig, usdc, usdcToMicro } from '@paper/exchange';
 import { generatePrivateKey } from 'viem/accounts';
 import { ExchangeTestKit, NO_GUARDRAILS } from '../testing/exchange-test-kit';
 
@@ -126,18 +126,42 @@ describe('intent execution (PostgreSQL + Redis)', () => {
     const l = await kit.intents.execute(await kit.open(loser, 'ETH', 'short', 500, 100), Date.now());
     await kit.setPrice('ETH', '3600');
     const win = await kit.intents.execute(await kit.close(winner, [w.opened!.positionId]), Date.now());
-    const pnl = usdc(0) + BigInt(Math.round(Number(win.closed![0]!.pnlUsd) * 1e6));
+    const pnl = usdcToMicro(win.closed![0]!.pnlUsd!);
+    const fee = usdcToMicro(win.closed![0]!.feeUsd!);
     expect(pnl).toBeGreaterThan(p0['lp_micro']!);
-    const queued = BigInt(Math.round(Number(win.closed![0]!.queuedUsd) * 1e6));
+    const queued = usdcToMicro(win.closed![0]!.queuedUsd!);
     expect(queued).toBe(pnl - p0['lp_micro']!);
     expect((await kit.account(winner.wallet))['queued_micro']).toBe(queued);
+    // The LP paid all it had to the trader: the whole win fee waits with the queue entry.
+    const [entry] = await kit.db.query(`SELECT remaining_micro, fee_remaining_micro FROM exchange.payout_queue WHERE position_id = $1`, [w.opened!.positionId]);
+    expect(entry).toEqual({ remaining_micro: String(queued), fee_remaining_micro: String(fee) });
     await kit.intents.execute(await kit.close(loser, [l.opened!.positionId]), Date.now());
     expect((await kit.protocol())['parked_micro']).toBe(usdc(500));
     const report = await kit.harvest.harvest();
-    expect(report.paidMicro).toBe(queued);
-    expect(report.queueCleared).toBe(true);
+    expect(report).toMatchObject({ paidMicro: queued + fee, feesCollectedMicro: fee, queueCleared: true });
     expect(await kit.account(winner.wallet)).toMatchObject({ queued_micro: 0n, free_micro: usdc(1000) + pnl });
-    expect(await kit.protocol()).toMatchObject({ parked_micro: 0n, lp_micro: usdc(500) - queued });
+    expect(await kit.protocol()).toMatchObject({ parked_micro: 0n, lp_micro: usdc(500) - queued - fee, fees_micro: p0['fees_micro']! + fee });
+  });
+
+  it('a close at or past the bust price liquidates: the whole margin, not the smaller win-curve loss', async () => {
+    // BTC long at 100,000 (1,000,000 at scale x10), 100x, 100 USDC: bust 99,047.1. At 99,040 the win curve
+    // alone would lose 96 USDC; the position is past its bust price, so it loses the whole 100 USDC.
+    const t = await kit.trader(1000);
+    const opened = await kit.intents.execute(await kit.open(t, 'BTC', 'long', 100, 100), Date.now());
+    expect(opened.opened).toMatchObject({ entryPrice: '100000', bustPrice: '99047.1' });
+    await kit.setPrice('BTC', '99040');
+    const p0 = await kit.protocol();
+    const closed = await kit.intents.execute(await kit.close(t, [opened.opened!.positionId]), Date.now());
+    expect(closed.status).toBe('executed');
+    expect(closed.closed![0]).toMatchObject({ outcome: 'already_liquidated', exitPrice: '99040', pnlUsd: '-100', feeUsd: '0', queuedUsd: '0', rewardMinted: '10000' });
+    expect(closed.message).toMatch(/had reached the liquidation price and was liquidated at 99040/);
+    const [pos] = await kit.db.query(`SELECT status, exit_price, pnl_micro, reward_minted_micro FROM exchange.positions WHERE id = $1`, [opened.opened!.positionId]);
+    expect(pos).toEqual({ status: 'liquidated', exit_price: '990400', pnl_micro: String(-usdc(100)), reward_minted_micro: String(usdc(10_000)) });
+    const [ledger] = await kit.db.query(`SELECT array_agg(DISTINCT reason) AS reasons FROM exchange.ledger_entries WHERE ref = $1 AND reason <> 'open'`, [opened.opened!.positionId]);
+    expect(ledger.reasons).toEqual(['liquidation']);
+    expect(await kit.account(t.wallet)).toMatchObject({ free_micro: usdc(900), locked_micro: 0n, paper_micro: usdc(10_000), realized_pnl_micro: -usdc(100) });
+    const p1 = await kit.protocol();
+    expect(p1['lp_micro']! + p1['parked_micro']!).toBe(p0['lp_micro']! + p0['parked_micro']! + usdc(100));
   });
 
   it('cancels a queued intent: the job leaves the queue and the intent never runs', async () => {

@@ -1,5 +1,7 @@
 import { bustPrice, marketConfig, usdc } from '@paper/exchange';
 import { ExchangeTestKit } from '../testing/exchange-test-kit';
+import { LiquidationListener } from './liquidation.listener';
+import type { MarkRange } from './liquidation.service';
 
 describe('liquidations (PostgreSQL + Redis)', () => {
   let kit: ExchangeTestKit;
@@ -67,6 +69,54 @@ describe('liquidations (PostgreSQL + Redis)', () => {
     expect((await kit.protocol())['lp_micro']).toBe(before['lp_micro']);
     const [pos] = await kit.db.query(`SELECT status FROM exchange.positions WHERE id = $1`, [l.opened!.positionId]);
     expect(pos.status).toBe('liquidated');
+  });
+
+  it('liquidates longs at the low and shorts at the high of a mark range, each recorded at its own mark', async () => {
+    await kit.setPrice('BTC', '100000');
+    const t = await kit.trader(1000);
+    const long = (await kit.intents.execute(await kit.open(t, 'BTC', 'long', 100, 100), Date.now())).opened!;
+    const short = (await kit.intents.execute(await kit.open(t, 'BTC', 'short', 100, 100), Date.now())).opened!;
+    expect([long.bustPrice, short.bustPrice]).toEqual(['99047.1', '100952']);
+    const rows = () => kit.db.query(`SELECT id, status, exit_price FROM exchange.positions WHERE id = ANY($1::bigint[]) ORDER BY id`, [[long.positionId, short.positionId]]);
+    // The low reaches the long's bust price, the high does not reach the short's.
+    await kit.liquidations.liquidateRange('BTC', { low: 990_400n, high: 1_000_000n });
+    expect(await rows()).toEqual([
+      { id: long.positionId, status: 'liquidated', exit_price: '990400' },
+      { id: short.positionId, status: 'open', exit_price: null },
+    ]);
+    await kit.liquidations.liquidateRange('BTC', { low: 1_000_000n, high: 1_009_600n });
+    expect((await rows())[1]).toEqual({ id: short.positionId, status: 'liquidated', exit_price: '1009600' });
+  });
+
+  it('a spike through a bust price that reverts while a pass runs is still liquidated (listener and service together)', async () => {
+    await kit.setPrice('BTC', '100000');
+    const t = await kit.trader(1000);
+    const long = (await kit.intents.execute(await kit.open(t, 'BTC', 'long', 100, 100), Date.now())).opened!;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const passes: MarkRange[] = [];
+    const service = {
+      liquidateRange: async (market: 'BTC' | 'ETH', marks: MarkRange) => {
+        passes.push(marks);
+        if (passes.length === 1) await gate; // the first pass is slow
+        return kit.liquidations.liquidateRange(market, marks);
+      },
+    };
+    const listener = new LiquidationListener(kit.config, kit.redis, service as never);
+    await (listener as unknown as { lease: { tryHold(): Promise<boolean> } }).lease.tryHold();
+    try {
+      const tick = (mid: bigint) => listener.onTick({ market: 'BTC', bid: String(mid), ask: String(mid), mid: String(mid), ts: Date.now() });
+      tick(1_000_000n);
+      tick(990_400n); // through the bust price (990,471) ...
+      tick(1_000_000n); // ... and back before the slow pass ended
+      release();
+      await listener.idle();
+    } finally {
+      await listener.onApplicationShutdown();
+    }
+    expect(passes).toEqual([{ low: 1_000_000n, high: 1_000_000n }, { low: 990_400n, high: 1_000_000n }]);
+    const [row] = await kit.db.query(`SELECT status, exit_price FROM exchange.positions WHERE id = $1`, [long.positionId]);
+    expect(row).toEqual({ status: 'liquidated', exit_price: '990400' });
   });
 
   it('never liquidates a position twice when two liquidators race', async () => {

@@ -7,17 +7,19 @@ import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import { LeaderLease } from '../leader/leader-lease';
 import { liquidationPassDuration } from '../metrics/executor-metrics';
 import { parsePriceTick } from '../prices/price-tick';
-import { LiquidationService } from './liquidation.service';
+import { LiquidationService, type MarkRange } from './liquidation.service';
 
 interface MarketPass {
   running: Promise<void> | null;
-  /** The latest tick that arrived while a pass was running (older ones are dropped). */
-  pending: PriceTick | null;
+  /** The lowest and highest mark of the ticks that arrived while a pass was running (none: null). */
+  pending: MarkRange | null;
 }
 
 /**
  * Runs a liquidation pass for each price tick of each market, on the single replica holding the
- * liquidator lease. Ticks that arrive during a pass are coalesced: only the latest one runs next.
+ * liquidator lease. Ticks that arrive during a pass are merged into the lowest and highest mark seen
+ * since it started; the next pass liquidates longs at that low and shorts at that high, so a spike
+ * through a bust price that reverts within one pass still liquidates.
  */
 @Injectable()
 export class LiquidationListener implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -77,29 +79,35 @@ export class LiquidationListener implements OnApplicationBootstrap, OnApplicatio
     if (this.stopped || !this.lease.isHeld || Date.now() - tick.ts > this.config.PRICE_STALE_MS) return;
     const pass = this.passes.get(tick.market) ?? { running: null, pending: null };
     this.passes.set(tick.market, pass);
+    const mark = BigInt(tick.mid);
     if (pass.running) {
-      pass.pending = tick;
+      pass.pending = widen(pass.pending, mark);
       return;
     }
-    pass.running = this.drain(tick.market, tick, pass).finally(() => {
+    pass.running = this.drain(tick.market, { low: mark, high: mark }, pass).finally(() => {
       pass.running = null;
     });
   }
 
-  private async drain(market: Market, first: PriceTick, pass: MarketPass): Promise<void> {
-    let tick: PriceTick | null = first;
-    while (tick && !this.stopped) {
+  private async drain(market: Market, first: MarkRange, pass: MarketPass): Promise<void> {
+    let marks: MarkRange | null = first;
+    while (marks && !this.stopped) {
       const stop = liquidationPassDuration.startTimer({ market });
       try {
-        const n = await this.liquidations.liquidateAt(market, BigInt(tick.mid));
-        if (n > 0) this.logger.log(`liquidated ${n} ${market} position(s) at mark ${tick.mid}`);
+        const n = await this.liquidations.liquidateRange(market, marks);
+        if (n > 0) this.logger.log(`liquidated ${n} ${market} position(s) at marks ${marks.low}..${marks.high}`);
       } catch (error) {
         this.logger.error(`liquidation pass for ${market} failed: ${(error as Error).message}`);
       } finally {
         stop();
       }
-      tick = pass.pending;
+      marks = pass.pending;
       pass.pending = null;
     }
   }
+}
+
+function widen(range: MarkRange | null, mark: bigint): MarkRange {
+  if (!range) return { low: mark, high: mark };
+  return { low: mark < range.low ? mark : range.low, high: mark > range.high ? mark : range.high };
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type AccountDelta, liquidationAccounting, type Market, type Side } from '@paper/exchange';
+import { type AccountDelta, isLiquidatable, liquidationAccounting, type Market, type Side } from '@paper/exchange';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
@@ -17,12 +17,26 @@ interface Candidate {
   margin_micro: string;
   notional_micro: string;
   margin_queued_micro: string;
+  entry_price: string;
+  leverage: number;
+  bust_price: string;
 }
 
 /**
- * Liquidates every open position of a market whose bust price the mark has reached: longs with
- * bust >= mark, shorts with bust <= mark, found by a range scan of positions_open_bust_idx and settled
- * in set-based batches (the whole margin to the LP or parked, PAPER minted to the trader, exit = mark).
+ * The marks a liquidation pass covers: the lowest and the highest mark seen since the previous pass
+ * (equal for a single tick). Longs are liquidated at the low, shorts at the high, so a spike through a
+ * bust price that reverted before the pass ran is not missed.
+ */
+export interface MarkRange {
+  readonly low: bigint;
+  readonly high: bigint;
+}
+
+/**
+ * Liquidates every open position of a market whose bust price the marks have reached: longs with
+ * bust >= low, shorts with bust <= high, found by a range scan of positions_open_bust_idx, confirmed
+ * with `isLiquidatable` under the row locks, and settled in set-based batches (the whole margin to the
+ * LP or parked, PAPER minted to the trader, exit = the low for longs and the high for shorts).
  */
 @Injectable()
 export class LiquidationService {
@@ -36,10 +50,16 @@ export class LiquidationService {
   }
 
   /** Liquidates in batches until nothing at `mark` is left; returns how many positions were liquidated. */
-  async liquidateAt(market: Market, mark: bigint): Promise<number> {
+  liquidateAt(market: Market, mark: bigint): Promise<number> {
+    return this.liquidateRange(market, { low: mark, high: mark });
+  }
+
+  /** Liquidates longs at `marks.low` and shorts at `marks.high`, in batches until nothing is left. */
+  async liquidateRange(market: Market, marks: MarkRange): Promise<number> {
+    if (marks.low > marks.high) throw new RangeError(`Mark range low ${marks.low} is above high ${marks.high}`);
     let total = 0;
     for (let round = 0; round < 10_000; round += 1) {
-      const { candidates, liquidated } = await inTransaction(this.dataSource, (sql) => this.batch(sql, market, mark));
+      const { candidates, liquidated } = await inTransaction(this.dataSource, (sql) => this.batch(sql, market, marks));
       total += liquidated;
       if (candidates === 0) break;
     }
@@ -47,21 +67,24 @@ export class LiquidationService {
     return total;
   }
 
-  private async batch(sql: Sql, market: Market, mark: bigint): Promise<{ candidates: number; liquidated: number }> {
+  private async batch(sql: Sql, market: Market, marks: MarkRange): Promise<{ candidates: number; liquidated: number }> {
     const { rows: found } = await sql<{ id: string; wallet: string }>(
-      `(SELECT id, wallet FROM exchange.positions WHERE market = $1 AND side = 'long' AND status = 'open' AND bust_price >= $2 ORDER BY bust_price DESC LIMIT $3)
+      `(SELECT id, wallet FROM exchange.positions WHERE market = $1 AND side = 'long' AND status = 'open' AND bust_price >= $2 ORDER BY bust_price DESC LIMIT $4)
        UNION ALL
-       (SELECT id, wallet FROM exchange.positions WHERE market = $1 AND side = 'short' AND status = 'open' AND bust_price <= $2 ORDER BY bust_price LIMIT $3)`,
-      [market, mark, this.batchSize],
+       (SELECT id, wallet FROM exchange.positions WHERE market = $1 AND side = 'short' AND status = 'open' AND bust_price <= $3 ORDER BY bust_price LIMIT $4)`,
+      [market, marks.low, marks.high, this.batchSize],
     );
     if (found.length === 0) return { candidates: 0, liquidated: 0 };
     await lockAccounts(sql, found.map((f) => f.wallet));
-    const { rows } = await sql<Candidate>(
-      `SELECT id, wallet, side, margin_micro, notional_micro, margin_queued_micro FROM exchange.positions
+    const { rows: locked } = await sql<Candidate>(
+      `SELECT id, wallet, side, margin_micro, notional_micro, margin_queued_micro, entry_price, leverage, bust_price FROM exchange.positions
         WHERE id = ANY($1::bigint[]) AND status = 'open' ORDER BY id FOR UPDATE`,
       [found.map((f) => f.id)],
     );
-    if (rows.length === 0) return { candidates: found.length, liquidated: 0 };
+    const markOf = (side: Side) => (side === 'long' ? marks.low : marks.high);
+    const rows = locked.filter((r) => isLiquidatable(r.side, markOf(r.side), BigInt(r.bust_price)));
+    // None left (closed meanwhile): look again. Still open but not liquidatable cannot happen (the range scan is the same rule): stop.
+    if (rows.length === 0) return { candidates: locked.length === 0 ? found.length : 0, liquidated: 0 };
 
     let pool = await lockPool(sql);
     const deltas = new Map<string, AccountDelta>();
@@ -73,7 +96,15 @@ export class LiquidationService {
     let shortOi = 0n;
     for (const r of rows) {
       const acc = liquidationAccounting({
-        position: { wallet: r.wallet, side: r.side, entryPrice: 1n, marginMicro: BigInt(r.margin_micro), leverage: 1, marginQueuedMicro: BigInt(r.margin_queued_micro) },
+        position: {
+          wallet: r.wallet,
+          side: r.side,
+          entryPrice: BigInt(r.entry_price),
+          marginMicro: BigInt(r.margin_micro),
+          leverage: r.leverage,
+          marginQueuedMicro: BigInt(r.margin_queued_micro),
+          bustPrice: BigInt(r.bust_price),
+        },
         pool,
       });
       pool = { ...pool, ...acc.pool };
@@ -86,10 +117,10 @@ export class LiquidationService {
       else shortOi += BigInt(r.notional_micro);
     }
     await sql(
-      `UPDATE exchange.positions p SET status = 'liquidated', exit_price = $2, pnl_micro = -p.margin_micro, reward_minted_micro = v.minted,
+      `UPDATE exchange.positions p SET status = 'liquidated', exit_price = v.exit, pnl_micro = -p.margin_micro, reward_minted_micro = v.minted,
               margin_queued_micro = 0, closed_at = now()
-         FROM unnest($1::bigint[], $3::bigint[]) AS v(id, minted) WHERE p.id = v.id`,
-      [rows.map((r) => r.id), mark, minted],
+         FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS v(id, exit, minted) WHERE p.id = v.id`,
+      [rows.map((r) => r.id), rows.map((r) => markOf(r.side).toString()), minted],
     );
     for (const [wallet, amount] of claims) await cancelOwnClaims(sql, wallet, amount);
     await applyAccountDeltas(sql, deltas, false);

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { type Market, MARKETS, marketConfig, settle, type Side } from '@paper/exchange';
+import { type Market, MARKETS, marketConfig, outcomeAtExit, type Side } from '@paper/exchange';
 import { DataSource } from 'typeorm';
 import { PriceBook } from '../prices/price-book.service';
 
@@ -8,7 +8,8 @@ const ACTIVE_WINDOW = '7 days';
 
 /**
  * Snapshots equity = free + locked + queued + unrealized PnL at the mark (the settled PnL a close at
- * the mark would give, win curve and fee included) for active accounts, once per minute (idempotent).
+ * the mark would give, win curve and fee included, and -margin at or past the bust price, as
+ * `outcomeAtExit` decides) for active accounts, once per minute (idempotent).
  */
 @Injectable()
 export class EquitySnapshotService {
@@ -32,9 +33,9 @@ export class EquitySnapshotService {
     )) as Array<{ wallet: string; free_micro: string; locked_micro: string; queued_micro: string }>;
     if (accounts.length === 0) return 0;
     const positions = (await this.dataSource.query(
-      `SELECT wallet, market, side, margin_micro, leverage, entry_price FROM exchange.positions WHERE status = 'open' AND wallet = ANY($1::varchar[])`,
+      `SELECT wallet, market, side, margin_micro, leverage, entry_price, bust_price FROM exchange.positions WHERE status = 'open' AND wallet = ANY($1::varchar[])`,
       [accounts.map((a) => a.wallet)],
-    )) as Array<{ wallet: string; market: Market; side: Side; margin_micro: string; leverage: number; entry_price: string }>;
+    )) as Array<{ wallet: string; market: Market; side: Side; margin_micro: string; leverage: number; entry_price: string; bust_price: string }>;
     const unrealized = new Map<string, bigint>();
     const unpriced = new Set<string>();
     for (const p of positions) {
@@ -43,8 +44,16 @@ export class EquitySnapshotService {
         unpriced.add(p.wallet);
         continue;
       }
-      const s = settle({ side: p.side, entry: BigInt(p.entry_price), exit: mark, marginMicro: BigInt(p.margin_micro), leverage: p.leverage, config: marketConfig(p.market) });
-      unrealized.set(p.wallet, (unrealized.get(p.wallet) ?? 0n) + s.pnlMicro);
+      const outcome = outcomeAtExit({
+        side: p.side,
+        marginMicro: BigInt(p.margin_micro),
+        leverage: p.leverage,
+        entryPrice: BigInt(p.entry_price),
+        exitPrice: mark,
+        bust: BigInt(p.bust_price),
+        config: marketConfig(p.market),
+      });
+      unrealized.set(p.wallet, (unrealized.get(p.wallet) ?? 0n) + outcome.pnlMicro);
     }
     const rows = accounts.filter((a) => !unpriced.has(a.wallet));
     if (unpriced.size > 0) this.logger.warn(`no fresh price: skipped ${unpriced.size} account(s) with open positions`);

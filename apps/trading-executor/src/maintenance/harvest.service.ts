@@ -5,24 +5,50 @@ import { DataSource } from 'typeorm';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import { applyAccountDeltas, lockAccounts } from '../database/account-balances';
 import { writeLedger } from '../database/ledger-writer';
-import { releasePledgedMargin } from '../database/payout-claims';
+import { payQueueEntry, releasePledgedMargin } from '../database/payout-claims';
 import { lockPool, savePool } from '../database/protocol-pool';
-import { inTransaction } from '../database/sql-transaction';
+import { inTransaction, type Sql } from '../database/sql-transaction';
 
 export interface HarvestReport {
+  /** Paid from the queue: traders' winnings and queued win fees. */
   paidMicro: bigint;
+  /** Of which queued win fees collected into protocol fees. */
+  feesCollectedMicro: bigint;
   entriesPaid: number;
   queueCleared: boolean;
+  /** LP above the cap moved out of the LP (into the staking reserve) by this run. */
+  lpSweptMicro: bigint;
+  /** Staking reserve paid to stakers by this run. */
   sweptToStakersMicro: bigint;
   feesToStakersMicro: bigint;
 }
 
+/** Queue entries read per harvest transaction. */
 const MAX_ENTRIES = 1000;
+/** Harvest transactions per run (each pays what it can reach; the next continues where it stopped). */
+const MAX_ROUNDS = 20;
 const ZERO: AccountDelta = { freeMicro: 0n, lockedMicro: 0n, queuedMicro: 0n, realizedPnlMicro: 0n, paperMicro: 0n };
 
+interface EntryRow {
+  id: string;
+  wallet: string;
+  remaining_micro: string;
+  fee_remaining_micro: string;
+}
+
+interface QueueRound {
+  paidMicro: bigint;
+  feesCollectedMicro: bigint;
+  entriesPaid: number;
+  queueCleared: boolean;
+  /** The funds reached an entry whose wallet this round had not locked: run another round. */
+  more: boolean;
+}
+
 /**
- * The periodic harvest: pays the payout queue head first from the LP and the parked losses, then pays
- * stakers (pro rata to staked PAPER) the LP above the cap and, by default, the pending win fees.
+ * The periodic harvest: pays the payout queue head first from the LP and the parked losses (each
+ * entry's trader part, then its queued win fee), then moves the LP above the cap into the staking
+ * reserve and pays stakers (pro rata to staked PAPER) the reserve and, by default, the pending win fees.
  */
 @Injectable()
 export class HarvestService {
@@ -37,52 +63,90 @@ export class HarvestService {
     return { ...paid, ...stakers };
   }
 
-  private payQueue(): Promise<Pick<HarvestReport, 'paidMicro' | 'entriesPaid' | 'queueCleared'>> {
-    return inTransaction(this.dataSource, async (sql) => {
-      // Plan without locks: which head entries the funds can reach, so their wallets are locked first.
-      const { rows: state } = await sql<{ funds: string }>(`SELECT lp_micro + parked_micro AS funds FROM exchange.protocol_state WHERE id = 1`);
-      const { rows: head } = await sql<{ id: string; wallet: string; remaining_micro: string }>(
-        `SELECT id, wallet, remaining_micro FROM exchange.payout_queue WHERE paid_at IS NULL ORDER BY id LIMIT ${MAX_ENTRIES}`,
-      );
-      let budget = BigInt(state[0]!.funds);
-      const reach: typeof head = [];
-      for (const entry of head) {
-        if (budget <= 0n) break;
-        reach.push(entry);
-        budget -= BigInt(entry.remaining_micro);
-      }
-      const accounts = await lockAccounts(sql, reach.map((e) => e.wallet));
-      const { rows: locked } = await sql<{ id: string; wallet: string; remaining_micro: string }>(
-        `SELECT id, wallet, remaining_micro FROM exchange.payout_queue WHERE id = ANY($1::bigint[]) AND paid_at IS NULL ORDER BY id FOR UPDATE`,
-        [reach.map((e) => e.id)],
-      );
-      const pool = await lockPool(sql);
-      const entries: QueuedPayout[] = locked.map((e) => ({ id: e.id, wallet: e.wallet, amountMicro: BigInt(e.remaining_micro) }));
-      const queued = new Map([...accounts].map(([wallet, a]) => [wallet, a.queuedMicro]));
-      const plan = planHarvest(pool, entries, queued);
-      const deltas = new Map<string, AccountDelta>();
-      for (const p of plan.payments) {
-        await sql(
-          `UPDATE exchange.payout_queue SET remaining_micro = remaining_micro - $2, paid_at = CASE WHEN $3 THEN now() ELSE NULL END WHERE id = $1`,
-          [p.id, p.amountMicro, p.cleared],
-        );
-        await releasePledgedMargin(sql, p.wallet, p.pledgeReleasedMicro);
-        const d = deltas.get(p.wallet) ?? ZERO;
-        deltas.set(p.wallet, { ...d, freeMicro: d.freeMicro + p.toFreeMicro, queuedMicro: d.queuedMicro - p.toFreeMicro });
-      }
-      await applyAccountDeltas(sql, deltas, false);
-      await writeLedger(sql, [{ lines: plan.lines, reason: 'harvest', ref: null }]);
-      const { rows: pending } = await sql<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM exchange.payout_queue WHERE paid_at IS NULL) AS any`);
-      const stillQueued = pending[0]!.any;
-      await savePool(sql, { ...plan.pool, queueNotEmpty: stillQueued });
-      return { paidMicro: plan.paidMicro, entriesPaid: plan.payments.filter((p) => p.cleared).length, queueCleared: !stillQueued };
-    });
+  private async payQueue(): Promise<Pick<HarvestReport, 'paidMicro' | 'feesCollectedMicro' | 'entriesPaid' | 'queueCleared'>> {
+    const total = { paidMicro: 0n, feesCollectedMicro: 0n, entriesPaid: 0, queueCleared: false };
+    for (let round = 0; round < MAX_ROUNDS; round += 1) {
+      const r = await inTransaction(this.dataSource, (sql) => this.payQueueRound(sql));
+      total.paidMicro += r.paidMicro;
+      total.feesCollectedMicro += r.feesCollectedMicro;
+      total.entriesPaid += r.entriesPaid;
+      total.queueCleared = r.queueCleared;
+      if (!r.more) break;
+    }
+    return total;
   }
 
-  private payStakers(): Promise<Pick<HarvestReport, 'sweptToStakersMicro' | 'feesToStakersMicro'>> {
+  /**
+   * One harvest transaction. The lock order (accounts, positions, payout queue rows, protocol row) means
+   * the accounts of the entries to pay are locked before the protocol row; which entries the funds reach
+   * is only known under the protocol lock (a concurrent close can add parked losses or cancel a claim
+   * until then). So: guess the wallets from an unlocked read, lock them, lock the protocol row, then read
+   * the funds and the queue head and choose the entries under the lock, paying head first up to the
+   * first entry whose wallet is not locked (first-in-first-out is kept; the next round goes on from it).
+   */
+  private async payQueueRound(sql: Sql): Promise<QueueRound> {
+    const guess = await this.reachableHead(sql);
+    const accounts = await lockAccounts(sql, guess.map((e) => e.wallet));
+    const pool = await lockPool(sql);
+    const { rows: head } = await sql<EntryRow>(
+      `SELECT id, wallet, remaining_micro, fee_remaining_micro FROM exchange.payout_queue WHERE paid_at IS NULL ORDER BY id LIMIT ${MAX_ENTRIES} FOR UPDATE`,
+    );
+    const entries: QueuedPayout[] = [];
+    let more = false;
+    let budget = pool.lpMicro + pool.parkedMicro;
+    for (const e of head) {
+      if (budget <= 0n) break;
+      if (!accounts.has(e.wallet)) {
+        more = true;
+        break;
+      }
+      const entry = { id: e.id, wallet: e.wallet, amountMicro: BigInt(e.remaining_micro), feeMicro: BigInt(e.fee_remaining_micro) };
+      entries.push(entry);
+      budget -= entry.amountMicro + entry.feeMicro;
+    }
+    if (budget > 0n && head.length === MAX_ENTRIES && entries.length === head.length) more = true;
+    const queued = new Map([...accounts].map(([wallet, a]) => [wallet, a.queuedMicro]));
+    const plan = planHarvest(pool, entries, queued);
+    const deltas = new Map<string, AccountDelta>();
+    for (const p of plan.payments) {
+      await payQueueEntry(sql, p.id, p.amountMicro, p.feeMicro);
+      await releasePledgedMargin(sql, p.wallet, p.pledgeReleasedMicro);
+      const d = deltas.get(p.wallet) ?? ZERO;
+      deltas.set(p.wallet, { ...d, freeMicro: d.freeMicro + p.toFreeMicro, queuedMicro: d.queuedMicro - p.toFreeMicro });
+    }
+    await applyAccountDeltas(sql, deltas, false);
+    await writeLedger(sql, [{ lines: plan.lines, reason: 'harvest', ref: null }]);
+    const { rows: pending } = await sql<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM exchange.payout_queue WHERE paid_at IS NULL) AS any`);
+    const stillQueued = pending[0]!.any;
+    await savePool(sql, { ...plan.pool, queueNotEmpty: stillQueued }, { feesCollectedMicro: plan.feesCollectedMicro });
+    return {
+      paidMicro: plan.paidMicro,
+      feesCollectedMicro: plan.feesCollectedMicro,
+      entriesPaid: plan.payments.filter((p) => p.cleared).length,
+      queueCleared: !stillQueued,
+      more: more && stillQueued,
+    };
+  }
+
+  /** Without locks: the head entries the current funds reach (only to know which accounts to lock). */
+  private async reachableHead(sql: Sql): Promise<EntryRow[]> {
+    const { rows: state } = await sql<{ funds: string }>(`SELECT lp_micro + parked_micro AS funds FROM exchange.protocol_state WHERE id = 1`);
+    const { rows: head } = await sql<EntryRow>(
+      `SELECT id, wallet, remaining_micro, fee_remaining_micro FROM exchange.payout_queue WHERE paid_at IS NULL ORDER BY id LIMIT ${MAX_ENTRIES}`,
+    );
+    let budget = BigInt(state[0]!.funds);
+    const reach: EntryRow[] = [];
+    for (const entry of head) {
+      if (budget <= 0n) break;
+      reach.push(entry);
+      budget -= BigInt(entry.remaining_micro) + BigInt(entry.fee_remaining_micro);
+    }
+    return reach;
+  }
+
+  private payStakers(): Promise<Pick<HarvestReport, 'lpSweptMicro' | 'sweptToStakersMicro' | 'feesToStakersMicro'>> {
     return inTransaction(this.dataSource, async (sql) => {
-      const { rows } = await sql<{ wallet: string; staked_micro: string }>(`SELECT wallet, staked_micro FROM exchange.accounts WHERE staked_micro > 0`);
-      if (rows.length === 0) return { sweptToStakersMicro: 0n, feesToStakersMicro: 0n };
+      const { rows } = await sql<{ wallet: string }>(`SELECT wallet FROM exchange.accounts WHERE staked_micro > 0`);
       await lockAccounts(sql, rows.map((r) => r.wallet));
       const { rows: stakers } = await sql<{ wallet: string; staked_micro: string }>(
         `SELECT wallet, staked_micro FROM exchange.accounts WHERE wallet = ANY($1::varchar[]) AND staked_micro > 0 ORDER BY wallet`,
@@ -93,15 +157,17 @@ export class HarvestService {
         lpCapMicro: usdc(this.config.LP_CAP_USDC),
         feesToStakers: this.config.FEES_TO_STAKERS,
       });
-      if (d.credits.length === 0) return { sweptToStakersMicro: 0n, feesToStakersMicro: 0n };
-      await sql(
-        `UPDATE exchange.accounts a SET staking_rewards_micro = a.staking_rewards_micro + v.amount
-           FROM unnest($1::varchar[], $2::bigint[]) AS v(wallet, amount) WHERE a.wallet = v.wallet`,
-        [d.credits.map((c) => c.wallet), d.credits.map((c) => c.amountMicro.toString())],
-      );
+      if (d.lines.length === 0) return { lpSweptMicro: 0n, sweptToStakersMicro: 0n, feesToStakersMicro: 0n };
+      if (d.credits.length > 0) {
+        await sql(
+          `UPDATE exchange.accounts a SET staking_rewards_micro = a.staking_rewards_micro + v.amount
+             FROM unnest($1::varchar[], $2::bigint[]) AS v(wallet, amount) WHERE a.wallet = v.wallet`,
+          [d.credits.map((c) => c.wallet), d.credits.map((c) => c.amountMicro.toString())],
+        );
+      }
       await writeLedger(sql, [{ lines: d.lines, reason: 'staking_reward', ref: null }]);
-      await savePool(sql, d.pool, { sweptToStakersMicro: d.sweptMicro });
-      return { sweptToStakersMicro: d.sweptMicro, feesToStakersMicro: d.feesDistributedMicro };
+      await savePool(sql, d.pool, { sweptToStakersMicro: d.reserveDistributedMicro });
+      return { lpSweptMicro: d.sweptMicro, sweptToStakersMicro: d.reserveDistributedMicro, feesToStakersMicro: d.feesDistributedMicro };
     });
   }
 }

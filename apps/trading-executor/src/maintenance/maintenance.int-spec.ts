@@ -45,11 +45,21 @@ describe('maintenance jobs (PostgreSQL + Redis)', () => {
     ]);
   });
 
+  it('accepts a first deposit of exactly 10 USDC and credits 9 USDC (the activation fee comes out of it)', async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey()).address.toLowerCase();
+    const proxy = depositProxyAddress(wallet);
+    await kit.db.query(`INSERT INTO exchange.accounts (wallet, deposit_address) VALUES ($1, $2)`, [wallet, proxy]);
+    await creditChainBalance(kit.db, wallet, 'USDC', usdc(10));
+    await transferChainBalance(kit.db, wallet, proxy, 'USDC', usdc(10));
+    expect(await kit.deposits.sweep(wallet)).toEqual([expect.objectContaining({ status: 'credited', amountMicro: usdc(10), feeMicro: usdc(1) })]);
+    expect(await kit.account(wallet)).toMatchObject({ free_micro: usdc(9) });
+  });
+
   it('harvest sweeps the LP above the cap and the pending win fees to stakers, pro rata to staked PAPER', async () => {
     const [a, b, loser, winner] = [await kit.trader(10), await kit.trader(10), await kit.trader(3000), await kit.trader(1000)];
     await kit.db.query(`UPDATE exchange.accounts SET paper_micro = 0, staked_micro = $2 WHERE wallet = $1`, [a.wallet, usdc(1000)]);
     await kit.db.query(`UPDATE exchange.accounts SET paper_micro = 0, staked_micro = $2 WHERE wallet = $1`, [b.wallet, usdc(3000)]);
-    const l = await kit.intents.execute(await kit.open(loser, 'BTC', 'short', 2000, 100), Date.now());
+    const l = await kit.intents.execute(await kit.open(loser, 'BTC', 'short', 2500, 50), Date.now());
     const w = await kit.intents.execute(await kit.open(winner, 'BTC', 'long', 100, 100), Date.now());
     await kit.setPrice('BTC', '101000');
     await kit.intents.execute(await kit.close(loser, [l.opened!.positionId]), Date.now());
@@ -59,9 +69,11 @@ describe('maintenance jobs (PostgreSQL + Redis)', () => {
     const excess = before['lp_micro']! - usdc(1000);
     expect(excess).toBeGreaterThan(0n);
     const report = await kit.harvest.harvest();
+    expect(report.lpSweptMicro).toBe(excess);
     expect(report.sweptToStakersMicro).toBeGreaterThan(excess - 4n);
     const after = await kit.protocol();
-    expect(after['lp_micro']).toBe(before['lp_micro']! - report.sweptToStakersMicro);
+    expect(after['lp_micro']).toBe(usdc(1000));
+    expect(after['staking_reserve_micro']).toBe(excess - report.sweptToStakersMicro);
     expect(after['fees_pending_micro']).toBeLessThan(4n);
     const ra = (await kit.account(a.wallet))['staking_rewards_micro']!;
     const rb = (await kit.account(b.wallet))['staking_rewards_micro']!;
@@ -87,6 +99,20 @@ describe('maintenance jobs (PostgreSQL + Redis)', () => {
     expect(stats.trades).toBeGreaterThanOrEqual(5);
     const [p] = await kit.db.query(`SELECT lifetime_volume_micro FROM exchange.protocol_state`);
     expect(p.lifetime_volume_micro).toBe(v);
+  });
+
+  it('values an open position past its bust price at -margin in the equity snapshot, not at the smaller win-curve loss', async () => {
+    await kit.setPrice('BTC', '100000');
+    const t = await kit.trader(1000);
+    expect(await kit.intents.execute(await kit.open(t, 'BTC', 'long', 100, 100), Date.now())).toMatchObject({ opened: { bustPrice: '99047.1' } });
+    await kit.setPrice('BTC', '99040'); // past the bust price; the win curve alone says -96 USDC
+    try {
+      await kit.snapshots.snapshot();
+      const [snap] = await kit.db.query(`SELECT equity_micro, unrealized_pnl_micro FROM exchange.equity_snapshots WHERE wallet = $1`, [t.wallet]);
+      expect(snap).toEqual({ equity_micro: String(usdc(900)), unrealized_pnl_micro: String(-usdc(100)) });
+    } finally {
+      await kit.setPrice('BTC', '100000');
+    }
   });
 
   it('expires intents that waited in the queue for more than an hour', async () => {

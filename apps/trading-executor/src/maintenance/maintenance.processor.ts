@@ -60,7 +60,15 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
     switch (name) {
       case 'harvest-payouts': {
         const r = await this.harvest.harvest();
-        return { paidMicro: r.paidMicro.toString(), entriesPaid: r.entriesPaid, queueCleared: r.queueCleared, sweptToStakersMicro: r.sweptToStakersMicro.toString() };
+        return {
+          paidMicro: r.paidMicro.toString(),
+          feesCollectedMicro: r.feesCollectedMicro.toString(),
+          entriesPaid: r.entriesPaid,
+          queueCleared: r.queueCleared,
+          lpSweptMicro: r.lpSweptMicro.toString(),
+          sweptToStakersMicro: r.sweptToStakersMicro.toString(),
+          feesToStakersMicro: r.feesToStakersMicro.toString(),
+        };
       }
       case 'snapshot-equity':
         return { accounts: await this.snapshots.snapshot() };

@@ -31,6 +31,13 @@ export const intentDuration = new Histogram({
   registers: [metricsRegistry],
 });
 
+export const ownerActionsExecuted = new Counter({
+  name: 'exchange_owner_actions_total',
+  help: 'Owner actions (withdraw, stake, unstake, claim_rewards) by kind and status',
+  labelNames: ['kind', 'status'],
+  registers: [metricsRegistry],
+});
+
 export const liquidationsTotal = new Counter({
   name: 'exchange_liquidations_total',
   help: 'Positions liquidated by market',

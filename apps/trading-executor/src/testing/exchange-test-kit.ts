@@ -1,8 +1,20 @@
-import { INTENTS_QUEUE, type SignedIntentPayload } from '@paper/contracts';
+import { INTENTS_QUEUE, type SignedIntentPayload, type SignedOwnerActionPayload } from '@paper/contracts';
 import { createTestDatabase, migrateDatabase, type TestDatabase } from '@paper/dev-stack';
 import { type Guardrails, type Market, marketConfig, priceToScaled, usdc } from '@paper/exchange';
 import { auditLedger, chainBalances, createExchangeDataSource, creditChainBalance, transferChainBalance } from '@paper/exchange-data';
-import { approvalFromGuardrails, depositProxyAddress, type IntentMessage, intentId, signApproval, signIntent } from '@paper/exchange-signing';
+import {
+  approvalFromGuardrails,
+  depositProxyAddress,
+  type IntentMessage,
+  intentId,
+  newOwnerAction,
+  type OwnerActionMessage,
+  ownerActionId,
+  ownerActionMessageStrings,
+  signApproval,
+  signIntent,
+  signOwnerAction,
+} from '@paper/exchange-signing';
 import type { QueueRegistry } from '@paper/nest-infra';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -18,6 +30,7 @@ import { LiquidationService } from '../liquidations/liquidation.service';
 import { DailyStatsService } from '../maintenance/daily-stats.service';
 import { EquitySnapshotService } from '../maintenance/equity-snapshot.service';
 import { HarvestService } from '../maintenance/harvest.service';
+import { OwnerActionService } from '../owner-actions/owner-action.service';
 import { PriceBook } from '../prices/price-book.service';
 import { SessionKeyService } from '../session-keys/session-key.service';
 
@@ -53,6 +66,7 @@ export class ExchangeTestKit {
   readonly expiry: IntentExpiryService;
   readonly snapshots: EquitySnapshotService;
   readonly dailyStats: DailyStatsService;
+  readonly ownerActions: OwnerActionService;
 
   private constructor(
     readonly database: TestDatabase,
@@ -77,6 +91,7 @@ export class ExchangeTestKit {
     this.expiry = new IntentExpiryService(db, this.queues);
     this.snapshots = new EquitySnapshotService(db, this.prices);
     this.dailyStats = new DailyStatsService(db);
+    this.ownerActions = new OwnerActionService(db, config);
   }
 
   static async start(env: Record<string, string> = {}): Promise<ExchangeTestKit> {
@@ -156,13 +171,25 @@ export class ExchangeTestKit {
     return this.sign(t, { kind: 'cancel', message: { wallet: t.wallet as Hex, intentId: target as Hex, nonce: nonce++, expiresAt: inAnHour() } });
   }
 
+  /** An owner action signed by the wallet itself (or by `signer`, e.g. the session key, to test refusals). */
+  async ownerAction(t: Trader, action: OwnerActionMessage | Parameters<typeof newOwnerAction>, signer: Hex = t.ownerKey): Promise<SignedOwnerActionPayload> {
+    const a = Array.isArray(action) ? newOwnerAction(...action) : action;
+    return { kind: a.kind, message: ownerActionMessageStrings(a), signature: await signOwnerAction(a, signer), actionId: ownerActionId(a) } as SignedOwnerActionPayload;
+  }
+
   async account(wallet: string): Promise<Record<string, bigint>> {
-    const [row] = (await this.db.query(`SELECT free_micro, locked_micro, queued_micro, paper_micro, realized_pnl_micro, staking_rewards_micro FROM exchange.accounts WHERE wallet = $1`, [wallet])) as Record<string, string>[];
+    const [row] = (await this.db.query(
+      `SELECT free_micro, locked_micro, queued_micro, paper_micro, staked_micro, realized_pnl_micro, staking_rewards_micro, staking_claimed_micro
+         FROM exchange.accounts WHERE wallet = $1`,
+      [wallet],
+    )) as Record<string, string>[];
     return Object.fromEntries(Object.entries(row ?? {}).map(([k, v]) => [k, BigInt(v)]));
   }
 
   async protocol(): Promise<Record<string, bigint>> {
-    const [row] = (await this.db.query(`SELECT lp_micro, parked_micro, fees_micro, fees_pending_micro, paper_supply_micro, swept_to_stakers_micro FROM exchange.protocol_state`)) as Record<string, string>[];
+    const [row] = (await this.db.query(
+      `SELECT lp_micro, parked_micro, fees_micro, fees_pending_micro, paper_supply_micro, swept_to_stakers_micro, staking_reserve_micro FROM exchange.protocol_state`,
+    )) as Record<string, string>[];
     return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, BigInt(v)]));
   }
 

@@ -6,6 +6,7 @@ import { EquitySnapshotEntity } from './entities/equity-snapshot.entity';
 import { IntentEntity } from './entities/intent.entity';
 import { LedgerEntryEntity } from './entities/ledger-entry.entity';
 import { MarketStateEntity } from './entities/market-state.entity';
+import { OwnerActionEntity } from './entities/owner-action.entity';
 import { PayoutQueueEntryEntity } from './entities/payout-queue-entry.entity';
 import { PositionEntity } from './entities/position.entity';
 import { ProtocolStateEntity } from './entities/protocol-state.entity';
@@ -21,6 +22,7 @@ export const EXCHANGE_ENTITIES: Function[] = [
   IntentEntity,
   LedgerEntryEntity,
   MarketStateEntity,
+  OwnerActionEntity,
   PayoutQueueEntryEntity,
   PositionEntity,
   ProtocolStateEntity,

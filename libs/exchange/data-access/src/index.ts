@@ -10,6 +10,7 @@ export * from './entities/equity-snapshot.entity';
 export * from './entities/intent.entity';
 export * from './entities/ledger-entry.entity';
 export * from './entities/market-state.entity';
+export * from './entities/owner-action.entity';
 export * from './entities/payout-queue-entry.entity';
 export * from './entities/position.entity';
 export * from './entities/protocol-state.entity';

@@ -34,14 +34,30 @@ describe('bustPrice: properties', () => {
   const levArb = fc.integer({ min: 1, max: 1000 });
   const bufferArb = fc.constantFrom('0.000476', '0.00048', '0');
 
-  it('lower leverage puts the bust further from entry (long: lower, short: higher)', () => {
+  // The wording "the bust price moves toward entry as leverage falls" has the direction backwards:
+  // a lower leverage is a larger step = floor(E / L), so the bust price moves AWAY from entry (more room).
+  it('as leverage falls the bust price moves away from entry, never toward it (long: lower, short: higher)', () => {
     fc.assert(
       fc.property(entryArb, levArb, levArb, bufferArb, (entry, a, b, buffer) => {
         const [low, high] = a <= b ? [a, b] : [b, a];
         expect(bustPrice('long', entry, low, buffer)).toBeLessThanOrEqual(bustPrice('long', entry, high, buffer));
         expect(bustPrice('short', entry, low, buffer)).toBeGreaterThanOrEqual(bustPrice('short', entry, high, buffer));
+        const distance = (side: Side, leverage: number) => {
+          const bust = bustPrice(side, entry, leverage, buffer);
+          return bust > entry ? bust - entry : entry - bust;
+        };
+        expect(distance('long', low)).toBeGreaterThanOrEqual(distance('long', high));
+        expect(distance('short', low)).toBeGreaterThanOrEqual(distance('short', high));
       }),
     );
+  });
+
+  it('example: from 1000x to 1x the long bust falls from just below entry to 0, the short bust rises toward 2E', () => {
+    const entry = 1_000_000n;
+    const longs = [1000, 100, 10, 2, 1].map((l) => bustPrice('long', entry, l, '0.000476'));
+    const shorts = [1000, 100, 10, 2, 1].map((l) => bustPrice('short', entry, l, '0.000476'));
+    expect(longs).toEqual([999_475n, 990_471n, 900_428n, 500_238n, 0n]);
+    expect(shorts).toEqual([1_000_524n, 1_009_520n, 1_099_477n, 1_499_286n, 1_999_048n]);
   });
 
   it('a long busts below entry and a short above it, within one step of entry', () => {

@@ -2,7 +2,8 @@ import { LedgerLine, PROTOCOL_OWNER, assertBalanced, transfer } from './ledger';
 import { MarketConfig } from './market-config';
 import { PoolState, lossIntoPool } from './pool-state';
 import { DEFAULT_REWARD_CURVE, RewardCurveParams } from './reward-mint';
-import { SettlementBreakdown, settle } from './settlement';
+import { outcomeAtExit } from './position-calc';
+import { SettlementBreakdown } from './settlement';
 import { Side } from './types';
 
 /** An open position as settlement needs it. */
@@ -18,7 +19,15 @@ export interface SettlingPosition {
    * winnings; that part returns to "queued", never to the withdrawable balance, so nobody jumps the queue).
    */
   readonly marginQueuedMicro: bigint;
+  /**
+   * The position's bust price (as stored at open, integer at the market price scale). A settlement at a
+   * mark at or past it is a liquidation: the whole margin is lost, whatever the win curve would give.
+   */
+  readonly bustPrice: bigint;
 }
+
+/** How a position ended: closed with the win curve, or liquidated (the mark was at or past its bust price). */
+export type SettlementOutcome = 'closed' | 'liquidated';
 
 /** Change of the trader's account columns. */
 export interface AccountDelta {
@@ -30,6 +39,8 @@ export interface AccountDelta {
 }
 
 export interface PositionAccounting {
+  /** `liquidated` when the exit was at or past the bust price (record the position as liquidated). */
+  readonly outcome: SettlementOutcome;
   /** `null` for a liquidation. */
   readonly settlement: SettlementBreakdown | null;
   /** Settled PnL: the payout of a win (queued part included), minus the loss otherwise. */
@@ -41,9 +52,14 @@ export interface PositionAccounting {
   readonly paidMicro: bigint;
   /** Appended to the payout queue for this position. */
   readonly queuedPayoutMicro: bigint;
-  /** Win fee charged (settlement) and the part the LP could pay into protocol fees. */
+  /**
+   * Win fee charged (settlement); the part the LP paid into protocol fees now; and the rest, queued with
+   * the winner's payout-queue entry and collected when the harvest pays that entry
+   * (`feeMicro = feeCollectedMicro + feeQueuedMicro`).
+   */
   readonly feeMicro: bigint;
   readonly feeCollectedMicro: bigint;
+  readonly feeQueuedMicro: bigint;
   /** Loss paid in cash into the LP (or parked). */
   readonly lossCashMicro: bigint;
   /** Loss paid by cancelling the trader's own queued winnings (remove it from their queue entries). */
@@ -55,9 +71,16 @@ export interface PositionAccounting {
 const locked = (wallet: string) => ({ owner: wallet, bucket: 'locked' as const });
 
 /**
- * Settles a close at `exit` (the mid) with the win curve and books it: margin back (the queued-backed
- * part to "queued"), a win paid from the LP with the unpaid rest queued and the win fee to protocol
- * fees, a loss into the LP (parked while the queue is not empty) with the reward token minted.
+ * Settles a close at `exit` (the mid) and books it. This is the one place that decides how a position
+ * ends: at or past its bust price it is a liquidation ({@link liquidationAccounting}: the whole margin
+ * is lost, PAPER minted as for a liquidation); otherwise the win curve applies: margin back (the
+ * queued-backed part to "queued"), a win paid from the LP with the unpaid rest queued, a loss into the
+ * LP (parked while the queue is not empty) with the reward token minted.
+ *
+ * The win fee is owed by the LP to protocol fees on top of the payout, and is paid after the trader:
+ * what the LP has left after paying the trader goes to the fee now; the rest of the fee joins the
+ * winner's payout-queue entry and is collected when the harvest pays that entry (trader part first).
+ * While the queue is not empty, payout and fee are queued whole. No micro-USDC is dropped.
  */
 export function closeAccounting(input: {
   position: SettlingPosition;
@@ -67,9 +90,21 @@ export function closeAccounting(input: {
   rewardCurve?: RewardCurveParams;
 }): PositionAccounting {
   const { position: p, pool } = input;
-  const settlement = settle({ side: p.side, entry: p.entryPrice, exit: input.exit, marginMicro: p.marginMicro, leverage: p.leverage, config: input.config });
+  const outcome = outcomeAtExit({
+    side: p.side,
+    marginMicro: p.marginMicro,
+    leverage: p.leverage,
+    entryPrice: p.entryPrice,
+    exitPrice: input.exit,
+    bust: p.bustPrice,
+    config: input.config,
+  });
+  const settlement = outcome.settlement;
+  if (outcome.liquidated || !settlement) {
+    return liquidationAccounting({ position: p, pool, rewardCurve: input.rewardCurve });
+  }
   if (!settlement.isWin) {
-    return { ...lossAccounting(p, settlement.lossMicro, pool, input.rewardCurve), settlement, pnlMicro: settlement.pnlMicro };
+    return { ...lossAccounting(p, settlement.lossMicro, pool, input.rewardCurve), outcome: 'closed', settlement, pnlMicro: settlement.pnlMicro };
   }
   const w = p.wallet;
   const lines: LedgerLine[] = [
@@ -77,21 +112,25 @@ export function closeAccounting(input: {
     ...transfer(locked(w), { owner: w, bucket: 'queued' }, p.marginQueuedMicro),
   ];
   const payout = settlement.payoutMicro;
-  const paidMicro = pool.queueNotEmpty ? 0n : payout <= pool.lpMicro ? payout : pool.lpMicro;
+  const fee = settlement.feeMicro;
+  const payable = pool.queueNotEmpty ? 0n : pool.lpMicro;
+  const paidMicro = min(payout, payable);
+  const feeCollectedMicro = min(fee, payable - paidMicro);
   const queuedPayoutMicro = payout - paidMicro;
+  const feeQueuedMicro = fee - feeCollectedMicro;
   lines.push(...transfer({ owner: PROTOCOL_OWNER, bucket: 'lp' }, { owner: w, bucket: 'free' }, paidMicro));
   lines.push(...transfer({ owner: PROTOCOL_OWNER, bucket: 'payout_queue' }, { owner: w, bucket: 'queued' }, queuedPayoutMicro));
-  const lpAfterPayout = pool.lpMicro - paidMicro;
-  const feeCollectedMicro = settlement.feeMicro <= lpAfterPayout ? settlement.feeMicro : lpAfterPayout;
   lines.push(...transfer({ owner: PROTOCOL_OWNER, bucket: 'lp' }, { owner: PROTOCOL_OWNER, bucket: 'fees' }, feeCollectedMicro));
+  lines.push(...transfer({ owner: PROTOCOL_OWNER, bucket: 'payout_queue' }, { owner: PROTOCOL_OWNER, bucket: 'fees_queued' }, feeQueuedMicro));
   assertBalanced(lines);
   return {
+    outcome: 'closed',
     settlement,
     pnlMicro: payout,
     pool: {
       ...pool,
-      lpMicro: lpAfterPayout - feeCollectedMicro,
-      queueNotEmpty: pool.queueNotEmpty || queuedPayoutMicro > 0n,
+      lpMicro: pool.lpMicro - paidMicro - feeCollectedMicro,
+      queueNotEmpty: pool.queueNotEmpty || queuedPayoutMicro > 0n || feeQueuedMicro > 0n,
       feesPendingMicro: pool.feesPendingMicro + feeCollectedMicro,
     },
     lines,
@@ -104,8 +143,9 @@ export function closeAccounting(input: {
     },
     paidMicro,
     queuedPayoutMicro,
-    feeMicro: settlement.feeMicro,
+    feeMicro: fee,
     feeCollectedMicro,
+    feeQueuedMicro,
     lossCashMicro: 0n,
     queueClaimCancelledMicro: 0n,
     parked: false,
@@ -113,10 +153,14 @@ export function closeAccounting(input: {
   };
 }
 
-/** Liquidation at the mark: the whole margin is lost to the LP (parked while the queue is not empty). */
+/**
+ * Liquidation: the whole margin is lost to the LP (parked while the queue is not empty), PAPER minted
+ * for it, pnl = -margin. The liquidator calls it for positions `isLiquidatable` at the mark; a close at
+ * or past the bust price gets it from {@link closeAccounting}.
+ */
 export function liquidationAccounting(input: { position: SettlingPosition; pool: PoolState; rewardCurve?: RewardCurveParams }): PositionAccounting {
   const result = lossAccounting(input.position, input.position.marginMicro, input.pool, input.rewardCurve);
-  return { ...result, settlement: null, pnlMicro: -input.position.marginMicro };
+  return { ...result, outcome: 'liquidated', settlement: null, pnlMicro: -input.position.marginMicro };
 }
 
 function lossAccounting(
@@ -124,7 +168,7 @@ function lossAccounting(
   lossMicro: bigint,
   pool: PoolState,
   curve: RewardCurveParams = DEFAULT_REWARD_CURVE,
-): Omit<PositionAccounting, 'settlement' | 'pnlMicro'> {
+): Omit<PositionAccounting, 'outcome' | 'settlement' | 'pnlMicro'> {
   if (lossMicro < 0n || lossMicro > p.marginMicro) throw new RangeError('A loss must be within the margin');
   if (p.marginQueuedMicro < 0n || p.marginQueuedMicro > p.marginMicro) throw new RangeError('Queued-backed margin must be within the margin');
   const w = p.wallet;
@@ -155,9 +199,14 @@ function lossAccounting(
     queuedPayoutMicro: 0n,
     feeMicro: 0n,
     feeCollectedMicro: 0n,
+    feeQueuedMicro: 0n,
     lossCashMicro: cashLoss,
     queueClaimCancelledMicro: claimLoss,
     parked: intoPool.parked,
     rewardMintedMicro: intoPool.rewardMintedMicro,
   };
+}
+
+function min(a: bigint, b: bigint): bigint {
+  return a <= b ? a : b;
 }

@@ -1,6 +1,6 @@
 import { formatUsdc, usdc } from './decimal';
 
-/** Minimum deposit (and withdrawal). */
+/** Minimum deposit (the minimum withdrawal is the same: `MIN_WITHDRAWAL_MICRO`). */
 export const MIN_DEPOSIT_MICRO = usdc(10);
 /** One-time fee taken from the first deposit of a wallet. */
 export const ACTIVATION_FEE_MICRO = usdc(1);

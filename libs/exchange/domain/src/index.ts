@@ -31,3 +31,4 @@ export * from './close-accounting';
 export * from './pro-rata';
 export * from './harvest-accounting';
 export * from './deposit-rules';
+export * from './owner-actions';

@@ -6,8 +6,10 @@
  * Account buckets: `free` (withdrawable), `locked` (margin of open positions), `queued` (winnings waiting
  * in the payout queue), `stakers` (staking rewards credited to the wallet).
  * Protocol buckets: `lp` (the house LP), `lp_parked` (losses received while the queue is not empty),
- * `fees` (win fees not yet distributed), `payout_queue` (what the LP owes queued winners, negative),
- * `deposits` (money that came in from chain, negative), `activation_fees`.
+ * `fees` (win fees not yet distributed), `fees_queued` (win fees the LP still owes, waiting in the payout
+ * queue with their winner's entry), `payout_queue` (what the LP owes queued winners and queued fees,
+ * negative), `staking_reserve` (LP above the cap waiting for stakers), `deposits` (money that came in
+ * from chain, negative), `withdrawals` (money that left to chain), `activation_fees`.
  */
 export type LedgerBucketName =
   | 'free'
@@ -17,8 +19,11 @@ export type LedgerBucketName =
   | 'lp'
   | 'lp_parked'
   | 'fees'
+  | 'fees_queued'
   | 'payout_queue'
+  | 'staking_reserve'
   | 'deposits'
+  | 'withdrawals'
   | 'activation_fees';
 
 export const PROTOCOL_OWNER = 'protocol';

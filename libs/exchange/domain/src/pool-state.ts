@@ -3,8 +3,9 @@ import { LedgerLine, PROTOCOL_OWNER, transfer } from './ledger';
 
 /**
  * The protocol side of settlement: the LP, losses parked while the payout queue is not empty, the
- * reward high-water mark and the win fees not yet distributed. While the queue is not empty the LP is
- * empty (the harvest pays it out), new losses are parked and new wins are queued whole.
+ * reward high-water mark, the win fees not yet distributed and the staking reserve (LP above the cap
+ * waiting for stakers). While the queue is not empty new losses are parked and new wins (and their
+ * fees) are queued whole; the harvest pays the queue from the LP and the parked losses.
  */
 export interface PoolState {
   readonly lpMicro: bigint;
@@ -15,6 +16,8 @@ export interface PoolState {
   readonly queueNotEmpty: boolean;
   /** Win fees collected and not yet distributed. */
   readonly feesPendingMicro: bigint;
+  /** LP excess above the cap swept out of the LP and not yet paid to stakers (there were none, or truncation remainders). */
+  readonly stakingReserveMicro: bigint;
 }
 
 export interface LossIntoPool {

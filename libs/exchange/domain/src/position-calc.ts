@@ -74,10 +74,16 @@ export interface ExitOutcomeInput {
   readonly leverage: number;
   readonly entryPrice: bigint;
   readonly exitPrice: bigint;
+  /** The position's bust price. */
   readonly bust: bigint;
-  readonly config: MarketConfig;
+  readonly config: Pick<MarketConfig, 'deadbandDivisor' | 'winCurve'>;
 }
 
+/**
+ * How a position ends at `exitPrice`: liquidated (-margin) at or past its bust price, else settled
+ * with the win curve. The one rule for every settlement and valuation of a position (closes,
+ * `closeAccounting`, equity snapshots, calculators): never `settle` alone, which ignores the bust price.
+ */
 export function outcomeAtExit(input: ExitOutcomeInput): ExitOutcome {
   const { side, marginMicro, leverage, entryPrice, exitPrice, bust, config } = input;
   if (isLiquidatable(side, exitPrice, bust)) {

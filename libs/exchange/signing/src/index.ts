@@ -2,3 +2,4 @@ export * from './typed-data';
 export * from './intent-signing';
 export * from './guardrails-approval';
 export * from './deposit-proxy';
+export * from './owner-action-signing';

@@ -28,6 +28,7 @@ export class AccountEntity {
   @Column({ name: 'queued_micro', ...bigintColumn, default: 0 })
   queuedMicro!: bigint;
 
+  /** PAPER held and not staked (micro-units). */
   @Column({ name: 'paper_micro', ...bigintColumn, default: 0 })
   paperMicro!: bigint;
 
@@ -43,8 +44,13 @@ export class AccountEntity {
   @Column({ name: 'fees_paid_micro', ...bigintColumn, default: 0 })
   feesPaidMicro!: bigint;
 
+  /** Staking rewards credited, lifetime (claimed or not). */
   @Column({ name: 'staking_rewards_micro', ...bigintColumn, default: 0 })
   stakingRewardsMicro!: bigint;
+
+  /** Staking rewards claimed into the free balance, lifetime (unclaimed = rewards - claimed). */
+  @Column({ name: 'staking_claimed_micro', ...bigintColumn, default: 0 })
+  stakingClaimedMicro!: bigint;
 
   @Column({ name: 'last_active_at', type: 'timestamptz', nullable: true })
   lastActiveAt!: Date | null;

@@ -28,6 +28,11 @@ export class ProtocolStateEntity {
   @Column({ name: 'fees_pending_micro', ...bigintColumn, default: 0 })
   feesPendingMicro!: bigint;
 
+  /** LP above the cap swept out of the LP and not yet paid to stakers (nobody staked, or truncation remainders). */
+  @Column({ name: 'staking_reserve_micro', ...bigintColumn, default: 0 })
+  stakingReserveMicro!: bigint;
+
+  /** Lifetime total of the staking reserve (LP excess) paid to stakers. */
   @Column({ name: 'swept_to_stakers_micro', ...bigintColumn, default: 0 })
   sweptToStakersMicro!: bigint;
 

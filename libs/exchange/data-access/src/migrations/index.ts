@@ -1,6 +1,7 @@
 import { CreateExchangeSchema1763700000000 } from './1763700000000-create-exchange-schema';
 import { CreateExchangeTables1763700100000 } from './1763700100000-create-exchange-tables';
 import { AddExchangeEngineColumns1763700400000 } from './1763700400000-add-exchange-engine-columns';
+import { AddOwnerActionsAndFeeQueue1763700500000 } from './1763700500000-add-owner-actions-and-fee-queue';
 
 /** Migrations of the `exchange` schema, oldest first. */
-export const EXCHANGE_MIGRATIONS = [CreateExchangeSchema1763700000000, CreateExchangeTables1763700100000, AddExchangeEngineColumns1763700400000];
+export const EXCHANGE_MIGRATIONS = [CreateExchangeSchema1763700000000, CreateExchangeTables1763700100000, AddExchangeEngineColumns1763700400000, AddOwnerActionsAndFeeQueue1763700500000];

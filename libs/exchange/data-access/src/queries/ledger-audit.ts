@@ -2,10 +2,11 @@ import { type QueryExecutor, queryRows } from './chain-balances';
 
 /**
  * Checks that the books balance: every ledger transaction sums to zero; each account's cached free,
- * locked, queued and staking-reward balances equal the sums of its ledger buckets; the protocol's LP,
- * parked losses and pending fees equal theirs; and the payout queue equals both its ledger liability and
- * the traders' queued claims (queued balances plus queued-backed margin of open positions).
- * Returns one line per mismatch; an empty list means the books balance.
+ * locked, queued and unclaimed staking-reward balances equal the sums of its ledger buckets; the
+ * protocol's LP, parked losses, pending fees and staking reserve equal theirs; the payout queue equals
+ * its ledger liability (traders' part plus queued fees); the queued fees equal their ledger bucket; and
+ * the traders' part equals their queued claims (queued balances plus queued-backed margin of open
+ * positions). Returns one line per mismatch; an empty list means the books balance.
  */
 export async function auditLedger(db: QueryExecutor): Promise<string[]> {
   const problems: string[] = [];
@@ -19,32 +20,41 @@ export async function auditLedger(db: QueryExecutor): Promise<string[]> {
              coalesce(sum(amount_micro) FILTER (WHERE bucket = 'queued'), 0) AS l_queued,
              coalesce(sum(amount_micro) FILTER (WHERE bucket = 'stakers'), 0) AS l_stakers
         FROM exchange.ledger_entries WHERE owner <> 'protocol' GROUP BY owner)
-    SELECT a.wallet, a.free_micro, a.locked_micro, a.queued_micro, a.staking_rewards_micro,
+    SELECT a.wallet, a.free_micro, a.locked_micro, a.queued_micro, a.staking_rewards_micro - a.staking_claimed_micro AS unclaimed_rewards,
            coalesce(s.l_free, 0) AS l_free, coalesce(s.l_locked, 0) AS l_locked, coalesce(s.l_queued, 0) AS l_queued, coalesce(s.l_stakers, 0) AS l_stakers
       FROM exchange.accounts a LEFT JOIN sums s ON s.owner = a.wallet`);
-  const pairs = [['free_micro', 'l_free'], ['locked_micro', 'l_locked'], ['queued_micro', 'l_queued'], ['staking_rewards_micro', 'l_stakers']] as const;
+  const pairs = [['free_micro', 'l_free'], ['locked_micro', 'l_locked'], ['queued_micro', 'l_queued'], ['unclaimed_rewards', 'l_stakers']] as const;
   for (const a of accounts) {
     for (const [column, ledger] of pairs) {
       if (String(a[column]) !== String(a[ledger])) problems.push(`${a['wallet']} ${column} ${a[column]} but ledger ${a[ledger]}`);
     }
   }
   const [p] = await queryRows<Record<string, string>>(db, `
-    SELECT s.lp_micro, s.parked_micro, s.fees_pending_micro,
-           (SELECT coalesce(sum(amount_micro), 0) FROM exchange.ledger_entries WHERE owner = 'protocol' AND bucket = 'lp') AS l_lp,
-           (SELECT coalesce(sum(amount_micro), 0) FROM exchange.ledger_entries WHERE owner = 'protocol' AND bucket = 'lp_parked') AS l_parked,
-           (SELECT coalesce(sum(amount_micro), 0) FROM exchange.ledger_entries WHERE owner = 'protocol' AND bucket = 'fees') AS l_fees,
-           (SELECT coalesce(-sum(amount_micro), 0) FROM exchange.ledger_entries WHERE owner = 'protocol' AND bucket = 'payout_queue') AS l_owed,
-           (SELECT coalesce(sum(remaining_micro), 0) FROM exchange.payout_queue WHERE paid_at IS NULL) AS owed,
+    WITH buckets AS (
+      SELECT bucket, sum(amount_micro) AS total FROM exchange.ledger_entries WHERE owner = 'protocol' GROUP BY bucket),
+    queue AS (
+      SELECT coalesce(sum(remaining_micro), 0) AS owed, coalesce(sum(fee_remaining_micro), 0) AS fees_owed
+        FROM exchange.payout_queue WHERE paid_at IS NULL)
+    SELECT s.lp_micro, s.parked_micro, s.fees_pending_micro, s.staking_reserve_micro,
+           coalesce((SELECT total FROM buckets WHERE bucket = 'lp'), 0) AS l_lp,
+           coalesce((SELECT total FROM buckets WHERE bucket = 'lp_parked'), 0) AS l_parked,
+           coalesce((SELECT total FROM buckets WHERE bucket = 'fees'), 0) AS l_fees,
+           coalesce((SELECT total FROM buckets WHERE bucket = 'staking_reserve'), 0) AS l_reserve,
+           coalesce((SELECT total FROM buckets WHERE bucket = 'fees_queued'), 0) AS l_fees_queued,
+           coalesce((SELECT -total FROM buckets WHERE bucket = 'payout_queue'), 0) AS l_owed,
+           queue.owed, queue.fees_owed, queue.owed + queue.fees_owed AS owed_total,
            (SELECT coalesce(sum(queued_micro), 0) FROM exchange.accounts)
              + (SELECT coalesce(sum(margin_queued_micro), 0) FROM exchange.positions WHERE status = 'open') AS claims
-      FROM exchange.protocol_state s`);
+      FROM exchange.protocol_state s, queue`);
   const check = (what: string, cached: string, ledger: string) => {
     if (String(cached) !== String(ledger)) problems.push(`${what} ${cached} but ledger ${ledger}`);
   };
   check('lp', p!['lp_micro']!, p!['l_lp']!);
   check('parked', p!['parked_micro']!, p!['l_parked']!);
   check('pending fees', p!['fees_pending_micro']!, p!['l_fees']!);
-  check('payout queue', p!['owed']!, p!['l_owed']!);
-  check('payout queue vs queued claims', p!['owed']!, p!['claims']!);
+  check('staking reserve', p!['staking_reserve_micro']!, p!['l_reserve']!);
+  check('payout queue', p!['owed_total']!, p!['l_owed']!);
+  check('queued fees', p!['fees_owed']!, p!['l_fees_queued']!);
+  if (String(p!['owed']) !== String(p!['claims'])) problems.push(`payout queue (traders' part) ${p!['owed']} but queued claims ${p!['claims']}`);
   return problems;
 }
