@@ -7,6 +7,9 @@ const { transformFileSync } = require('@swc/core');
 const { root, swcOptions } = require('./swc-options.cjs');
 
 const TEST_FILE = /\.(spec|int-spec|e2e-spec)\.ts$/;
+/** Test kits beside the code (`src/testing/`) are for the tests only; an image never contains them. */
+const TEST_KIT_DIR = `${path.sep}testing${path.sep}`;
+const LIB_IMPORT = /(?:from\s+|require\(\s*|import\(\s*)['"](@paper\/[\w-]+)['"]/g;
 
 function listFiles(dir) {
   if (!fs.existsSync(dir)) return [];
@@ -16,11 +19,28 @@ function listFiles(dir) {
   });
 }
 
+/** The libs' source roots by import name (`@paper/x` -> libs/.../src), from tsconfig.base.json's paths. */
+function libRoots() {
+  const { compilerOptions } = JSON.parse(fs.readFileSync(path.join(root, 'tsconfig.base.json'), 'utf8'));
+  return new Map(Object.entries(compilerOptions.paths).map(([name, [entry]]) => [name, path.dirname(path.join(root, entry))]));
+}
+
+const shipped = (file) => file.endsWith('.ts') && !TEST_FILE.test(file) && !file.includes(TEST_KIT_DIR);
+
+/** The source roots an app's runtime code reaches: its own, the migration command's, and the libs they import. */
 function sourceRoots(app) {
-  const libs = listFiles(path.join(root, 'libs'))
-    .filter((f) => f.endsWith(`${path.sep}project.json`))
-    .map((f) => path.join(path.dirname(f), 'src'));
-  return [path.join(root, 'apps', app, 'src'), path.join(root, 'tools', 'db'), ...libs];
+  const libs = libRoots();
+  const roots = [path.join(root, 'apps', app, 'src'), path.join(root, 'tools', 'db')];
+  for (let i = 0; i < roots.length; i += 1) {
+    for (const file of listFiles(roots[i]).filter(shipped)) {
+      for (const [, name] of fs.readFileSync(file, 'utf8').matchAll(LIB_IMPORT)) {
+        const dir = libs.get(name);
+        if (!dir) throw new Error(`${path.relative(root, file)} imports ${name}, which tsconfig.base.json does not map`);
+        if (!roots.includes(dir)) roots.push(dir);
+      }
+    }
+  }
+  return roots;
 }
 
 function buildInto(outDir, roots) {
@@ -31,7 +51,7 @@ function buildInto(outDir, roots) {
       const target = path.join(outDir, rel);
       fs.mkdirSync(path.dirname(target), { recursive: true });
       if (file.endsWith('.ts') && !file.endsWith('.d.ts')) {
-        if (TEST_FILE.test(file)) continue;
+        if (!shipped(file)) continue;
         const out = transformFileSync(file, swcOptions({ filename: file, sourceMaps: true }));
         const js = target.replace(/\.ts$/, '.js');
         const mapName = `${path.basename(js)}.map`;
@@ -62,7 +82,7 @@ function buildAll(outDir = path.join(root, 'dist', 'stack')) {
   return { apps, files: buildInto(outDir, [...roots]) };
 }
 
-module.exports = { buildApp, buildAll };
+module.exports = { buildApp, buildAll, sourceRoots };
 
 if (require.main === module) {
   const arg = process.argv[2];

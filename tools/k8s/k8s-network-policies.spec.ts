@@ -61,11 +61,14 @@ describe.each(['dev', 'prod'] as const)('NetworkPolicies of k8s/overlays/%s', (o
     for (const app of appNames()) expect({ app, scraped: model.ingressAllowed(pod(app), { namespace: 'monitoring' }, 8080) }).toEqual({ app, scraped: true });
   });
 
-  it('lets only the venue clients and notification senders out to the internet over HTTPS, never to private ranges', () => {
+  it('lets only the venue clients and notification senders out to the internet (HTTPS; any port for webhooks), never to private ranges', () => {
     const out = appNames().filter((a) => model.egressAllowed(pod(a), { ip: PUBLIC_IP }, 443));
     expect(out.sort()).toEqual([...INTERNET_APPS].sort());
     for (const app of appNames()) {
-      expect(model.egressAllowed(pod(app), { ip: PUBLIC_IP }, 80)).toBe(false);
+      // customer webhooks may use any port: only their senders (deliveries, test messages) reach beyond 443
+      const webhookSender = app === 'alerts-dispatcher' || app === 'alerts-api';
+      expect(model.egressAllowed(pod(app), { ip: PUBLIC_IP }, 8443)).toBe(webhookSender);
+      expect(model.egressAllowed(pod(app), { ip: PUBLIC_IP }, 80)).toBe(webhookSender);
       expect(model.egressAllowed(pod(app), { ip: '10.20.30.40' }, 443)).toBe(false);
       expect(model.egressAllowed(pod(app), { namespace: 'kube-system' }, 443)).toBe(false);
     }

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AlertsAccountEntity, DeliveryEntity } from '@paper/alerts-data';
+import { ALERTS_LIMITS } from '@paper/alerts-delivery';
 import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
 import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
 import { DataSource, In } from 'typeorm';
@@ -41,7 +42,7 @@ export class AccountsService {
     ]);
     return {
       account: { id: account.id, createdAt: account.createdAt.toISOString() },
-      limits: { watches: this.config.ALERTS_MAX_WATCHES, channels: this.config.ALERTS_MAX_CHANNELS },
+      limits: { watches: this.config.ALERTS_MAX_WATCHES, channels: ALERTS_LIMITS.channelsPerAccount },
       watches,
       channels,
       protocolRules,

@@ -21,6 +21,7 @@ import { HealthzController } from '../storage/healthz.controller';
 import { StorageReadiness } from '../storage/storage-readiness.service';
 import { StorageReadyGuard } from '../storage/storage-ready.guard';
 import { TelegramLinkController } from '../telegram/telegram-link.controller';
+import { TelegramLinkService } from '../telegram/telegram-link.service';
 import { UpstreamController } from '../upstream/upstream.controller';
 import { UpstreamClient } from '../upstream/upstream-client.service';
 import { WatchesController } from '../watches/watches.controller';
@@ -51,6 +52,7 @@ import { WatchesService } from '../watches/watches.service';
     ChannelsService,
     ChannelTestService,
     TestMessageLimiter,
+    TelegramLinkService,
     ProtocolRulesService,
     AlertsService,
     DeliveriesService,

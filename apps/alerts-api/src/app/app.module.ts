@@ -15,6 +15,8 @@ export class AppModule {
         InfraModule.forRoot({
           config,
           database: () => createAlertsDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'alerts-api' }),
+          // Ready without the schema: until it is applied the API answers 503 service_initializing itself.
+          databaseOptions: { requireMigrations: false },
           redis: config,
         }),
         QueueModule,

@@ -1,8 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ChannelEntity } from '@paper/alerts-data';
-import { buildWebhookEvent, type DeliveryOutcome, formatTelegramHtml, parseAllowHosts, sendDiscord, sendTelegram, sendWebhook } from '@paper/alerts-delivery';
-import { APP_CONFIG } from '@paper/nest-infra';
+import {
+  buildWebhookEvent,
+  type DeliveryOutcome,
+  destinationBuckets,
+  formatTelegramHtml,
+  parseAllowHosts,
+  sendDiscord,
+  sendTelegram,
+  sendWebhook,
+  TokenBuckets,
+} from '@paper/alerts-delivery';
+import { AlertsErrorCode } from '@paper/contracts';
+import { APP_CONFIG, REDIS } from '@paper/nest-infra';
+import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
+import { AlertsException } from '../app/alerts.exception';
 import type { AlertsApiConfig } from '../config/alerts-api.config';
 import type { ChannelTestResultView } from './channel.dto';
 import { ChannelsService } from './channels.service';
@@ -10,22 +23,39 @@ import { TestMessageLimiter } from './test-message-limiter';
 
 const TEXT = 'Test message from the wallet alerts service: this channel can receive alerts. Alerts are best effort; the service is unofficial and not affiliated with the exchange.';
 
-/** Sends a real test message to a channel (5 per minute per channel). A receiver that is gone disables the channel. */
+/** A test message waits this long at most for a free slot of its destination's rate limit; longer waits answer 429. */
+const SLOT_WAIT_MAX_MS = 2000;
+
+/**
+ * Sends a real test message to an active channel (5 per minute per channel), taking its slot from the
+ * same per-destination rate-limit buckets as alert deliveries. A receiver that is gone disables the channel.
+ */
 @Injectable()
 export class ChannelTestService {
   private readonly allowHosts: string[];
+  private readonly buckets: TokenBuckets;
 
   constructor(
     private readonly channels: ChannelsService,
     private readonly limiter: TestMessageLimiter,
+    @Inject(REDIS) redis: Redis,
     @Inject(APP_CONFIG) private readonly config: AlertsApiConfig,
   ) {
     this.allowHosts = parseAllowHosts(config.ALERTS_ALLOW_HOSTS);
+    this.buckets = new TokenBuckets(redis, config.REDIS_PREFIX);
   }
 
   async test(accountId: string, channelId: string): Promise<ChannelTestResultView> {
     const channel = await this.channels.get(accountId, channelId);
+    if (channel.status !== 'active') {
+      const why = channel.status === 'paused' ? 'paused' : `disabled${channel.disabledReason ? ` (${channel.disabledReason})` : ''}`;
+      throw new AlertsException(
+        AlertsErrorCode.Conflict,
+        `The channel is ${why}: test messages go only to active channels. Set it active with PATCH /api/channels/${channel.id} {"status": "active"} first.`,
+      );
+    }
     await this.limiter.take(channel.id);
+    await this.destinationSlot(channel);
     const eventId = `evt_test_${randomUUID()}`;
     const outcome = await this.send(channel, eventId);
     if (outcome.kind === 'disable') await this.channels.disable(channel, outcome.reason);
@@ -36,6 +66,23 @@ export class ChannelTestService {
       ...(outcome.status !== undefined ? { receiverStatus: outcome.status } : {}),
       ...(outcome.kind !== 'delivered' ? { detail: outcome.reason } : {}),
     };
+  }
+
+  /** Waits briefly for the destination's next free slot; a longer wait answers 429 with Retry-After. */
+  private async destinationSlot(channel: ChannelEntity): Promise<void> {
+    const buckets = destinationBuckets(channel, this.config);
+    const deadline = Date.now() + SLOT_WAIT_MAX_MS;
+    for (;;) {
+      const wait = await this.buckets.take(buckets);
+      if (wait === 0) return;
+      if (Date.now() + wait > deadline) {
+        const seconds = Math.max(1, Math.ceil(wait / 1000));
+        throw new AlertsException(AlertsErrorCode.RateLimited, `The channel's receiver is at its rate limit (shared with alert deliveries). Retry in ${seconds} s.`, {
+          'Retry-After': String(seconds),
+        });
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
 
   private send(channel: ChannelEntity, eventId: string): Promise<DeliveryOutcome> {

@@ -46,9 +46,12 @@ export class ChannelsController {
   @Post(':id/test')
   @HttpCode(200)
   @ApiIdParam('channel')
-  @ApiOperation({ operationId: 'testChannel', summary: 'Send a real test message (at most 5 per minute per channel)' })
+  @ApiOperation({
+    operationId: 'testChannel',
+    summary: 'Send a real test message to an active channel (at most 5 per minute per channel, within the receiver\'s rate limit shared with alert deliveries)',
+  })
   @ApiOkResponse({ type: ChannelTestResultView, description: 'The attempt was made; `delivered` tells whether the receiver accepted it' })
-  @ApiErrors(404, 429)
+  @ApiErrors(404, 409, 429)
   test(@CurrentAccount() accountId: string, @Param('id', new IdParamPipe('channel')) id: string): Promise<ChannelTestResultView> {
     return this.tester.test(accountId, id);
   }

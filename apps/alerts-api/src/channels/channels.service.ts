@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ChannelEntity } from '@paper/alerts-data';
-import { checkTarget, createSigningSecret, parseAllowHosts, TargetNotAllowedError } from '@paper/alerts-delivery';
+import { ALERTS_LIMITS, checkTarget, createSigningSecret, parseAllowHosts, TargetNotAllowedError } from '@paper/alerts-delivery';
 import { AlertsErrorCode } from '@paper/contracts';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { randomUUID } from 'node:crypto';
@@ -17,7 +17,7 @@ export class ChannelsService {
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AlertsApiConfig,
+    @Inject(APP_CONFIG) config: AlertsApiConfig,
   ) {
     this.allowHosts = parseAllowHosts(config.ALERTS_ALLOW_HOSTS);
   }
@@ -46,8 +46,8 @@ export class ChannelsService {
   }
 
   assertBelowLimit(count: number): void {
-    if (count >= this.config.ALERTS_MAX_CHANNELS) {
-      throw new AlertsException(AlertsErrorCode.LimitReached, `An account can have at most ${this.config.ALERTS_MAX_CHANNELS} channels. Delete one first.`);
+    if (count >= ALERTS_LIMITS.channelsPerAccount) {
+      throw new AlertsException(AlertsErrorCode.LimitReached, `An account can have at most ${ALERTS_LIMITS.channelsPerAccount} channels. Delete one first.`);
     }
   }
 

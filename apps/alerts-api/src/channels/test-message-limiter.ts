@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ALERTS_LIMITS } from '@paper/alerts-delivery';
 import { AlertsErrorCode } from '@paper/contracts';
 import { APP_CONFIG, REDIS } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
@@ -6,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { AlertsException } from '../app/alerts.exception';
 import type { AlertsApiConfig } from '../config/alerts-api.config';
 
-export const TEST_MESSAGES_PER_MINUTE = 5;
+const TEST_MESSAGES_PER_MINUTE = ALERTS_LIMITS.testMessagesPerMinute;
 const WINDOW_MS = 60_000;
 
 /** Sliding one-minute window in a sorted set: returns {allowed, waitMs}. Atomic. */

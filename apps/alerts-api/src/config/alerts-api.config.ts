@@ -1,3 +1,4 @@
+import { destinationRateEnvShape } from '@paper/alerts-delivery';
 import { baseEnvShape, databaseEnvShape, env, redisEnvShape } from '@paper/nest-infra';
 import { z } from 'zod';
 
@@ -30,8 +31,8 @@ export const alertsApiConfigSchema = z.object({
     .default('')
     .describe('Comma-separated host or host:port entries whose private/loopback addresses may receive webhooks (development and tests only).'),
   ALERTS_MAX_WATCHES: env.positiveInt(100).describe('Watches per account.'),
-  ALERTS_MAX_CHANNELS: env.positiveInt(10).describe('Channels per account; linking a Telegram chat past it is refused.'),
   ALERTS_DELIVERY_TIMEOUT_MS: env.positiveInt(10000).describe('Timeout of one delivery attempt (ms).'),
+  ...destinationRateEnvShape,
 });
 
 export type AlertsApiConfig = z.infer<typeof alertsApiConfigSchema>;

@@ -63,7 +63,7 @@ export class DeliveriesService {
   }
 
   /**
-   * Moves a dead delivery back to `queued` (attempts start over, the event id stays) and adds its
+   * Moves a dead delivery back to `queued` (attempts and rate-limited answers start over, the event id stays) and adds its
    * `deliver` job (job id = delivery id). The dispatcher signs each attempt afresh.
    */
   async retry(accountId: string, id: string): Promise<DeliveryView> {
@@ -73,7 +73,7 @@ export class DeliveriesService {
       if (delivery.status !== 'dead') {
         throw new AlertsException(AlertsErrorCode.Conflict, `Only dead-lettered deliveries can be re-queued; this one is ${delivery.status}.`);
       }
-      await manager.getRepository(DeliveryEntity).update({ id }, { status: 'queued', attempts: 0, nextAttemptAt: new Date() });
+      await manager.getRepository(DeliveryEntity).update({ id }, { status: 'queued', attempts: 0, rateLimited: 0, nextAttemptAt: new Date() });
     });
     const queue = this.queues.queue(ALERTS_DELIVERY_QUEUE);
     try {

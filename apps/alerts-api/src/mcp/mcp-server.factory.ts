@@ -2,18 +2,25 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
+import { AccountsService } from '../accounts/accounts.service';
 import { AlertsService } from '../alerts/alerts.service';
+import { ChannelTestService } from '../channels/channel-test.service';
 import { ChannelsService } from '../channels/channels.service';
+import { DeliveriesService } from '../deliveries/deliveries.service';
+import { ProtocolRulesService } from '../protocol-rules/protocol-rules.service';
 import { StatusService } from '../status/status.service';
+import { TelegramLinkService } from '../telegram/telegram-link.service';
 import { UpstreamClient } from '../upstream/upstream-client.service';
 import { WatchesService } from '../watches/watches.service';
+import type { AccountToolServices } from './account-tool-kit';
 import { registerAccountTools } from './account-tools';
 import { registerExchangeTools } from './exchange-tools';
 import { looseObject, ok } from './tool-result';
 
 const INSTRUCTIONS =
   'Wallet alerts for the paper-trading exchange. Without a token: service status and read-only exchange data (exchange_* tools). ' +
-  'With an account token (Authorization: Bearer <ACCOUNT_TOKEN>): also list and manage watches, channels and alerts. ' +
+  'With an account token (Authorization: Bearer <ACCOUNT_TOKEN>): also everything the REST API offers for that account: watches, channels ' +
+  '(test messages, Telegram links), protocol rules, alerts, dead letters and their retry, the account itself. Accounts are created over REST (POST /api/accounts). ' +
   'Alerts are best effort; the service is unofficial and not affiliated with the exchange.';
 
 const statusOutput = looseObject({ ready: z.boolean(), channels: z.record(z.string(), z.boolean()), limits: z.record(z.string(), z.unknown()), lastScheduledPoll: z.unknown() });
@@ -25,14 +32,22 @@ const statusOutput = looseObject({ ready: z.boolean(), channels: z.record(z.stri
 @Injectable()
 export class McpServerFactory {
   private readonly validator = new AjvJsonSchemaValidator();
+  private readonly services: AccountToolServices;
 
   constructor(
     private readonly status: StatusService,
     private readonly upstream: UpstreamClient,
-    private readonly watches: WatchesService,
-    private readonly channels: ChannelsService,
-    private readonly alerts: AlertsService,
-  ) {}
+    accounts: AccountsService,
+    watches: WatchesService,
+    channels: ChannelsService,
+    channelTests: ChannelTestService,
+    telegramLinks: TelegramLinkService,
+    protocolRules: ProtocolRulesService,
+    alerts: AlertsService,
+    deliveries: DeliveriesService,
+  ) {
+    this.services = { accounts, watches, channels, channelTests, telegramLinks, protocolRules, alerts, deliveries };
+  }
 
   create(accountId: string | undefined): McpServer {
     const server = new McpServer(
@@ -50,7 +65,7 @@ export class McpServerFactory {
       async () => ok({ ...(await this.status.status()) }),
     );
     registerExchangeTools(server, this.upstream);
-    registerAccountTools(server, accountId, { watches: this.watches, channels: this.channels, alerts: this.alerts });
+    registerAccountTools(server, accountId, this.services);
     return server;
   }
 }

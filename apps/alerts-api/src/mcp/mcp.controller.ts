@@ -42,8 +42,10 @@ export class McpController {
     summary: 'MCP server (Streamable HTTP, stateless, JSON responses)',
     description:
       'Send `Accept: application/json, text/event-stream`. Without a token: get_service_status and the read-only exchange_* tools. ' +
-      'With `Authorization: Bearer <ACCOUNT_TOKEN>`: also list_watches, add_watch, update_watch, remove_watch, list_channels, set_channel_status, list_alerts ' +
-      '(listed either way; without a token they return a tool error asking for one). A token that is present but invalid is refused with 401.',
+      'With `Authorization: Bearer <ACCOUNT_TOKEN>`: also the account tools, which cover every bearer-token endpoint: list_watches, add_watch, update_watch, ' +
+      'remove_watch, list_channels, add_channel, set_channel_status, remove_channel, test_channel, create_telegram_link, get_protocol_rules, set_protocol_rules, ' +
+      'list_alerts, list_dead_deliveries, retry_delivery, get_my_account, delete_my_account (listed either way; without a token they return a tool error ' +
+      'asking for one). Accounts are created with POST /api/accounts only. A token that is present but invalid is refused with 401.',
   })
   @ApiBody({ description: 'A JSON-RPC 2.0 request or notification', schema: jsonRpc })
   @ApiOkResponse({ description: 'JSON-RPC response', schema: jsonRpc })

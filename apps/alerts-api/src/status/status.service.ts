@@ -1,14 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PollStatusEntity } from '@paper/alerts-data';
-import { SIGNATURE_TOLERANCE_SECONDS } from '@paper/alerts-delivery';
+import { ALERTS_LIMITS, SIGNATURE_TOLERANCE_SECONDS } from '@paper/alerts-delivery';
 import { PROTOCOL_RULE_RANGES, WALLET_RULE_RANGES } from '@paper/contracts';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import { PAGE_MAX } from '../alerts/alert.dto';
-import { TEST_MESSAGES_PER_MINUTE } from '../channels/test-message-limiter';
 import type { AlertsApiConfig } from '../config/alerts-api.config';
 import { StorageReadiness } from '../storage/storage-readiness.service';
-import { TELEGRAM_LINK_MINUTES } from '../telegram/telegram-link.controller';
 import type { PollView, StatusView } from './status.dto';
 
 @Injectable()
@@ -30,9 +28,9 @@ export class StatusService {
       channels: { discord: true, webhook: true, telegram: this.telegramConfigured },
       limits: {
         watchesPerAccount: this.config.ALERTS_MAX_WATCHES,
-        channelsPerAccount: this.config.ALERTS_MAX_CHANNELS,
-        testMessagesPerMinute: TEST_MESSAGES_PER_MINUTE,
-        telegramLinkCodeMinutes: TELEGRAM_LINK_MINUTES,
+        channelsPerAccount: ALERTS_LIMITS.channelsPerAccount,
+        testMessagesPerMinute: ALERTS_LIMITS.testMessagesPerMinute,
+        telegramLinkCodeMinutes: ALERTS_LIMITS.telegramLinkCodeMinutes,
         pageSizeMax: PAGE_MAX,
         webhookSignatureToleranceSeconds: SIGNATURE_TOLERANCE_SECONDS,
         ruleRanges: { ...WALLET_RULE_RANGES, ...PROTOCOL_RULE_RANGES },

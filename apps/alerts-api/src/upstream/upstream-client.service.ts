@@ -37,8 +37,34 @@ function unavailable(detail: string): AlertsException {
 }
 
 /**
+ * Reads a body while it streams in and aborts the request as soon as it passes `max` bytes (a declared
+ * content-length over the limit aborts before reading), so an oversized answer is never buffered whole.
+ */
+async function readBounded(response: Response, max: number, abort: AbortController): Promise<Buffer> {
+  const tooLarge = () => {
+    abort.abort();
+    return unavailable(`answer larger than ${max} bytes`);
+  };
+  if (Number(response.headers.get('content-length') ?? 0) > max) throw tooLarge();
+  if (!response.body) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks, size);
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+}
+
+/**
  * GETs from the exchange tool API's public family: no client headers, cookies or credentials are
- * forwarded, redirects are not followed, answers are bounded in time and size. 2xx and 4xx answers
+ * forwarded, redirects are not followed, answers are bounded in time and in size (enforced while streaming). 2xx and 4xx answers
  * pass through; 3xx, 5xx, timeouts and network failures become 502 `upstream_unavailable`.
  */
 @Injectable()
@@ -52,6 +78,7 @@ export class UpstreamClient {
   async get(path: UpstreamPath, search = ''): Promise<UpstreamResponse> {
     const base = this.config.EXCHANGE_API_URL.replace(/\/+$/, '');
     const url = `${base}${path === 'openapi.json' ? '/openapi.json' : `/api/v1/${path}`}${search.length > 1 ? search : ''}`;
+    const abort = new AbortController();
     let response: Response;
     let body: Buffer;
     try {
@@ -59,17 +86,14 @@ export class UpstreamClient {
         method: 'GET',
         redirect: 'manual',
         headers: { accept: 'application/json', 'user-agent': 'paper-alerts-proxy/1' },
-        signal: AbortSignal.timeout(this.config.UPSTREAM_TIMEOUT_MS),
+        signal: AbortSignal.any([abort.signal, AbortSignal.timeout(this.config.UPSTREAM_TIMEOUT_MS)]),
       });
-      const declared = Number(response.headers.get('content-length') ?? 0);
-      if (declared > MAX_BODY_BYTES) throw unavailable('answer too large');
-      body = Buffer.from(await response.arrayBuffer());
+      body = await readBounded(response, MAX_BODY_BYTES, abort);
     } catch (error) {
       if (error instanceof AlertsException) throw error;
       const name = (error as Error).name;
       throw unavailable(name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${this.config.UPSTREAM_TIMEOUT_MS} ms` : 'connection failed');
     }
-    if (body.length > MAX_BODY_BYTES) throw unavailable('answer too large');
     if (response.status >= 500 || response.status < 200 || (response.status >= 300 && response.status < 400)) {
       throw unavailable(`it answered ${response.status}`);
     }

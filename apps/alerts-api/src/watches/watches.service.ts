@@ -56,13 +56,20 @@ export class WatchesService {
     });
   }
 
+  /**
+   * Partial update under a row lock: concurrent patches of the same watch are applied one after the
+   * other, each merged into the rules the previous one saved, so none is lost.
+   */
   async update(accountId: string, id: string, dto: UpdateWatchDto): Promise<WatchView> {
-    const repo = this.dataSource.getRepository(WatchEntity);
-    const watch = await repo.findOneBy({ id, accountId });
-    if (!watch) throw AlertsException.notFound('watch');
-    if (dto.rules) watch.rules = mergeWalletRules(watch.rules, plain(dto.rules) as WalletRulesPatch);
-    if (dto.label !== undefined) watch.label = dto.label;
-    return toWatchView(await repo.save(watch));
+    const patch = dto.rules ? (plain(dto.rules) as WalletRulesPatch) : undefined;
+    return this.dataSource.transaction(async (manager) => {
+      const repo = manager.getRepository(WatchEntity);
+      const watch = await repo.findOne({ where: { id, accountId }, lock: { mode: 'pessimistic_write' } });
+      if (!watch) throw AlertsException.notFound('watch');
+      if (patch) watch.rules = mergeWalletRules(watch.rules, patch);
+      if (dto.label !== undefined) watch.label = dto.label;
+      return toWatchView(await repo.save(watch));
+    });
   }
 
   async remove(accountId: string, id: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { destinationRateEnvShape } from '@paper/alerts-delivery';
 import { baseEnvShape, databaseEnvShape, env, redisEnvShape } from '@paper/nest-infra';
 import { z } from 'zod';
 
@@ -6,20 +7,6 @@ const optionalText = () =>
     .string()
     .optional()
     .transform((v) => (v && v.trim() ? v.trim() : undefined));
-
-/** `<tokens>/<milliseconds>`, e.g. `5/2000` = five requests per two seconds. */
-const rate = (fallback: string) =>
-  z
-    .string()
-    .default(fallback)
-    .transform((v, ctx) => {
-      const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(v);
-      if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) {
-        ctx.addIssue({ code: 'custom', message: 'must be <tokens>/<milliseconds>, e.g. 5/2000' });
-        return z.NEVER;
-      }
-      return { tokens: Number(match[1]), perMs: Number(match[2]) };
-    });
 
 const schedule = (fallback: string) =>
   z
@@ -59,7 +46,6 @@ export const alertsDispatcherConfigSchema = z
       .describe('Public URL of POST /telegram/webhook; in webhook mode the dispatcher registers it with setWebhook at start.'),
     TELEGRAM_POLL_TIMEOUT_S: z.coerce.number().int().min(0).max(50).default(25).describe('Long-poll timeout of getUpdates (seconds).'),
     ALERTS_ALLOW_HOSTS: z.string().default('').describe('Comma-separated host or host:port entries whose private/loopback addresses may receive webhooks (development and tests only).'),
-    ALERTS_MAX_CHANNELS: env.positiveInt(10).describe('Channels per account; linking a Telegram chat past it is refused.'),
     ALERTS_DELIVERY_TIMEOUT_MS: env.positiveInt(10000).describe('Timeout of one delivery attempt (ms).'),
     ALERTS_DELIVERY_CONCURRENCY: env.positiveInt(16).describe('Deliveries in flight per dispatcher process.'),
     ALERTS_RETRY_SCHEDULE_MS: schedule('5000,300000,1800000,7200000,18000000,36000000,36000000').describe(
@@ -67,10 +53,10 @@ export const alertsDispatcherConfigSchema = z
     ),
     ALERTS_RETRY_JITTER_PCT: z.coerce.number().min(0).max(100).default(20).describe('Each retry delay is varied at random by up to this percentage either way.'),
     ALERTS_RETRY_AFTER_MAX_MS: env.positiveInt(21_600_000).describe("A receiver's Retry-After is honoured up to this long (ms)."),
-    ALERTS_WEBHOOK_RATE: rate('10/1000').describe('Rate limit per webhook URL: <requests>/<milliseconds>.'),
-    ALERTS_DISCORD_RATE: rate('5/2000').describe('Rate limit per Discord webhook: <requests>/<milliseconds>.'),
-    ALERTS_TELEGRAM_CHAT_RATE: rate('1/1000').describe('Rate limit per Telegram chat: <requests>/<milliseconds>.'),
-    ALERTS_TELEGRAM_GLOBAL_RATE: rate('30/1000').describe('Rate limit of the bot across all chats: <requests>/<milliseconds>.'),
+    ALERTS_RATE_LIMITED_MAX: env.positiveInt(50).describe(
+      'Cap on rate-limited answers (429) per delivery. Each waits exactly Retry-After and uses up no attempt; the answer that reaches this count dead-letters the delivery.',
+    ),
+    ...destinationRateEnvShape,
     ALERTS_DELIVERY_LOCK_MS: env.positiveInt(30000).describe('BullMQ job lock (ms): the job of a dispatcher that died is taken up again after its lock lapses.'),
     ALERTS_DELIVERY_STALLED_INTERVAL_MS: env.positiveInt(30000).describe('How often (ms) workers look for jobs whose lock lapsed.'),
     ALERTS_SWEEP_MS: env.positiveInt(30000).describe('Period (ms) of the outbox sweeper that re-enqueues pending deliveries left without a job.'),
@@ -83,4 +69,3 @@ export const alertsDispatcherConfigSchema = z
   });
 
 export type AlertsDispatcherConfig = z.infer<typeof alertsDispatcherConfigSchema>;
-export type Rate = AlertsDispatcherConfig['ALERTS_WEBHOOK_RATE'];

@@ -1,13 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type DeliveryOutcome, parseAllowHosts, parseDiscordWebhookUrl, sendDiscord, sendTelegram, sendWebhook } from '@paper/alerts-delivery';
+import { type BucketSpec, type DeliveryOutcome, destinationBuckets, parseAllowHosts, sendDiscord, sendTelegram, sendWebhook } from '@paper/alerts-delivery';
 import { APP_CONFIG } from '@paper/nest-infra';
-import { createHash } from 'node:crypto';
 import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
 import { alertWebhookEvent, discordAlertMessage, telegramAlertText } from '../messages/channel-formats';
-import type { BucketSpec } from '../rate-limits/token-buckets';
 import type { DeliveryJob } from './delivery-store';
-
-const hashed = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 24);
 
 /** Renders an alert for its channel kind and sends it with the @paper/alerts-delivery senders. */
 @Injectable()
@@ -18,22 +14,9 @@ export class DeliverySender {
     this.allowHosts = parseAllowHosts(config.ALERTS_ALLOW_HOSTS);
   }
 
-  /** The rate-limit buckets of the delivery's destination (never keyed by a secret). */
+  /** The rate-limit buckets of the delivery's destination (shared with alerts-api's test messages). */
   buckets(job: DeliveryJob): BucketSpec[] {
-    const c = this.config;
-    switch (job.channel.kind) {
-      case 'discord': {
-        const ref = parseDiscordWebhookUrl(job.channel.target);
-        return [{ key: `discord:${ref?.id ?? hashed(job.channel.target)}`, ...c.ALERTS_DISCORD_RATE }];
-      }
-      case 'telegram':
-        return [
-          { key: `telegram:chat:${job.channel.target}`, ...c.ALERTS_TELEGRAM_CHAT_RATE },
-          { key: 'telegram:global', ...c.ALERTS_TELEGRAM_GLOBAL_RATE },
-        ];
-      case 'webhook':
-        return [{ key: `webhook:${hashed(job.channel.target)}`, ...c.ALERTS_WEBHOOK_RATE }];
-    }
+    return destinationBuckets(job.channel, this.config);
   }
 
   send(job: DeliveryJob): Promise<DeliveryOutcome> {

@@ -8,6 +8,8 @@ export interface DeliveryJob {
   id: string;
   status: DeliveryStatus;
   attempts: number;
+  /** Rate-limited answers so far (not counted as attempts). */
+  rateLimited: number;
   nextAttemptAt: Date | null;
   channel: { id: string; kind: ChannelKind; target: string; secret: string | null; status: ChannelStatus; disabledReason: string | null };
   alert: AlertForDelivery;
@@ -17,6 +19,7 @@ interface Row {
   id: string;
   status: DeliveryStatus;
   attempts: number;
+  rate_limited: number;
   next_attempt_at: Date | null;
   event_id: string;
   channel_id: string;
@@ -37,7 +40,7 @@ interface Row {
 }
 
 const SELECT = `
-  SELECT d.id, d.status, d.attempts, d.next_attempt_at, d.event_id,
+  SELECT d.id, d.status, d.attempts, d.rate_limited, d.next_attempt_at, d.event_id,
          c.id AS channel_id, c.kind AS channel_kind, c.target, c.secret, c.status AS channel_status, c.disabled_reason,
          a.id AS alert_id, a.kind AS alert_kind, a.wallet, a.details, a.occurred_at, a.created_at AS alert_created_at, a.watch_id,
          w.label AS watch_label, w.role AS watch_role
@@ -59,6 +62,7 @@ export class DeliveryStore {
       id: r.id,
       status: r.status,
       attempts: r.attempts,
+      rateLimited: r.rate_limited,
       nextAttemptAt: r.next_attempt_at,
       channel: { id: r.channel_id, kind: r.channel_kind, target: r.target, secret: r.secret, status: r.channel_status, disabledReason: r.disabled_reason },
       alert: {
@@ -97,6 +101,18 @@ export class DeliveryStore {
   async retryLater(id: string, reason: string, at: Date): Promise<void> {
     await this.dataSource.query(
       `UPDATE alerts.deliveries SET status = 'failed', last_error = $2, next_attempt_at = $3, updated_at = now() WHERE id = $1 AND status = 'sending'`,
+      [id, reason.slice(0, 500), at],
+    );
+  }
+
+  /**
+   * The receiver answered 429: the attempt that was just claimed is given back (it did not fail) and
+   * the rate-limited count goes up; the next attempt is at `at`.
+   */
+  async rateLimited(id: string, reason: string, at: Date): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE alerts.deliveries SET status = 'failed', attempts = greatest(attempts - 1, 0), rate_limited = rate_limited + 1, last_error = $2, next_attempt_at = $3, updated_at = now()
+        WHERE id = $1 AND status = 'sending'`,
       [id, reason.slice(0, 500), at],
     );
   }

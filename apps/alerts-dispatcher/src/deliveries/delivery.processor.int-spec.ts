@@ -57,11 +57,11 @@ describe('delivery processor (PostgreSQL + Redis + BullMQ, local receivers)', ()
     expect(await kit.channelRow(channel)).toMatchObject({ status: 'active' });
   });
 
-  it('honours Retry-After on 429 and keeps the event id', async () => {
+  it('honours Retry-After on 429 without counting it as an attempt, and keeps the event id', async () => {
     const d = await kit.delivery(account, await webhook());
     receiver.failNext(1, 429, 1);
     await kit.enqueue(d.id);
-    expect(await settled(d.id)).toMatchObject({ status: 'delivered', attempts: 2 });
+    expect(await settled(d.id)).toMatchObject({ status: 'delivered', attempts: 1 });
     const [first, second] = receiver.received.filter((r) => r.eventId === d.eventId);
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(950);
   });

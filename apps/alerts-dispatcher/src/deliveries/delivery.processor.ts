@@ -1,16 +1,15 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import type { DeliveryOutcome } from '@paper/alerts-delivery';
+import { type DeliveryOutcome, TokenBuckets } from '@paper/alerts-delivery';
 import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
 import { APP_CONFIG, metricsRegistry, QueueRegistry, REDIS } from '@paper/nest-infra';
 import { DelayedError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
 import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
-import { TokenBuckets } from '../rate-limits/token-buckets';
 import { DeliverySender } from './delivery-sender.service';
-import { DeliveryStore } from './delivery-store';
+import { type DeliveryJob, DeliveryStore } from './delivery-store';
 import { DeliverySweeper } from './delivery-sweeper.service';
-import { maxAttempts, nextRetryDelay, type RetryPolicy } from './retry-schedule';
+import { maxAttempts, nextRetryDelay, rateLimitedDelay, type RetryPolicy } from './retry-schedule';
 
 const outcomes = new Counter({ name: 'alerts_delivery_attempts_total', help: 'Delivery attempts by channel kind and outcome', labelNames: ['kind', 'outcome'], registers: [metricsRegistry] });
 const sendSeconds = new Histogram({ name: 'alerts_delivery_send_seconds', help: 'Duration of one delivery attempt', labelNames: ['kind'], buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [metricsRegistry] });
@@ -19,6 +18,8 @@ const sendSeconds = new Histogram({ name: 'alerts_delivery_send_seconds', help: 
 const EARLY_SLACK_MS = 250;
 
 export type DeliverResult = 'missing' | 'already_final' | 'skipped' | 'delivered' | 'retry_scheduled' | 'dead' | 'channel_disabled';
+
+type JobControl = Pick<Job, 'moveToDelayed' | 'token'>;
 
 /**
  * Works the `deliver` jobs (job id = delivery id): one attempt per run, at least once. A delivered or
@@ -40,7 +41,12 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     @Inject(APP_CONFIG) private readonly config: AlertsDispatcherConfig,
   ) {
     this.buckets = new TokenBuckets(redis, config.REDIS_PREFIX);
-    this.policy = { schedule: config.ALERTS_RETRY_SCHEDULE_MS, jitterPct: config.ALERTS_RETRY_JITTER_PCT, retryAfterMaxMs: config.ALERTS_RETRY_AFTER_MAX_MS };
+    this.policy = {
+      schedule: config.ALERTS_RETRY_SCHEDULE_MS,
+      jitterPct: config.ALERTS_RETRY_JITTER_PCT,
+      retryAfterMaxMs: config.ALERTS_RETRY_AFTER_MAX_MS,
+      rateLimitedMax: config.ALERTS_RATE_LIMITED_MAX,
+    };
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -58,7 +64,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     );
   }
 
-  async deliver(id: string, job: Pick<Job, 'moveToDelayed' | 'token'>): Promise<DeliverResult> {
+  async deliver(id: string, job: JobControl): Promise<DeliverResult> {
     const delivery = await this.store.load(id);
     if (!delivery) return 'missing';
     if (delivery.status === 'delivered' || delivery.status === 'dead') return 'already_final';
@@ -89,6 +95,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
         await this.store.disableChannel(id, delivery.channel.id, outcome.reason);
         return 'channel_disabled';
       case 'retry': {
+        if (outcome.status === 429) return this.rateLimited(delivery, attempts, outcome, job);
         const delay = nextRetryDelay(attempts, this.policy, outcome.retryAfterMs);
         if (delay === undefined) {
           await this.store.dead(id, `gave up after ${attempts} attempts: ${outcome.reason}`);
@@ -101,12 +108,29 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     }
   }
 
+  /**
+   * A 429 is not a failed attempt: the claimed attempt is given back and the delivery waits exactly the
+   * receiver's Retry-After (plus a small jitter). The destination's buckets are held closed as long, so
+   * other deliveries to the same receiver wait too. ALERTS_RATE_LIMITED_MAX bounds how often this can happen.
+   */
+  private async rateLimited(delivery: DeliveryJob, attempts: number, outcome: Extract<DeliveryOutcome, { kind: 'retry' }>, job: JobControl): Promise<DeliverResult> {
+    const delay = rateLimitedDelay(delivery.rateLimited, attempts - 1, this.policy, outcome.retryAfterMs);
+    if (delay === undefined) {
+      await this.store.dead(delivery.id, `gave up after ${delivery.rateLimited + 1} rate-limited answers: ${outcome.reason}`);
+      return 'dead';
+    }
+    if (outcome.retryAfterMs !== undefined) await this.buckets.hold(this.sender.buckets(delivery), Math.min(outcome.retryAfterMs, this.policy.retryAfterMaxMs));
+    const at = Date.now() + delay;
+    await this.store.rateLimited(delivery.id, outcome.reason, new Date(at));
+    return this.delay(job, at);
+  }
+
   get attemptsLimit(): number {
     return maxAttempts(this.policy);
   }
 
   /** Moves the job to the delayed set (same job id) and tells BullMQ not to complete it. */
-  private async delay(job: Pick<Job, 'moveToDelayed' | 'token'>, at: number): Promise<never> {
+  private async delay(job: JobControl, at: number): Promise<never> {
     await job.moveToDelayed(at, job.token);
     throw new DelayedError();
   }

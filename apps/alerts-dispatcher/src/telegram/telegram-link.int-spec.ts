@@ -1,6 +1,9 @@
 import { startTelegramFake, type TelegramFake } from '@paper/dev-stack';
+import { ALERTS_LIMITS } from '@paper/alerts-delivery';
 import { DispatcherTestKit } from '../testing/dispatcher-test-kit';
 import type { TelegramUpdate } from './telegram-bot.client';
+import { TelegramLinkService } from './telegram-link.service';
+import { TelegramUpdates } from './telegram-updates.service';
 
 describe('Telegram /start <code> linking (PostgreSQL + Redis)', () => {
   let kit: DispatcherTestKit;
@@ -9,7 +12,7 @@ describe('Telegram /start <code> linking (PostgreSQL + Redis)', () => {
 
   beforeAll(async () => {
     telegram = await startTelegramFake();
-    kit = await DispatcherTestKit.start({ TELEGRAM_API_BASE: telegram.apiBase, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_UPDATES_MODE: 'off', ALERTS_MAX_CHANNELS: '2' });
+    kit = await DispatcherTestKit.start({ TELEGRAM_API_BASE: telegram.apiBase, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_UPDATES_MODE: 'off' });
   });
 
   afterAll(async () => {
@@ -52,10 +55,33 @@ describe('Telegram /start <code> linking (PostgreSQL + Redis)', () => {
     expect(await kit.db.query(`SELECT status, disabled_reason FROM alerts.channels WHERE account_id = $1`, [account])).toEqual([{ status: 'active', disabled_reason: null }]);
   });
 
-  it('refuses a new chat once the account has the maximum number of channels', async () => {
+  it('refuses a new chat once the account has the shared maximum number of channels', async () => {
     const account = await kit.account();
-    await kit.channel(account, 'webhook', 'https://example.com/a');
-    await kit.channel(account, 'webhook', 'https://example.com/b');
-    expect(await kit.updates.process(update(701, `/start ${await code(account)}`))).toBe('limit_reached');
+    for (let i = 1; i < ALERTS_LIMITS.channelsPerAccount; i += 1) await kit.channel(account, 'webhook', `https://example.com/${i}`);
+    expect(await kit.updates.process(update(701, `/start ${await code(account)}`))).toBe('linked');
+    expect(await kit.updates.process(update(702, `/start ${await code(account)}`))).toBe('limit_reached');
+  });
+
+  it('loses no /start when the process dies before the link commits: the update is handled again', async () => {
+    const account = await kit.account();
+    const u = update(801, `/start ${await code(account)}`);
+    let started!: () => void;
+    const reached = new Promise<void>((resolve) => (started = resolve));
+    const dying = new TelegramUpdates({ handle: () => (started(), new Promise(() => undefined)) } as unknown as TelegramLinkService, kit.redis, kit.config);
+    void dying.process(u);
+    await reached;
+    expect(await kit.updates.process(u)).toBe('linked');
+    expect(await kit.db.query(`SELECT target FROM alerts.channels WHERE account_id = $1`, [account])).toEqual([{ target: '801' }]);
+    expect(lastReply(801)).toMatch(/^Linked\./);
+  });
+
+  it('handles an update again when the process died after the link committed: idempotent, one channel', async () => {
+    const account = await kit.account();
+    const u = update(901, `/start ${await code(account)}`);
+    expect((await new TelegramLinkService(kit.db).handle(u)).result).toBe('linked');
+    expect(await kit.updates.process(u)).toBe('already_linked');
+    expect(await kit.updates.process(u)).toBe('duplicate');
+    expect(await kit.db.query(`SELECT count(*)::int AS n FROM alerts.channels WHERE account_id = $1`, [account])).toEqual([{ n: 1 }]);
+    expect(telegram.delivered(901)).toHaveLength(1);
   });
 });

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG } from '@paper/nest-infra';
+import { ALERTS_LIMITS } from '@paper/alerts-delivery';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
 import type { TelegramUpdate } from './telegram-bot.client';
 
 const START = /^\/start(?:@[A-Za-z0-9_]+)?(?:\s+(\S+))?\s*$/;
@@ -13,8 +12,8 @@ export type LinkResult = 'linked' | 'already_linked' | 'unknown_code' | 'expired
 export const REPLIES: Record<Exclude<LinkResult, 'ignored'>, string> = {
   linked: 'Linked. This chat now receives wallet alerts from your alerts account. Pause or remove it through the alerts API (PATCH or DELETE /api/channels/{id}). Alerts are best effort; this service is unofficial and not affiliated with the exchange.',
   already_linked: 'This chat is already linked to that alerts account.',
-  unknown_code: 'That code is not valid. Create a new one with POST /api/telegram/link and send /start <code> here within 15 minutes.',
-  expired_code: 'That code has expired (codes last 15 minutes). Create a new one with POST /api/telegram/link.',
+  unknown_code: `That code is not valid. Create a new one with POST /api/telegram/link and send /start <code> here within ${ALERTS_LIMITS.telegramLinkCodeMinutes} minutes.`,
+  expired_code: `That code has expired (codes last ${ALERTS_LIMITS.telegramLinkCodeMinutes} minutes). Create a new one with POST /api/telegram/link.`,
   used_code: 'That code was already used. Create a new one with POST /api/telegram/link.',
   limit_reached: 'That alerts account already has the maximum number of channels. Delete one through the alerts API, then create a new code.',
   no_code: 'To link this chat, create a code with POST /api/telegram/link on the alerts service and send /start <code> here.',
@@ -29,14 +28,13 @@ function chatLabel(chat: NonNullable<TelegramUpdate['message']>['chat']): string
 /**
  * `/start <code>`: consumes the single-use code minted by POST /api/telegram/link and binds the chat
  * to that account as a telegram channel (re-activating it if it was disabled, e.g. after the bot was
- * blocked and unblocked). Idempotent for the same chat and code.
+ * blocked and unblocked), in one transaction. Idempotent for the same chat and code: handling an
+ * update again (after a crash, or a redelivery) finds the code used by this chat and answers
+ * `already_linked` without a second channel.
  */
 @Injectable()
 export class TelegramLinkService {
-  constructor(
-    @Inject(DataSource) private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AlertsDispatcherConfig,
-  ) {}
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   async handle(update: TelegramUpdate): Promise<{ result: LinkResult; chatId?: string; channelId?: string }> {
     const message = update.message;
@@ -60,7 +58,7 @@ export class TelegramLinkService {
       await m.query(`SELECT id FROM alerts.accounts WHERE id = $1 FOR UPDATE`, [row.account_id]);
       if (existing.length === 0) {
         const [{ count }] = (await m.query(`SELECT count(*)::int AS count FROM alerts.channels WHERE account_id = $1`, [row.account_id])) as { count: number }[];
-        if (count >= this.config.ALERTS_MAX_CHANNELS) return { result: 'limit_reached' as const, chatId };
+        if (count >= ALERTS_LIMITS.channelsPerAccount) return { result: 'limit_reached' as const, chatId };
       }
       await m.query(`UPDATE alerts.telegram_link_codes SET used_at = now() WHERE code = $1`, [code]);
       const [channel] = (await m.query(

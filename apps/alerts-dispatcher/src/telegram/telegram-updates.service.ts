@@ -7,9 +7,11 @@ import type { TelegramUpdate } from './telegram-bot.client';
 import { type LinkResult, REPLIES, TelegramLinkService } from './telegram-link.service';
 
 /**
- * Handles bot updates from either source (webhook or long polling): each update id once (a Redis
- * marker for a day), then the reply. A failure before the reply clears the marker so the update can
- * be handled again.
+ * Handles bot updates from either source (webhook or long polling), crash-safe: an update is marked
+ * handled (a Redis marker kept for a day) only after its link committed and the reply was sent. An
+ * update seen again before that (a crash, a webhook redelivery, a long poll that had not stored its
+ * offset) is handled again; linking is idempotent, so it answers `already_linked` and creates nothing.
+ * An error leaves the update unmarked, so Telegram (webhook) or the long poller delivers it again.
  */
 @Injectable()
 export class TelegramUpdates {
@@ -24,14 +26,8 @@ export class TelegramUpdates {
   async process(update: TelegramUpdate): Promise<LinkResult | 'duplicate'> {
     if (!Number.isSafeInteger(update.update_id)) return 'ignored';
     const marker = `${this.config.REDIS_PREFIX}:alerts:telegram:update:${update.update_id}`;
-    if ((await this.redis.set(marker, '1', 'EX', 86_400, 'NX')) !== 'OK') return 'duplicate';
-    let handled: Awaited<ReturnType<TelegramLinkService['handle']>>;
-    try {
-      handled = await this.links.handle(update);
-    } catch (error) {
-      await this.redis.del(marker).catch(() => 0);
-      throw error;
-    }
+    if ((await this.redis.exists(marker)) === 1) return 'duplicate';
+    const handled = await this.links.handle(update);
     if (handled.result !== 'ignored' && handled.chatId && this.config.TELEGRAM_BOT_TOKEN) {
       const outcome = await sendTelegram(handled.chatId, escapeTelegramHtml(REPLIES[handled.result]), {
         apiBase: this.config.TELEGRAM_API_BASE,
@@ -40,6 +36,7 @@ export class TelegramUpdates {
       });
       if (outcome.kind !== 'delivered') this.logger.warn(`reply to a Telegram update was not delivered: ${outcome.reason}`);
     }
+    await this.redis.set(marker, '1', 'EX', 86_400);
     return handled.result;
   }
 }

@@ -31,7 +31,7 @@ export class DispatcherTestKit {
     this.queues = new QueueRegistry(config);
     this.sweeper = new DeliverySweeper(this.store, this.queues, config);
     this.processor = new DeliveryProcessor(this.queues, this.store, new DeliverySender(config), this.sweeper, redis, config);
-    this.updates = new TelegramUpdates(new TelegramLinkService(db, config), redis, config);
+    this.updates = new TelegramUpdates(new TelegramLinkService(db), redis, config);
   }
 
   static async start(env: Record<string, string>): Promise<DispatcherTestKit> {

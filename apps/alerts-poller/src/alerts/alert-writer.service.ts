@@ -39,13 +39,32 @@ export interface CycleCommit {
   poll: PollStatusWrite;
 }
 
+/**
+ * What a pass proves before its results are committed: the poll document it started from is still the
+ * latest (`generation`, compared under a row lock), and, when it runs under a poll lease, that the
+ * lease is still its own (`confirm`, checked and extended atomically in Redis).
+ */
+export interface CommitFence {
+  generation: string | undefined;
+  confirm?: () => Promise<void>;
+}
+
+/** Another pass committed after this one read its inputs: this pass's results are stale and are not written. */
+export class StalePassError extends Error {
+  constructor(poll: string) {
+    super(`${poll} poll: another pass committed since this one started; its results are dropped`);
+    this.name = 'StalePassError';
+  }
+}
+
 /** Options of every `deliver` job (the same ones alerts-api uses when it re-queues a dead letter). */
 export const DELIVER_JOB_OPTIONS = { removeOnComplete: 1000, removeOnFail: 5000 } as const;
 
 /**
  * Commits one poll cycle atomically: rule states, new alerts (idempotent by event id), one delivery
- * per new alert and active channel, and the poll status. Then enqueues the `deliver` jobs (job id =
- * delivery id). The rows are the outbox: if the process dies between the commit and the enqueue, the
+ * per new alert and active channel, and the poll status. With a fence, the poll-status row is locked
+ * first and the commit goes ahead only if no other pass committed since this one started and its
+ * lease still holds. Then enqueues the `deliver` jobs (job id = delivery id). The rows are the outbox: if the process dies between the commit and the enqueue, the
  * dispatcher's sweeper finds the queued deliveries without a job and enqueues them.
  */
 @Injectable()
@@ -57,8 +76,9 @@ export class AlertWriter {
     private readonly queues: QueueRegistry,
   ) {}
 
-  async commit(cycle: CycleCommit): Promise<{ alertsCreated: number; deliveryIds: string[] }> {
+  async commit(cycle: CycleCommit, fence?: CommitFence): Promise<{ alertsCreated: number; deliveryIds: string[] }> {
     const result = await this.dataSource.transaction(async (m) => {
+      if (fence) await this.checkFence(m, cycle.poll.name, fence);
       await this.writeStates(m, 'rule_state', 'watch_id', 'watches', cycle.ruleStates);
       await this.writeStates(m, 'protocol_rule_state', 'account_id', 'accounts', cycle.protocolStates);
       const created = await this.insertAlerts(m, cycle.alerts);
@@ -89,6 +109,13 @@ export class AlertWriter {
     } catch (error) {
       this.logger.warn(`enqueueing ${deliveryIds.length} deliveries failed (the sweeper will enqueue them): ${(error as Error).message}`);
     }
+  }
+
+  private async checkFence(m: EntityManager, name: string, fence: CommitFence): Promise<void> {
+    await m.query(`INSERT INTO alerts.poll_status (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [name]);
+    const [row] = (await m.query(`SELECT details->>'generation' AS generation FROM alerts.poll_status WHERE name = $1 FOR UPDATE`, [name])) as { generation: string | null }[];
+    await fence.confirm?.();
+    if ((row?.generation ?? undefined) !== fence.generation) throw new StalePassError(name);
   }
 
   private async writeStates(m: EntityManager, table: string, key: string, parent: string, writes: readonly StateWrite[]): Promise<void> {

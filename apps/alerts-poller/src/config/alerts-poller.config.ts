@@ -13,8 +13,15 @@ export const alertsPollerConfigSchema = z.object({
   ALERTS_TOOL_TIMEOUT_MS: env.positiveInt(5000).describe('Timeout of one tool call (ms).'),
   ALERTS_TOOL_CALLS_PER_SECOND: env.positiveInt(10).describe('Tool calls per second, all tools together (the tool API rate-limits each caller).'),
   ALERTS_ACCOUNT_CONCURRENCY: env.positiveInt(4).describe('get_account reads in flight at once.'),
-  ALERTS_ACCOUNT_FETCH_MAX: env.positiveInt(40).describe('get_account reads per cycle at most; the rest wait for the next cycle, most urgent first.'),
-  ALERTS_ACCOUNT_REFRESH_MS: env.positiveInt(900_000).describe('A quiet wallet is re-read after this long (ms): deposits and new session keys are not in the trade feed.'),
+  ALERTS_ACCOUNT_FETCH_MAX: env
+    .positiveInt(40)
+    .describe('Tool calls per wallet cycle beyond the trade feed and get_markets (get_account reads and leaderboard scan pages); the rest wait for the next cycle, most urgent first.'),
+  ALERTS_ACCOUNT_REFRESH_MS: env
+    .positiveInt(900_000)
+    .describe('A quiet wallet is re-read after this long (ms) at the soonest: deposits, payouts, staking and new session keys are not in the trade feed.'),
+  ALERTS_ACCOUNT_REFRESH_MAX: env
+    .positiveInt(4)
+    .describe('Quiet-wallet refresh reads per wallet cycle at most; with more quiet wallets than this covers in ALERTS_ACCOUNT_REFRESH_MS, each is refreshed less often.'),
   ALERTS_FEED_OVERLAP_MS: env.positiveInt(30_000).describe('Trade events up to this much older (ms) than the newest one seen are still checked (late commits).'),
   ALERTS_REARM_MARGIN_PCT: z.coerce.number().min(0).max(100).default(20).describe('Hysteresis: a threshold alert re-arms once the value is back past the threshold by this percentage of the threshold.'),
   ALERTS_POLL_LOCK_MS: env.positiveInt(30_000).describe('Lease of the poll leader lock (ms), renewed while a cycle runs; a crashed leader is replaced after it lapses.'),

@@ -4,10 +4,32 @@ import { randomUUID } from 'node:crypto';
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
+/** The pass no longer holds the poll lease (it lapsed, was taken over, or could not be renewed): it must not write. */
+export class LeaseLostError extends Error {
+  constructor(reason: string) {
+    super(`poll lease lost: ${reason}`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+/** The lease a poll pass runs under. */
+export interface Lease {
+  /** Aborted (with a LeaseLostError) as soon as a renewal fails or finds the lease gone. */
+  readonly signal: AbortSignal;
+  /**
+   * Fencing before a commit: atomically checks that the lease is still this pass's and extends it by
+   * a full lease period, so the commit that follows cannot overlap another leader. Throws
+   * LeaseLostError otherwise, and once the lease was ever found lost.
+   */
+  confirm(): Promise<void>;
+}
+
 /**
  * Lets one process at a time run a poll pass, however many replicas take scheduled jobs: a Redis
  * lease (SET NX PX) renewed while the pass runs and released after it. A holder that dies lets the
- * lease lapse after `ttlMs`.
+ * lease lapse after `ttlMs`. A renewal that fails or finds the lease gone marks it lost for good: the
+ * pass's `confirm()` (called inside its commit transaction) then refuses, so a pass that outlived its
+ * lease never commits over the next leader's work.
  */
 export class PollLeader {
   constructor(
@@ -17,14 +39,35 @@ export class PollLeader {
   ) {}
 
   /** Runs `pass` if the lease could be taken; `undefined` when another process holds it. */
-  async runExclusive<T>(pass: () => Promise<T>): Promise<T | undefined> {
+  async runExclusive<T>(pass: (lease: Lease) => Promise<T>): Promise<T | undefined> {
     const owner = randomUUID();
     if ((await this.redis.set(this.key, owner, 'PX', this.ttlMs, 'NX')) !== 'OK') return undefined;
+    const abort = new AbortController();
+    const lose = (reason: string): LeaseLostError => {
+      if (!abort.signal.aborted) abort.abort(new LeaseLostError(reason));
+      return abort.signal.reason as LeaseLostError;
+    };
+    const extend = async (): Promise<void> => {
+      let held: boolean;
+      try {
+        held = Number(await this.redis.eval(RENEW, 1, this.key, owner, String(this.ttlMs))) === 1;
+      } catch (error) {
+        throw lose(`renewal failed (${(error as Error).message})`);
+      }
+      if (!held) throw lose('it lapsed or another process took it over');
+    };
+    const lease: Lease = {
+      signal: abort.signal,
+      confirm: async () => {
+        if (abort.signal.aborted) throw abort.signal.reason;
+        await extend();
+      },
+    };
     const renew = setInterval(() => {
-      this.redis.eval(RENEW, 1, this.key, owner, String(this.ttlMs)).catch(() => undefined);
-    }, Math.max(100, Math.floor(this.ttlMs / 3)));
+      if (!abort.signal.aborted) extend().catch(() => undefined);
+    }, Math.max(50, Math.floor(this.ttlMs / 3)));
     try {
-      return await pass();
+      return await pass(lease);
     } finally {
       clearInterval(renew);
       await this.redis.eval(RELEASE, 1, this.key, owner).catch(() => undefined);

@@ -19,7 +19,8 @@ const watchedGauge = new Gauge({ name: 'alerts_poller_watches', help: 'Watches e
 
 /**
  * Schedules the polls with BullMQ job schedulers (one job per period, whichever replica takes it) and
- * runs them; a Redis lease makes sure two passes of the same poll never overlap.
+ * runs them; a Redis lease makes sure two passes of the same poll never overlap, and a pass whose lease
+ * was lost while it ran commits nothing (see PollLeader and AlertWriter's commit fence).
  */
 @Injectable()
 export class PollProcessor implements OnApplicationBootstrap {
@@ -51,9 +52,9 @@ export class PollProcessor implements OnApplicationBootstrap {
   async handle(name: 'poll-wallets' | 'poll-protocol'): Promise<unknown> {
     const end = cycleSeconds.startTimer({ poll: name });
     try {
-      const report = await this.leaders[name].runExclusive<object>(async () => {
-        if (name === 'poll-protocol') return this.protocol.run();
-        const wallets = await this.wallets.run();
+      const report = await this.leaders[name].runExclusive<object>(async (lease) => {
+        if (name === 'poll-protocol') return this.protocol.run(lease);
+        const wallets = await this.wallets.run(lease);
         watchedGauge.set(wallets.watches);
         return wallets;
       });

@@ -1,17 +1,16 @@
 import { account, position, rules } from '../rules/rule-fixtures';
 import type { TradeEvent } from '../tool-api/tool-data';
 import { eventIdFor, uuidFrom } from '../alerts/alert-ids';
-import { planAccountFetches } from './account-fetch-plan';
 import { canonicalJson } from './canonical-json';
 import { pageHasGap, readFeed } from './feed-cursor';
 import { evaluateWatch } from './watch-evaluator';
-import type { RuleStates, WatchRow } from './watch-state';
+import type { WatchRow } from './watch-state';
 
 const W = '0x52908400098527886e0f7030069857d2e4169ee7';
 const trade = (type: TradeEvent['type'], id: string, time: string, trader = W): TradeEvent => ({
   type, positionId: id, trader, market: 'BTC', side: 'long', leverage: 100, marginUsd: 100, notionalUsd: 10_000, price: 100_000, pnlUsd: type === 'open' ? null : -100, time,
 });
-const watch = (id: string, patch = {}, address = W): WatchRow => ({ id, accountId: 'acc', address, rules: rules(patch), createdAt: new Date('2030-01-01T00:00:00Z') });
+const watch = (id: string, patch = {}, address = W): WatchRow => ({ id, accountId: 'acc', address, rules: rules(patch), createdAt: new Date('2030-01-01T00:00:00Z'), changedAt: new Date('2030-01-01T00:00:00Z') });
 
 describe('ids', () => {
   it('derives stable event ids and UUIDs', () => {
@@ -40,29 +39,6 @@ describe('feed cursor', () => {
     expect(pageHasGap(Date.parse('2030-01-01T00:00:00Z'), page)).toBe(true);
     expect(pageHasGap(Date.parse('2030-01-01T00:01:10Z'), page)).toBe(false);
     expect(pageHasGap(null, page)).toBe(false);
-  });
-});
-
-describe('account read plan', () => {
-  const now = Date.parse('2030-01-02T00:00:00Z');
-  const ok = (fetchedAt: number): RuleStates => ({ account: { status: 'ok', fetchedAt, okAt: fetchedAt }, positions: { enabled: true, positions: {} }, session_key: { enabled: true, keys: {} } });
-
-  it('reads each address once, active wallets first, quiet ones only when due, and defers over the cap', () => {
-    const a = '0x' + 'a'.repeat(40);
-    const b = '0x' + 'b'.repeat(40);
-    const c = '0x' + 'c'.repeat(40);
-    const watches = [watch('1', {}, a), watch('2', {}, a), watch('3', {}, b), watch('4', {}, c), watch('5', { liquidation: { enabled: false }, sessionKey: { enabled: false } }, '0x' + 'd'.repeat(40))];
-    const states = new Map<string, RuleStates>([
-      ['1', ok(now - 1000)],
-      ['2', ok(now - 1000)],
-      ['3', ok(now - 10 * 60_000)],
-      ['4', ok(now - 1000)],
-    ]);
-    const plan = planAccountFetches(watches, states, { now, refreshMs: 5 * 60_000, max: 10, active: new Set([c]), gap: false });
-    expect(plan.fetch).toEqual([c, b]);
-    const capped = planAccountFetches(watches, new Map(), { now, refreshMs: 5 * 60_000, max: 1, active: new Set([c]), gap: false });
-    expect(capped.fetch).toEqual([c]);
-    expect([...capped.deferred].sort()).toEqual([a, b]);
   });
 });
 
@@ -104,6 +80,33 @@ describe('watch evaluation', () => {
     const seed = evaluateWatch(w, {}, { now, feedOk: true, events: [], account: { ok: true, data: account() } });
     const seen = evaluateWatch(w, seed.next, { now, feedOk: true, events: [], account: { ok: true, data: account({ positions: [position('9', { openedAt: '2030-01-01T12:00:00.000Z', liquidationDistancePercent: 5 })] }) } });
     expect(seen.alerts.map((a) => [a.kind, a.episodeKey])).toEqual([['position_opened', '9']]);
+  });
+
+  it('seeds positions without a read when the scan found none, and only then', () => {
+    const seeded = evaluateWatch(w, {}, { now, feedOk: true, events: [], verdict: 'empty' });
+    expect(seeded.alerts).toEqual([]);
+    expect(seeded.next).toEqual({ positions: { enabled: true, positions: {} }, account: { status: 'unread', fetchedAt: now, okAt: null } });
+    expect(evaluateWatch(w, {}, { now, feedOk: true, events: [], verdict: 'waiting' }).next).toEqual({});
+  });
+
+  it('drops a position the feed reports closed without reading the account, and a cached read does not bring it back', () => {
+    const seed = evaluateWatch(w, {}, { now, feedOk: true, events: [], account: { ok: true, data: account({ positions: [position('5', { liquidationDistancePercent: 5 })] }) } });
+    const marks = { BTC: 100_000, ETH: 3500 };
+    const closed = evaluateWatch(w, seed.next, { now: now + 5000, feedOk: true, events: [trade('close', '5', '2030-01-02T00:00:05Z')], marks });
+    expect(closed.alerts.map((a) => a.kind)).toEqual(['position_closed']);
+    expect(closed.next.positions).toEqual({ enabled: true, positions: {}, closed: { '5': now + 5000 } });
+    const cached = evaluateWatch(w, closed.next, { now: now + 8000, feedOk: true, events: [], account: { ok: true, data: account({ positions: [position('5', { liquidationDistancePercent: 0.1 })] }) } });
+    expect(cached.alerts).toEqual([]);
+    expect(cached.next.positions!.positions).toEqual({});
+  });
+
+  it('marks turned-off rules as off without a read, so turning them on again starts silently', () => {
+    const seed = evaluateWatch(w, {}, { now, feedOk: true, events: [], account: { ok: true, data: account() } });
+    const off = watch('w1', { liquidation: { enabled: true, belowPct: 1 }, balance: { enabled: false } });
+    const next = evaluateWatch(off, seed.next, { now, feedOk: true, events: [] }).next;
+    expect(next.balance).toMatchObject({ enabled: false });
+    const back = evaluateWatch(w, next, { now, feedOk: true, events: [], account: { ok: true, data: account({ freeUsd: 5000 }) } });
+    expect(back.alerts).toEqual([]);
   });
 
   it('drops account states when no rule needs the account any more', () => {

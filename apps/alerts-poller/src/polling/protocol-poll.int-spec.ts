@@ -1,5 +1,5 @@
 import { DEFAULT_PROTOCOL_RULES, type ProtocolRules } from '@paper/contracts';
-import { PollerTestKit, startToolApiStub, type ToolApiStub } from '../testing/poller-test-kit';
+import { withPollerKit } from '../testing/poller-test-kit';
 
 const markets = (btc: { open: boolean; status: string }) => ({
   tradingEnabled: true,
@@ -7,53 +7,42 @@ const markets = (btc: { open: boolean; status: string }) => ({
 });
 
 describe('protocol poll cycles (PostgreSQL + Redis, tool API stand-in)', () => {
-  let kit: PollerTestKit;
-  let api: ToolApiStub;
-
-  beforeAll(async () => {
-    api = await startToolApiStub();
-    kit = await PollerTestKit.start({ EXCHANGE_API_URL: api.url });
-  });
-
-  afterAll(async () => {
-    await kit?.stop();
-    await api?.close();
-  });
+  const t = withPollerKit();
 
   const rules = async (accountId: string, patch: Partial<ProtocolRules>) =>
-    kit.query(`INSERT INTO alerts.protocol_rules (account_id, rules) VALUES ($1, $2)`, [accountId, JSON.stringify({ ...structuredClone(DEFAULT_PROTOCOL_RULES), ...patch })]);
+    t.kit.query(`INSERT INTO alerts.protocol_rules (account_id, rules) VALUES ($1, $2)`, [accountId, JSON.stringify({ ...structuredClone(DEFAULT_PROTOCOL_RULES), ...patch })]);
 
   it('makes no calls while no account has a protocol rule on', async () => {
-    await rules(await kit.account(), {});
-    api.calls.length = 0;
-    expect(await kit.poller().protocol.run()).toMatchObject({ accounts: 0, marketsOk: null, statsOk: null });
-    expect(api.calls).toEqual([]);
+    await rules(await t.kit.account(), {});
+    t.api.calls.length = 0;
+    expect(await t.kit.poller().protocol.run()).toMatchObject({ accounts: 0, marketsOk: null, statsOk: null });
+    expect(t.api.calls).toEqual([]);
   });
 
   it('alerts followers of a market once per status change, and the mint rate once per episode', async () => {
-    const follower = await kit.account();
-    const other = await kit.account();
-    await kit.channel(follower);
+    const follower = await t.kit.account();
+    const other = await t.kit.account();
+    await t.kit.channel(follower);
     await rules(follower, { marketStatus: { enabled: true, markets: ['BTC'] }, mintRate: { enabled: true, thresholdPerHour: 1000 } });
     await rules(other, { marketStatus: { enabled: true, markets: ['ETH'] } });
     let supply = 10_000;
-    api.data['get_markets'] = markets({ open: true, status: 'open' });
-    api.data['get_protocol_stats'] = () => ({ paperSupply: supply });
-    const p = kit.poller();
+    t.api.data['get_markets'] = markets({ open: true, status: 'open' });
+    t.api.data['get_protocol_stats'] = () => ({ paperSupply: supply });
+    const p = t.kit.poller();
     expect(await p.protocol.run()).toMatchObject({ alerts: 0, marketsOk: true, statsOk: true });
-    api.data['get_markets'] = markets({ open: false, status: 'close-only' });
+    t.api.data['get_markets'] = markets({ open: false, status: 'close-only' });
     supply += 1500;
     expect(await p.protocol.run()).toMatchObject({ alerts: 2 });
-    expect(await kit.poller().protocol.run()).toMatchObject({ alerts: 0 });
+    expect(await t.kit.poller().protocol.run()).toMatchObject({ alerts: 0 });
     supply += 10;
     expect(await p.protocol.run()).toMatchObject({ alerts: 0 });
-    const rows = await kit.query<{ account_id: string; kind: string; details: Record<string, unknown>; watch_id: string | null; wallet: string | null }>(
+    const rows = await t.kit.query<{ account_id: string; kind: string; details: Record<string, unknown>; watch_id: string | null; wallet: string | null }>(
       `SELECT account_id, kind, details, watch_id, wallet FROM alerts.alerts ORDER BY kind`,
     );
     expect(rows).toEqual([
       { account_id: follower, kind: 'market_status', details: { market: 'BTC', from: 'open', to: 'close-only' }, watch_id: null, wallet: null },
       { account_id: follower, kind: 'mint_rate', details: { mintedLastHour: '1500', thresholdPerHour: 1000 }, watch_id: null, wallet: null },
     ]);
-    expect(await kit.query(`SELECT 1 FROM alerts.deliveries`)).toHaveLength(2);
+    expect(await t.kit.query(`SELECT 1 FROM alerts.deliveries`)).toHaveLength(2);
   });
 });

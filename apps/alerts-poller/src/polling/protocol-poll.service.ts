@@ -1,15 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ProtocolRules } from '@paper/contracts';
 import { APP_CONFIG } from '@paper/nest-infra';
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { eventIdFor } from '../alerts/alert-ids';
 import { AlertWriter, type PendingAlert, type StateWrite } from '../alerts/alert-writer.service';
-import { type MarketStatusMap, marketStatusAlerts, marketStatusChanges } from '../rules/market-status.rule';
+import { type MarketStatusMap, marketStatusAlerts, marketStatusChanges, type MarketTransitions } from '../rules/market-status.rule';
 import { addSupplySample, evaluateMintRate, mintedLastHourMicro, type MintRateState, type SupplySample } from '../rules/mint-rate.rule';
 import { ToolApiClient } from '../tool-api/tool-api.client';
 import type { MarketsData, ProtocolStatsData } from '../tool-api/tool-data';
 import type { AlertsPollerConfig } from '../config/alerts-poller.config';
 import { canonicalJson } from './canonical-json';
+import { isFenced } from './fencing';
+import type { Lease } from './poll-leader';
 import { WatchStore } from './watch-store';
 
 export const PROTOCOL_POLL = 'protocol';
@@ -17,7 +20,11 @@ export const PROTOCOL_POLL = 'protocol';
 interface ProtocolPollDetails {
   /** Market statuses last observed (absent while no account follows them: the next observation starts over). */
   marketStatus?: MarketStatusMap;
+  /** Status changes seen per market so far (kept even while nobody follows: transition numbers never repeat). */
+  marketTransitions?: MarketTransitions;
   supply?: SupplySample[];
+  /** Changes with every committed pass (the commit fence compares it). */
+  generation?: string;
 }
 
 export interface ProtocolCycleReport {
@@ -51,17 +58,18 @@ export class ProtocolPollService {
     @Inject(APP_CONFIG) private readonly config: AlertsPollerConfig,
   ) {}
 
-  async run(): Promise<ProtocolCycleReport> {
+  /** One pass; under a poll lease (`lease`) it commits only while the lease still holds. */
+  async run(lease?: Lease): Promise<ProtocolCycleReport> {
     const startedAt = new Date();
     try {
-      return await this.cycle(startedAt);
+      return await this.cycle(startedAt, lease);
     } catch (error) {
-      await this.writer.recordFailure(PROTOCOL_POLL, startedAt, (error as Error).message).catch(() => undefined);
+      if (!isFenced(error)) await this.writer.recordFailure(PROTOCOL_POLL, startedAt, (error as Error).message).catch(() => undefined);
       throw error;
     }
   }
 
-  private async cycle(startedAt: Date): Promise<ProtocolCycleReport> {
+  private async cycle(startedAt: Date, lease: Lease | undefined): Promise<ProtocolCycleReport> {
     const now = startedAt.getTime();
     const details = await this.store.pollDetails<ProtocolPollDetails>(PROTOCOL_POLL);
     const rows = (await this.dataSource.query(
@@ -76,10 +84,11 @@ export class ProtocolPollService {
 
     const alerts: PendingAlert[] = [];
     const writes: StateWrite[] = [];
-    const next: ProtocolPollDetails = { supply: details.supply };
+    const next: ProtocolPollDetails = { supply: details.supply, marketTransitions: details.marketTransitions, generation: randomUUID() };
     if (markets?.value) {
-      const { statuses, changes } = marketStatusChanges(details.marketStatus, markets.value);
+      const { statuses, changes, transitions } = marketStatusChanges(details.marketStatus, markets.value, details.marketTransitions);
       next.marketStatus = statuses;
+      next.marketTransitions = transitions;
       for (const row of rows) {
         for (const a of marketStatusAlerts(row.rules, changes, startedAt)) {
           alerts.push({ accountId: row.account_id, watchId: null, eventId: eventIdFor(row.account_id, a.kind, a.episodeKey), kind: a.kind, wallet: null, details: a.details, occurredAt: a.occurredAt });
@@ -107,12 +116,15 @@ export class ProtocolPollService {
     for (const accountId of mintStates.keys()) if (!following.has(accountId)) writes.push({ scopeId: accountId, rule: 'mint_rate', state: null });
     const errors = [markets?.error && `markets: ${markets.error}`, stats?.error && `protocol stats: ${stats.error}`].filter(Boolean) as string[];
     const finishedAt = new Date();
-    const { alertsCreated } = await this.writer.commit({
-      alerts,
-      ruleStates: [],
-      protocolStates: writes,
-      poll: { name: PROTOCOL_POLL, startedAt, finishedAt, ok: errors.length === 0, error: errors.join('; ') || null, durationMs: finishedAt.getTime() - now, details: next },
-    });
+    const { alertsCreated } = await this.writer.commit(
+      {
+        alerts,
+        ruleStates: [],
+        protocolStates: writes,
+        poll: { name: PROTOCOL_POLL, startedAt, finishedAt, ok: errors.length === 0, error: errors.join('; ') || null, durationMs: finishedAt.getTime() - now, details: next },
+      },
+      { generation: details.generation, confirm: lease ? () => lease.confirm() : undefined },
+    );
     return { accounts: rows.length, alerts: alertsCreated, marketsOk: markets ? !markets.error : null, statsOk: stats ? !stats.error : null };
   }
 }

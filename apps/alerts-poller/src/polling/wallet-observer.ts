@@ -2,13 +2,21 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '@paper/nest-infra';
 import type { AlertsPollerConfig } from '../config/alerts-poller.config';
 import { ToolApiClient } from '../tool-api/tool-api.client';
-import { type AccountData, type Marks, marksOf, type TradeEvent } from '../tool-api/tool-data';
-import { type FetchPlan, planAccountFetches } from './account-fetch-plan';
+import { type AccountData, type LeaderboardData, type Marks, marksOf, type TradeEvent } from '../tool-api/tool-data';
+import { type FetchPlan, planAccountFetches, scanVerdicts } from './account-fetch-plan';
 import { mapWithLimit } from './canonical-json';
 import { eventKey, type FeedCursor, pageHasGap, readFeed } from './feed-cursor';
-import type { RuleStates, WatchRow } from './watch-state';
+import { advanceScan, SCAN_MARGIN_MS, scanCost, type ScanState, scanVerdict, startScan } from './open-position-scan';
+import { needsPositions, type RuleStates, type WatchRow } from './watch-state';
 
 export type AccountRead = { ok: true; data: AccountData } | { ok: false; error: string };
+
+/** Where the open-position scan stands between cycles (part of the wallet poll document). */
+export interface ScanProgress {
+  scan?: ScanState;
+  /** Pages of the trader listing at the last scan: what the next full scan would cost. */
+  listingPages?: number;
+}
 
 /** Everything one wallet cycle read from the tool API. */
 export interface WalletObservations {
@@ -21,6 +29,11 @@ export interface WalletObservations {
   marks?: Marks;
   accounts: Map<string, AccountRead>;
   plan: FetchPlan;
+  /** The scan as this cycle leaves it. */
+  scan: ScanProgress;
+  /** Leaderboard pages read this cycle (and how many of them failed). */
+  pagesRead: number;
+  pagesFailed: number;
 }
 
 const message = (error: unknown): string => (error as Error).message ?? String(error);
@@ -29,7 +42,8 @@ const message = (error: unknown): string => (error as Error).message ?? String(e
  * Gathers a cycle's observations with as few calls as the changes need: one global recent-trades
  * read (two more per market only when the page may have missed events), one get_markets when any
  * watched wallet has open positions, get_account only for the planned addresses (deduplicated, capped,
- * bounded concurrency), and a per-wallet trade read only when a known position vanished unreported.
+ * bounded concurrency), leaderboard pages while an open-position scan runs, and a per-wallet trade
+ * read only when a known position vanished unreported.
  */
 @Injectable()
 export class WalletObserver {
@@ -38,7 +52,7 @@ export class WalletObserver {
     @Inject(APP_CONFIG) private readonly config: AlertsPollerConfig,
   ) {}
 
-  async observe(watches: readonly WatchRow[], states: ReadonlyMap<string, RuleStates>, cursor: FeedCursor | undefined, now: number): Promise<WalletObservations> {
+  async observe(watches: readonly WatchRow[], states: ReadonlyMap<string, RuleStates>, cursor: FeedCursor | undefined, progress: ScanProgress, now: number): Promise<WalletObservations> {
     const watched = new Set(watches.map((w) => w.address));
     const feed = await this.readFeed(cursor);
     const events = new Map<string, TradeEvent[]>();
@@ -47,17 +61,50 @@ export class WalletObserver {
       if (!watched.has(trader)) continue;
       events.set(trader, [...(events.get(trader) ?? []), e]);
     }
+    const scan = this.scanFor(watches, states, progress, now);
     const plan = planAccountFetches(watches, states, {
       now,
       refreshMs: this.config.ALERTS_ACCOUNT_REFRESH_MS,
+      refreshMax: this.config.ALERTS_ACCOUNT_REFRESH_MAX,
       max: this.config.ALERTS_ACCOUNT_FETCH_MAX,
-      active: new Set(events.keys()),
+      events,
       gap: feed.gap,
+      scan,
     });
     const hasPositions = watches.some((w) => Object.keys(states.get(w.id)?.positions?.positions ?? {}).length > 0);
-    const [marks, accounts] = await Promise.all([hasPositions && feed.ok ? this.marks() : Promise.resolve(undefined), this.accounts(plan.fetch)]);
+    const [marks, accounts, pages] = await Promise.all([
+      hasPositions && feed.ok ? this.marks() : Promise.resolve(undefined),
+      this.accounts(plan.fetch),
+      this.pages(plan.pages, scan),
+    ]);
     await this.explainVanished(watches, states, accounts, events);
-    return { feedOk: feed.ok, feedError: feed.error, cursor: feed.cursor, gap: feed.gap, events, marks, accounts, plan };
+    let next: ScanProgress = { listingPages: progress.listingPages };
+    if (scan) {
+      const asked = new Set(watches.filter((w) => needsPositions(w.rules, states.get(w.id)) && w.changedAt.getTime() <= scan.startedAt - SCAN_MARGIN_MS).map((w) => w.address));
+      const advanced = advanceScan(scan, pages, asked);
+      next = { scan: advanced, listingPages: advanced.totalPages ?? progress.listingPages };
+      // Verdicts of this cycle's pages apply at once: wallets now known to have no position are seeded this cycle.
+      plan.verdicts = scanVerdicts(watches, states, advanced);
+    }
+    const pagesFailed = pages.filter((p) => !p.data).length;
+    return { feedOk: feed.ok, feedError: feed.error, cursor: feed.cursor, gap: feed.gap, events, marks, accounts, plan, scan: next, pagesRead: pages.length, pagesFailed };
+  }
+
+  /**
+   * The scan to work on this cycle: the one in progress; a new one when more wallets need their
+   * positions than a full scan costs in pages (and than one cycle can read directly), counting only
+   * wallets a finished scan cannot answer for; else a finished scan while wallets it found with
+   * positions still wait for their read.
+   */
+  private scanFor(watches: readonly WatchRow[], states: ReadonlyMap<string, RuleStates>, progress: ScanProgress, now: number): ScanState | undefined {
+    const current = progress.scan;
+    if (current && !current.complete) return current;
+    const unknown = watches.filter((w) => needsPositions(w.rules, states.get(w.id)));
+    const open = new Set(current?.open ?? []);
+    const unanswered = unknown.filter((w) => !current || ['ineligible', 'uncovered'].includes(scanVerdict(current, w.address, w.changedAt, open)));
+    const wallets = new Set(unanswered.map((w) => w.address)).size;
+    if (wallets > Math.max(this.config.ALERTS_ACCOUNT_FETCH_MAX, scanCost(progress.listingPages))) return startScan(now);
+    return current && unknown.some((w) => open.has(w.address)) ? current : undefined;
   }
 
   private async readFeed(cursor: FeedCursor | undefined): Promise<{ ok: boolean; error?: string; fresh: TradeEvent[]; cursor: FeedCursor | undefined; gap: boolean }> {
@@ -99,16 +146,32 @@ export class WalletObserver {
     return reads;
   }
 
+  /** Reads scan pages; while the listing's size is unknown, page 0 first, then only pages that exist. */
+  private async pages(numbers: readonly number[], scan: ScanState | undefined): Promise<{ page: number; data: LeaderboardData | undefined }[]> {
+    const pages: { page: number; data: LeaderboardData | undefined }[] = [];
+    const read = async (page: number) => {
+      pages.push({ page, data: await this.tools.tradersByAddress(page).catch(() => undefined) });
+    };
+    let rest = numbers;
+    if (scan?.totalPages === null && numbers[0] === 0) {
+      await read(0);
+      const total = pages[0]!.data?.totalPages;
+      rest = total === undefined ? [] : numbers.slice(1).filter((page) => page < total);
+    }
+    await mapWithLimit(rest, this.config.ALERTS_ACCOUNT_CONCURRENCY, read);
+    return pages;
+  }
+
   /** A remembered position missing from a fresh account without a close in the feed: look it up in the wallet's own trades. */
   private async explainVanished(watches: readonly WatchRow[], states: ReadonlyMap<string, RuleStates>, accounts: Map<string, AccountRead>, events: Map<string, TradeEvent[]>): Promise<void> {
     const vanished = new Map<string, Set<string>>();
     for (const watch of watches) {
       const read = accounts.get(watch.address);
-      const known = states.get(watch.id)?.positions?.positions;
+      const known = states.get(watch.id)?.positions;
       if (!read?.ok || !known) continue;
       const open = new Set(read.data.positions.map((p) => p.positionId));
-      const reported = new Set((events.get(watch.address) ?? []).filter((e) => e.type !== 'open').map((e) => e.positionId));
-      for (const id of Object.keys(known)) {
+      const reported = new Set([...(events.get(watch.address) ?? []).filter((e) => e.type !== 'open').map((e) => e.positionId), ...Object.keys(known.closed ?? {})]);
+      for (const id of Object.keys(known.positions)) {
         if (!open.has(id) && !reported.has(id)) vanished.set(watch.address, (vanished.get(watch.address) ?? new Set()).add(id));
       }
     }

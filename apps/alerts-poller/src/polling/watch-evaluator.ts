@@ -5,7 +5,8 @@ import type { RuleAlert } from '../rules/rule-types';
 import { evaluateSessionKeys } from '../rules/session-key.rule';
 import { evaluateTradeEvents, tradeDetails } from '../rules/trade-events.rule';
 import type { AccountData, Marks, TradeEvent } from '../tool-api/tool-data';
-import { type AccountFetchState, needsAccount, RECHECK_WINDOW_MS, type RuleStates, type WatchRow } from './watch-state';
+import type { ScanVerdict } from './open-position-scan';
+import { type AccountFetchState, needsAccount, needsPositions, RECHECK_WINDOW_MS, type RuleStates, type WatchRow } from './watch-state';
 
 /** What one cycle observed about a watch's wallet. */
 export interface WatchObservation {
@@ -18,6 +19,8 @@ export interface WatchObservation {
   account?: { ok: true; data: AccountData } | { ok: false; error: string };
   /** The account was wanted but the cycle's budget was spent. */
   deferred?: boolean;
+  /** What the open-position scan says about this wallet (only while its positions are unknown). */
+  verdict?: ScanVerdict;
   marks?: Marks;
   margin?: number;
 }
@@ -71,9 +74,13 @@ export function evaluateWatch(watch: WatchRow, prev: RuleStates, obs: WatchObser
     const data = account.data;
     const awaiting = awaitedTrades(prev.account, data, obs.events, obs.now);
     next.account = { status: 'ok', fetchedAt: obs.now, okAt: obs.now, ...(awaiting ? { awaiting } : {}) };
-    const reported = new Set([...obs.events.filter((e) => e.type === 'open').map((e) => e.positionId), ...(prev.account?.awaiting?.open ?? [])]);
+    const reported = new Set([
+      ...obs.events.filter((e) => e.type === 'open').map((e) => e.positionId),
+      ...(prev.account?.awaiting?.open ?? []),
+      ...Object.keys(prev.positions?.closed ?? {}),
+    ]);
     alerts.push(...openedUnseen(prev.positions, data, reported, watch));
-    const liquidation = evaluateLiquidationRisk({ prev: prev.positions, rules: watch.rules, account: data, closedIds, margin: obs.margin });
+    const liquidation = evaluateLiquidationRisk({ prev: prev.positions, rules: watch.rules, account: data, closedIds, margin: obs.margin, now: obs.now });
     if (liquidation.status === 'ok') {
       next.positions = liquidation.state;
       alerts.push(...liquidation.alerts);
@@ -90,16 +97,31 @@ export function evaluateWatch(watch: WatchRow, prev: RuleStates, obs: WatchObser
   if (account && !account.ok) {
     next.account = { ...(prev.account ?? { okAt: null }), status: 'unknown', fetchedAt: obs.now, error: account.error.slice(0, 300), pending: undefined };
   } else if (obs.deferred) {
-    next.account = prev.account ? { ...prev.account, pending: true } : undefined;
+    next.account = { ...(prev.account ?? { status: 'unread', fetchedAt: obs.now, okAt: null }), pending: true };
   }
-  if (obs.feedOk && prev.positions) {
-    const liquidation = evaluateLiquidationRisk({ prev: prev.positions, rules: watch.rules, marks: obs.marks, closedIds, margin: obs.margin });
+  if (obs.verdict === 'empty' && needsPositions(watch.rules, prev)) {
+    // The scan found no open position for this wallet: liquidation risk is covered without a read (silently seeded).
+    next.positions = { enabled: true, positions: {} };
+    next.account ??= { status: 'unread', fetchedAt: obs.now, okAt: null };
+  } else if (obs.feedOk && prev.positions) {
+    const liquidation = evaluateLiquidationRisk({ prev: prev.positions, rules: watch.rules, marks: obs.marks, closedIds, margin: obs.margin, now: obs.now });
     if (liquidation.status === 'ok') {
       next.positions = liquidation.state;
       alerts.push(...liquidation.alerts);
     }
   }
-  return { next: prune(next), alerts };
+  return { next: disableOffRules(watch, prune(next)), alerts };
+}
+
+/** Rules turned off since the last read: their states say so at once (turning them on again then starts silently). */
+function disableOffRules(watch: WatchRow, states: RuleStates): RuleStates {
+  const r = watch.rules;
+  const next = { ...states };
+  if (!r.liquidation.enabled && next.positions?.enabled) next.positions = { ...next.positions, enabled: false };
+  if (!r.balance.enabled && next.balance?.enabled) next.balance = { ...next.balance, enabled: false };
+  if (!r.sessionKey.enabled && next.session_key?.enabled) next.session_key = { ...next.session_key, enabled: false };
+  if (!r.rewards.enabled && next.rewards?.enabled) next.rewards = { ...next.rewards, enabled: false };
+  return next;
 }
 
 function prune(states: RuleStates): RuleStates {

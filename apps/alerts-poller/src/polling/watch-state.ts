@@ -11,12 +11,18 @@ export interface WatchRow {
   address: string;
   rules: WalletRules;
   createdAt: Date;
+  /** Last change of the watch (creation or update): a leaderboard scan speaks only for watches older than it. */
+  changedAt: Date;
 }
 
 /** Rule state `account`: how the last account read of this watch's wallet went. */
 export interface AccountFetchState {
-  /** `unknown` after a failed read: no alert and no re-arm until a read succeeds. */
-  status: 'ok' | 'unknown';
+  /**
+   * `unknown` after a failed read: no alert and no re-arm until a read succeeds. `unread` while the
+   * wallet was never read (its positions may be known from a leaderboard scan, or a read is pending).
+   */
+  status: 'ok' | 'unknown' | 'unread';
+  /** When it was last read (or, while `unread`, when the state was created). */
   fetchedAt: number;
   okAt: number | null;
   /** Wanted this cycle but over the per-cycle budget: read first next cycle. */
@@ -47,4 +53,29 @@ export const RECHECK_WINDOW_MS = 30_000;
 /** Rules that need the wallet's account (positions, balances, session keys, queued winnings). */
 export function needsAccount(rules: WalletRules): boolean {
   return rules.liquidation.enabled || rules.balance.enabled || rules.sessionKey.enabled || rules.rewards.enabled;
+}
+
+/** Rules whose value changes when the wallet trades (balance, queued winnings): a close re-reads the account for them. */
+export function tradesChangeValues(rules: WalletRules): boolean {
+  return rules.balance.enabled || rules.rewards.enabled;
+}
+
+/** The liquidation rule is on but the wallet's open positions are not known yet: no liquidation coverage. */
+export function needsPositions(rules: WalletRules, states: RuleStates | undefined): boolean {
+  return rules.liquidation.enabled && !states?.positions?.enabled;
+}
+
+/** A rule other than liquidation is on but was never evaluated: its baseline needs one account read. */
+export function needsBaseline(rules: WalletRules, states: RuleStates | undefined): boolean {
+  return (rules.balance.enabled && !states?.balance?.enabled) || (rules.sessionKey.enabled && !states?.session_key?.enabled) || (rules.rewards.enabled && !states?.rewards?.enabled);
+}
+
+/** A rule was turned off but its state still says it is on (flipped without a read, so turning it on again starts silently). */
+export function hasStaleEnabled(rules: WalletRules, states: RuleStates): boolean {
+  return (
+    (!rules.liquidation.enabled && Boolean(states.positions?.enabled)) ||
+    (!rules.balance.enabled && Boolean(states.balance?.enabled)) ||
+    (!rules.sessionKey.enabled && Boolean(states.session_key?.enabled)) ||
+    (!rules.rewards.enabled && Boolean(states.rewards?.enabled))
+  );
 }

@@ -9,14 +9,22 @@ export class WatchStore {
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
   async watches(): Promise<WatchRow[]> {
-    const rows = (await this.dataSource.query(`SELECT id, account_id, address, rules, created_at FROM alerts.watches ORDER BY address, id`)) as {
+    const rows = (await this.dataSource.query(`SELECT id, account_id, address, rules, created_at, updated_at FROM alerts.watches ORDER BY address, id`)) as {
       id: string;
       account_id: string;
       address: string;
       rules: WalletRules;
       created_at: Date;
+      updated_at: Date;
     }[];
-    return rows.map((r) => ({ id: r.id, accountId: r.account_id, address: r.address.toLowerCase(), rules: r.rules, createdAt: r.created_at }));
+    return rows.map((r) => ({
+      id: r.id,
+      accountId: r.account_id,
+      address: r.address.toLowerCase(),
+      rules: r.rules,
+      createdAt: r.created_at,
+      changedAt: r.updated_at > r.created_at ? r.updated_at : r.created_at,
+    }));
   }
 
   async ruleStates(): Promise<Map<string, RuleStates>> {

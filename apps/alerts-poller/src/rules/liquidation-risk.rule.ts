@@ -15,11 +15,16 @@ export interface TrackedPosition {
   episode: number;
 }
 
+/** How long a position the feed reported closed is kept out of account reads (which may be cached). */
+export const CLOSED_MEMORY_MS = 30_000;
+
 /** Rule state `positions`: the wallet's open positions and the liquidation-risk episode of each. */
 export interface PositionsState {
   /** Whether the liquidation rule was on at the last evaluation (turning it on starts silently). */
   enabled: boolean;
   positions: Record<string, TrackedPosition>;
+  /** Position id -> when the feed reported it closed or liquidated (ms), for CLOSED_MEMORY_MS. */
+  closed?: Record<string, number>;
 }
 
 /**
@@ -42,6 +47,8 @@ export interface LiquidationInput {
   /** Positions the trade feed reported closed or liquidated this cycle. */
   closedIds: ReadonlySet<string>;
   margin?: number;
+  /** Evaluation time (ms); defaults to now. */
+  now?: number;
 }
 
 export type LiquidationResult =
@@ -56,10 +63,10 @@ interface Observed {
   distancePct: number;
 }
 
-function observe(input: LiquidationInput): Observed[] | undefined {
+function observe(input: LiquidationInput, closedIds: ReadonlySet<string>): Observed[] | undefined {
   if (input.account) {
     return input.account.positions
-      .filter((p) => !input.closedIds.has(p.positionId))
+      .filter((p) => !closedIds.has(p.positionId))
       .map((p) => ({
         id: p.positionId,
         position: { market: p.market, side: p.side, leverage: p.leverage, marginUsd: p.marginUsd, entryPrice: p.entryPrice, bustPrice: p.bustPrice, openedAt: p.openedAt },
@@ -70,7 +77,7 @@ function observe(input: LiquidationInput): Observed[] | undefined {
   if (!input.prev || !input.marks) return undefined;
   const observed: Observed[] = [];
   for (const [id, p] of Object.entries(input.prev.positions)) {
-    if (input.closedIds.has(id)) continue;
+    if (closedIds.has(id)) continue;
     const mark = input.marks[p.market];
     if (mark === undefined) return undefined;
     const { phase: _phase, episode: _episode, ...position } = p;
@@ -82,12 +89,17 @@ function observe(input: LiquidationInput): Observed[] | undefined {
 /**
  * Liquidation risk per open position: fires once when the distance to liquidation drops below
  * `belowPct`, re-arms when it is back above `belowPct * (1 + margin)`. Between account fetches the
- * distance is computed from the remembered bust price and this cycle's mark price. The first
+ * distance is computed from the remembered bust price and this cycle's mark price. Positions the feed
+ * reported closed are dropped at once and kept out of (possibly cached) account reads for a while. The first
  * evaluation of a watch (no previous state) and the first one after the rule is turned on are silent;
  * a position that appears later is evaluated normally (it may alert at once).
  */
 export function evaluateLiquidationRisk(input: LiquidationInput): LiquidationResult {
-  const observed = observe(input);
+  const now = input.now ?? Date.now();
+  const closed: Record<string, number> = {};
+  for (const [id, at] of Object.entries(input.prev?.closed ?? {})) if (now - at < CLOSED_MEMORY_MS) closed[id] = at;
+  for (const id of input.closedIds) closed[id] ??= now;
+  const observed = observe(input, new Set(Object.keys(closed)));
   if (!observed) return { status: 'unknown' };
   const { rules, prev } = input;
   const enabled = rules.liquidation.enabled;
@@ -120,5 +132,5 @@ export function evaluateLiquidationRisk(input: LiquidationInput): LiquidationRes
       });
     }
   }
-  return { status: 'ok', state: { enabled, positions }, alerts };
+  return { status: 'ok', state: { enabled, positions, ...(Object.keys(closed).length > 0 ? { closed } : {}) }, alerts };
 }

@@ -15,22 +15,33 @@ describe('market status', () => {
   it('records the first observation without a change, then reports changes', () => {
     const first = marketStatusChanges(undefined, markets({ open: true, status: 'open' }));
     expect(first.changes).toEqual([]);
-    const paused = marketStatusChanges(first.statuses, markets({ open: false, status: 'close-only' }));
-    expect(paused.changes).toEqual([{ market: 'BTC', from: 'open', to: 'close-only' }]);
-    const halted = marketStatusChanges(paused.statuses, markets({ open: false, status: 'close-only' }, false));
+    const paused = marketStatusChanges(first.statuses, markets({ open: false, status: 'close-only' }), first.transitions);
+    expect(paused.changes).toEqual([{ market: 'BTC', from: 'open', to: 'close-only', seq: 1 }]);
+    const halted = marketStatusChanges(paused.statuses, markets({ open: false, status: 'close-only' }, false), paused.transitions);
     expect(halted.changes).toEqual([
-      { market: 'BTC', from: 'close-only', to: 'paused' },
-      { market: 'ETH', from: 'open', to: 'paused' },
+      { market: 'BTC', from: 'close-only', to: 'paused', seq: 2 },
+      { market: 'ETH', from: 'open', to: 'paused', seq: 1 },
     ]);
+    expect(halted.transitions).toEqual({ BTC: 2, ETH: 1 });
+  });
+
+  it('names a transition the same way whenever it is observed from the same state (no observation time in the key)', () => {
+    const r = rules({ marketStatus: { enabled: true, markets: ['BTC'] } });
+    const observe = (at: string) => {
+      const change = marketStatusChanges({ BTC: 'open', ETH: 'open' }, markets({ open: false, status: 'paused' }), { BTC: 4 });
+      return marketStatusAlerts(r, change.changes, new Date(at)).map((a) => a.episodeKey);
+    };
+    expect(observe('2030-01-01T00:00:00Z')).toEqual(['BTC:5:open->paused']);
+    expect(observe('2030-01-01T00:00:03Z')).toEqual(['BTC:5:open->paused']);
   });
 
   it('alerts only accounts that follow the market, with a key naming the change', () => {
     const at = new Date('2030-01-01T00:00:00Z');
-    const change = [{ market: 'BTC' as const, from: 'open', to: 'paused' }];
+    const change = [{ market: 'BTC' as const, from: 'open', to: 'paused', seq: 3 }];
     expect(marketStatusAlerts(rules({ marketStatus: { enabled: true, markets: ['ETH'] } }), change, at)).toEqual([]);
     expect(marketStatusAlerts(rules({ marketStatus: { enabled: false, markets: ['BTC'] } }), change, at)).toEqual([]);
     const [alert] = marketStatusAlerts(rules({ marketStatus: { enabled: true, markets: ['BTC'] } }), change, at);
-    expect(alert).toMatchObject({ kind: 'market_status', episodeKey: 'BTC:open->paused:2030-01-01T00:00:00.000Z', details: { market: 'BTC', to: 'paused' } });
+    expect(alert).toMatchObject({ kind: 'market_status', episodeKey: 'BTC:3:open->paused', details: { market: 'BTC', to: 'paused' } });
   });
 });
 

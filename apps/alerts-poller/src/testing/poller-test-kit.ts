@@ -12,7 +12,7 @@ import { WalletPollService } from '../polling/wallet-poll.service';
 import { WatchStore } from '../polling/watch-store';
 import { ToolApiClient } from '../tool-api/tool-api.client';
 
-/** What the stand-in tool API answers: `data` per tool (an Error answers 502), and a log of the calls. */
+/** What the stand-in tool API answers: `data` per tool (an Error answers 502; a function may answer later), and a log of the calls. */
 export interface ToolApiStub extends FakeServer {
   data: Record<string, unknown | ((query: URLSearchParams) => unknown)>;
   calls: { tool: string; query: string }[];
@@ -21,12 +21,12 @@ export interface ToolApiStub extends FakeServer {
 export async function startToolApiStub(): Promise<ToolApiStub> {
   const data: ToolApiStub['data'] = {};
   const calls: ToolApiStub['calls'] = [];
-  const server = await startFakeServer((req, res) => {
+  const server = await startFakeServer(async (req, res) => {
     const tool = /^\/api\/v1\/tools\/(\w+)$/.exec(req.path)?.[1];
     if (!tool || !(tool in data)) return json(res, 404, { ok: false, error: { code: 'unknown_tool', message: 'no such tool' } });
     calls.push({ tool, query: req.query.toString() });
     const entry = data[tool];
-    const value = typeof entry === 'function' ? (entry as (q: URLSearchParams) => unknown)(req.query) : entry;
+    const value = typeof entry === 'function' ? await (entry as (q: URLSearchParams) => unknown)(req.query) : entry;
     if (value instanceof Error) return json(res, 502, { ok: false, error: { code: 'upstream_unavailable', message: value.message } });
     return json(res, 200, { ok: true, summary: 'stub', data: value });
   });
@@ -87,11 +87,38 @@ export class PollerTestKit {
 
   async watch(accountId: string, address: string, rules: WalletRulesPatch = {}, createdAt = new Date()): Promise<string> {
     const id = randomUUID();
-    await this.db.query(`INSERT INTO alerts.watches (id, account_id, address, rules, created_at) VALUES ($1, $2, $3, $4, $5)`, [id, accountId, address, JSON.stringify(mergeWalletRules(DEFAULT_WALLET_RULES, rules)), createdAt]);
+    await this.db.query(`INSERT INTO alerts.watches (id, account_id, address, rules, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)`, [
+      id,
+      accountId,
+      address,
+      JSON.stringify(mergeWalletRules(DEFAULT_WALLET_RULES, rules)),
+      createdAt,
+    ]);
     return id;
   }
 
   query<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
     return this.db.query(text, params) as Promise<T[]>;
   }
+}
+
+/** A tool API stand-in and a test kit, started before a suite's tests and stopped after them. */
+export function withPollerKit(env: Record<string, string> = {}): { readonly kit: PollerTestKit; readonly api: ToolApiStub } {
+  const started: { kit?: PollerTestKit; api?: ToolApiStub } = {};
+  beforeAll(async () => {
+    started.api = await startToolApiStub();
+    started.kit = await PollerTestKit.start({ EXCHANGE_API_URL: started.api.url, ...env });
+  });
+  afterAll(async () => {
+    await started.kit?.stop();
+    await started.api?.close();
+  });
+  return {
+    get kit() {
+      return started.kit!;
+    },
+    get api() {
+      return started.api!;
+    },
+  };
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, metricsRegistry } from '@paper/nest-infra';
 import { Counter } from 'prom-client';
 import type { AlertsPollerConfig } from '../config/alerts-poller.config';
-import type { AccountData, MarketsData, ProtocolStatsData, RecentTradesData } from './tool-data';
+import type { AccountData, LeaderboardData, MarketsData, ProtocolStatsData, RecentTradesData } from './tool-data';
 
 /** A tool call that did not produce a successful result (network, status, envelope `ok: false`). */
 export class ToolApiError extends Error {
@@ -49,6 +49,11 @@ export class ToolApiClient {
 
   markets(): Promise<MarketsData> {
     return this.call<MarketsData>('get_markets', {});
+  }
+
+  /** One page (25 rows) of every trader the exchange has seen, in address order, with their open-position count. */
+  tradersByAddress(page: number): Promise<LeaderboardData> {
+    return this.call<LeaderboardData>('get_leaderboard', { window: 'all', sortKey: 'address', sortDir: 'asc', page });
   }
 
   protocolStats(): Promise<ProtocolStatsData> {

@@ -1,4 +1,4 @@
-import type { GET_ACCOUNT, GET_MARKETS, GET_PROTOCOL_STATS, GET_RECENT_TRADES, ToolData } from '@paper/contracts';
+import type { GET_ACCOUNT, GET_LEADERBOARD, GET_MARKETS, GET_PROTOCOL_STATS, GET_RECENT_TRADES, ToolData } from '@paper/contracts';
 
 /** The `data` of the public tools the poller reads (field names from the tool catalog). */
 export type RecentTradesData = ToolData<typeof GET_RECENT_TRADES>;
@@ -8,6 +8,7 @@ export type AccountPosition = AccountData['positions'][number];
 export type AccountSessionKey = AccountData['sessionKeys'][number];
 export type MarketsData = ToolData<typeof GET_MARKETS>;
 export type ProtocolStatsData = ToolData<typeof GET_PROTOCOL_STATS>;
+export type LeaderboardData = ToolData<typeof GET_LEADERBOARD>;
 
 export type MarketName = 'BTC' | 'ETH';
 /** Mark price per market, from get_markets. */

@@ -13,7 +13,8 @@ import { ProtectedResourceController } from '../protected-resource/protected-res
 @Module({})
 export class AppModule {
   static forRoot(config: McpServerConfig): DynamicModule {
-    // MCP clients get tokens for exactly this resource; tokens for other audiences are refused.
+    // MCP requires the audience to be exactly the resource of the protected-resource metadata: `{base}/mcp`.
+    // A token for the REST alias `{base}/api/v1`, or any other audience, is refused (docs/mcp.md).
     const runtime = ToolsRuntimeModule.forRoot(toolsRuntimeOptions(config, [mcpResource(config.PUBLIC_BASE_URL)]));
     return {
       module: AppModule,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SCOPES, ToolErrorCode, findTool, isCodedError } from '@paper/contracts';
 import { APP_CONFIG } from '@paper/nest-infra';
-import { AccessTokenVerifier, ToolExecutor, type ToolContext, anonymousContext } from '@paper/tools-runtime';
+import { AccessTokenVerifier, RateLimiter, type RateLimit, ToolExecutor, type ToolContext, anonymousContext } from '@paper/tools-runtime';
 import type { McpServerConfig } from '../config/mcp-server.config';
 import { mcpBearerChallenge, needsConnectedWallet, scopesFor } from './mcp-challenge';
 
@@ -13,7 +13,7 @@ export interface Proceed {
   ctx: ToolContext;
 }
 
-/** The request is answered at the HTTP level: 401/403 with a Bearer challenge, or 503 when tokens cannot be checked. */
+/** The request is answered at the HTTP level: 401/403 with a Bearer challenge, 429 over the rate limit, or 502 when tokens cannot be checked. */
 export interface Refusal {
   kind: 'refuse';
   status: number;
@@ -23,6 +23,8 @@ export interface Refusal {
   id: JsonRpcId;
 }
 
+type Caller = { kind: 'anonymous' } | { kind: 'token'; ctx: ToolContext } | (Omit<Refusal, 'id'> & { kind: 'refuse' });
+
 interface CallMessage {
   id: JsonRpcId;
   name: string;
@@ -30,37 +32,38 @@ interface CallMessage {
 }
 
 /**
- * Decides, before the request reaches the MCP server, what HTTP answer OAuth clients need: a presented
- * token that does not verify gets 401 `invalid_token`; without a token, a tools/call that needs the
- * connected wallet (see needsConnectedWallet) gets 401 with the challenge that starts OAuth; a token
- * lacking the tool's scope gets 403 `insufficient_scope`. Everything else proceeds, with the wallet of
- * the token (family `me`) or anonymously (family `public`).
+ * Decides, before the request reaches the MCP server, what HTTP answer clients need. Every POST counts
+ * against the per-caller rate limit (the token's wallet and client, or the client address), whatever its
+ * method (initialize, tools/list, tools/call): over it, 429 with Retry-After. A presented token that does
+ * not verify gets 401 `invalid_token`; without a token, a tools/call that needs the connected wallet (see
+ * needsConnectedWallet) gets 401 with the challenge that starts OAuth; a token lacking the tool's scope
+ * gets 403 `insufficient_scope`. Everything else proceeds, with the wallet of the token (family `me`) or
+ * anonymously (family `public`).
  */
 @Injectable()
 export class McpAccessGate {
+  private readonly publicLimit: RateLimit;
+  private readonly meLimit: RateLimit;
+
   constructor(
     private readonly verifier: AccessTokenVerifier,
     private readonly executor: ToolExecutor,
+    private readonly limiter: RateLimiter,
     @Inject(APP_CONFIG) private readonly config: McpServerConfig,
-  ) {}
+  ) {
+    this.publicLimit = { perSecond: config.RATE_LIMIT_PUBLIC_PER_SECOND, burst: config.RATE_LIMIT_PUBLIC_BURST };
+    this.meLimit = { perSecond: config.RATE_LIMIT_ME_PER_SECOND, burst: config.RATE_LIMIT_ME_BURST };
+  }
 
   async check(authorization: string | undefined, callerIp: string, messages: readonly unknown[]): Promise<Proceed | Refusal> {
     const calls = messages.map(toolCall).filter((c): c is CallMessage => c !== undefined);
     const firstId = calls[0]?.id ?? requestId(messages[0]);
-    if (authorization === undefined) return this.anonymous(callerIp, calls);
-    let ctx: ToolContext;
-    try {
-      const token = await this.verifier.verifyHeader(authorization);
-      const callerId = `sub:${token.wallet}:${token.clientId ?? '-'}`;
-      ctx = { family: 'me', wallet: token.wallet, scopes: token.scopes, sessionKey: token.sessionKey, clientId: token.clientId, callerId };
-    } catch (error) {
-      if (!isCodedError(error)) throw error;
-      const headers = { ...error.headers };
-      if (error.status === 401) {
-        headers['WWW-Authenticate'] = mcpBearerChallenge(this.config.PUBLIC_BASE_URL, { error: 'invalid_token', description: error.message, scope: SCOPES.read });
-      }
-      return { kind: 'refuse', status: error.status, code: error.code, message: error.message, headers, id: firstId };
-    }
+    const caller = await this.caller(authorization);
+    const limited = await this.limit(caller, callerIp, firstId);
+    if (limited) return limited;
+    if (caller.kind === 'refuse') return { ...caller, id: firstId };
+    if (caller.kind === 'anonymous') return this.anonymous(callerIp, calls);
+    const ctx = caller.ctx;
     for (const call of calls) {
       const tool = findTool(call.name);
       if (!tool) continue;
@@ -73,6 +76,35 @@ export class McpAccessGate {
       }
     }
     return { kind: 'proceed', ctx };
+  }
+
+  /** Who is calling: nobody in particular (no token), the token's wallet, or a refusal of the token. */
+  private async caller(authorization: string | undefined): Promise<Caller> {
+    if (authorization === undefined) return { kind: 'anonymous' };
+    try {
+      const token = await this.verifier.verifyHeader(authorization);
+      const callerId = `sub:${token.wallet}:${token.clientId ?? '-'}`;
+      return { kind: 'token', ctx: { family: 'me', wallet: token.wallet, scopes: token.scopes, sessionKey: token.sessionKey, clientId: token.clientId, callerId } };
+    } catch (error) {
+      if (!isCodedError(error)) throw error;
+      const headers = { ...error.headers };
+      if (error.status === 401) {
+        headers['WWW-Authenticate'] = mcpBearerChallenge(this.config.PUBLIC_BASE_URL, { error: 'invalid_token', description: error.message, scope: SCOPES.read });
+      }
+      return { kind: 'refuse', status: error.status, code: error.code, message: error.message, headers };
+    }
+  }
+
+  /** One request of the caller's rate limit (per wallet and client with a valid token, else per client address). */
+  private async limit(caller: Caller, callerIp: string, id: JsonRpcId): Promise<Refusal | undefined> {
+    const [key, limit] = caller.kind === 'token' ? [caller.ctx.callerId, this.meLimit] : [`ip:${callerIp}`, this.publicLimit];
+    try {
+      if (!this.limiter.trySpend(key)) await this.limiter.take(key, limit);
+      return undefined;
+    } catch (error) {
+      if (!isCodedError(error) || error.code !== ToolErrorCode.RateLimited) throw error;
+      return { kind: 'refuse', status: error.status, code: error.code, message: error.message, headers: { ...error.headers }, id };
+    }
   }
 
   private anonymous(callerIp: string, calls: CallMessage[]): Proceed | Refusal {

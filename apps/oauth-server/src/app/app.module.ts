@@ -8,6 +8,7 @@ import { ConsentController } from '../consent/consent.controller';
 import { ConsentService } from '../consent/consent.service';
 import { FaucetService } from '../faucet/faucet.service';
 import { OidcProviderService } from '../provider/oidc-provider.service';
+import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { sessionKeyVaultProvider } from '../session-keys/session-key-vault.provider';
 import { SessionKeysService } from '../session-keys/session-keys.service';
 import { WalletAuthService } from '../wallet-auth/wallet-auth.service';
@@ -35,6 +36,7 @@ export class AppModule {
         ConsentService,
         ConnectionsService,
         FaucetService,
+        RateLimitService,
       ],
     };
   }

@@ -3,7 +3,10 @@ import type { NextFunction, Request, Response } from 'express';
 import path from 'node:path';
 import { ASSETS_PATH } from '../pages/page-layout';
 import { OidcProviderService } from '../provider/oidc-provider.service';
+import { openCors } from '../provider/open-cors';
 import { OAUTH_ROUTES } from '../provider/provider-configuration';
+import { limitRegistrations } from '../rate-limit/registration-rate-limit.middleware';
+import { RateLimitService } from '../rate-limit/rate-limit.service';
 
 /** oidc-provider reads these request bodies itself. */
 export const OAUTH_RAW_BODY_PATHS = [OAUTH_ROUTES.token, OAUTH_ROUTES.registration, OAUTH_ROUTES.revocation];
@@ -16,7 +19,10 @@ const PAGE_SECURITY_HEADERS: Record<string, string> = {
   'Referrer-Policy': 'no-referrer',
 };
 
-/** Static assets (local only), security headers of the pages, and the OAuth endpoints of oidc-provider. */
+/**
+ * Static assets (local only), security headers of the pages, open CORS on metadata and registration, the
+ * registration rate limit, and the OAuth endpoints of oidc-provider.
+ */
 export function configureHttp(app: NestExpressApplication): void {
   app.useStaticAssets(path.join(__dirname, '..', 'assets'), { prefix: `${ASSETS_PATH}/`, maxAge: '5m', index: false });
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -25,5 +31,7 @@ export function configureHttp(app: NestExpressApplication): void {
     }
     next();
   });
+  app.use(openCors);
+  app.use(limitRegistrations(app.get(RateLimitService)));
   app.use(app.get(OidcProviderService).middleware());
 }

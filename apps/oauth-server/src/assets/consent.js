@@ -62,20 +62,23 @@ $('sign-in').addEventListener('click', (event) =>
   }),
 );
 
-/** Reads the limits form; returns { guardrails, expiresInDays } or throws with the field to fix. */
+/** Reads the limits form; returns { guardrails, expiresInDays }, or marks the field to fix and throws. */
 function readLimits() {
   const form = $('guardrails');
   for (const input of form.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
-  const fail = (input, message) => {
+  for (const node of form.querySelectorAll('.field-error')) node.textContent = '';
+  // The field keeps focus and is described by its error (aria-describedby); the alert repeats it without taking focus.
+  const fail = (input, errorId, message) => {
     input.setAttribute('aria-invalid', 'true');
+    $(errorId).textContent = message;
     input.focus();
-    throw new Error(message);
+    throw Object.assign(new Error(message), { keepFocus: true });
   };
   const amount = (id, label) => {
     const input = $(id);
     const value = input.value.trim().replace(/,/g, '');
     if (value === '') return null;
-    if (!/^\d+(\.\d{1,6})?$/.test(value) || Number(value) <= 0) fail(input, `${label}: enter an amount in USDC like 100 or 12.5, or leave it empty for no limit.`);
+    if (!/^\d+(\.\d{1,6})?$/.test(value) || Number(value) <= 0) fail(input, `${id}-error`, `${label}: enter an amount in USDC like 100 or 12.5, or leave it empty for no limit.`);
     return value;
   };
   const whole = (id, label, min, max, optional = true) => {
@@ -83,11 +86,11 @@ function readLimits() {
     const value = input.value.trim();
     if (value === '' && optional) return null;
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) fail(input, `${label}: enter a whole number from ${min} to ${max}.`);
+    if (!Number.isInteger(n) || n < min || n > max) fail(input, `${id}-error`, `${label}: enter a whole number from ${min} to ${max}.`);
     return n;
   };
   const markets = [...form.querySelectorAll('input[name="market"]:checked')].map((i) => i.value);
-  if (markets.length === 0) fail(form.querySelector('input[name="market"]'), 'Markets: choose at least one market the app may trade.');
+  if (markets.length === 0) fail(form.querySelector('input[name="market"]'), 'markets-error', 'Markets: choose at least one market the app may trade.');
   return {
     guardrails: {
       maxMarginPerTradeUsd: amount('max-margin', 'Maximum margin per trade'),
@@ -158,7 +161,16 @@ function updateLargestTrade() {
 for (const id of ['max-margin', 'max-leverage']) $(id)?.addEventListener('input', updateLargestTrade);
 updateLargestTrade();
 
-$('deny-form').addEventListener('submit', () => ui.status('Denying the request…'));
+// Without scripts the form posts and the browser returns to the app; with them the page says so first.
+$('deny-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void withBusy($('deny'), ui, async () => {
+    ui.status('Denying the request…');
+    const result = await api(`${data.base}/deny`, {});
+    ui.status('');
+    finish(result.redirectTo, 'Request denied', `Nothing was shared with ${data.clientName}. Taking you back to ${data.redirectHost}…`);
+  });
+});
 
 if (!hasBrowserWallet()) {
   $('connect-browser').disabled = true;

@@ -134,15 +134,18 @@ export function shortAddress(address) {
   return `${address.slice(0, 6)}…${address.slice(-4)}`;
 }
 
-/** Reports progress and errors accessibly (live region, alert box that takes focus). */
+/**
+ * Reports progress and errors accessibly: a live region, and an alert box that takes focus unless the
+ * error belongs to a form field that already has it.
+ */
 export function feedback() {
   const errorBox = document.getElementById('error');
   const status = document.getElementById('status');
   return {
-    error(message) {
+    error(message, { focus = true } = {}) {
       errorBox.textContent = message;
       errorBox.hidden = false;
-      errorBox.focus();
+      if (focus) errorBox.focus();
       status.textContent = '';
     },
     clear() {
@@ -163,7 +166,7 @@ export async function withBusy(button, ui, action) {
   try {
     await action();
   } catch (error) {
-    ui.error(describeError(error));
+    ui.error(describeError(error), { focus: !error?.keepFocus });
   } finally {
     button.disabled = false;
     button.removeAttribute('aria-busy');

@@ -38,4 +38,11 @@ describe('oauth-server configuration', () => {
       expect(result.error!.issues[0]!.message).toMatch(/JSON JWKS of private ES256 keys/);
     }
   });
+
+  it('bounds the access-token lifetime and defaults the per-IP limits', () => {
+    expect(oauthServerConfigSchema.parse({})).toMatchObject({ OAUTH_ACCESS_TTL_SECONDS: 900, RATE_LIMIT_REGISTER_PER_MINUTE: 20, RATE_LIMIT_SIGN_IN_PER_MINUTE: 30 });
+    expect(oauthServerConfigSchema.parse({ OAUTH_ACCESS_TTL_SECONDS: '20' }).OAUTH_ACCESS_TTL_SECONDS).toBe(20);
+    for (const value of ['9', '3601', 'soon']) expect(oauthServerConfigSchema.safeParse({ OAUTH_ACCESS_TTL_SECONDS: value }).success).toBe(false);
+    expect(oauthServerConfigSchema.safeParse({ RATE_LIMIT_REGISTER_PER_MINUTE: '0' }).success).toBe(false);
+  });
 });

@@ -31,12 +31,27 @@ export const oauthServerConfigSchema = z
     PORT: env.port(3003).describe('HTTP port (API, probes and /metrics).'),
     PUBLIC_BASE_URL: env.baseUrl('http://localhost:8080').describe('The one public base URL: token issuer, authorization server, and `{base}/mcp` is the MCP resource (token audience).'),
     OAUTH_JWKS: jwks.describe('Private ES256 signing keys as a JSON JWKS; the first signs, all are published. Required in production; generated once and kept in the database in development.'),
+    OAUTH_ACCESS_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .max(3600)
+      .default(900)
+      .describe('Lifetime (seconds) of the access tokens oauth-server issues (`expires_in`), 10 to 3600.'),
+    RATE_LIMIT_REGISTER_PER_MINUTE: env
+      .positiveInt(20)
+      .describe('Client registrations (POST /register) accepted per client IP per minute, shared by every replica (Redis); more get 429 with Retry-After.'),
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: env
+      .positiveInt(30)
+      .describe('Wallet sign-in messages (the consent and connections pages\' challenge endpoints) issued per client IP per minute, shared by every replica (Redis).'),
     OAUTH_COOKIE_KEYS: env.list().describe("Secrets signing the authorization server's cookies, comma-separated, newest first. Required in production; generated in development."),
     SESSION_KEY_ENCRYPTION_KEY: z
       .string()
       .min(32)
       .default(DEV_SESSION_KEY_ENCRYPTION_KEY)
-      .describe('Decrypts session-key private keys written by oauth-server (same value as there).'),
+      .describe(
+        'Encrypts (AES-256-GCM) the session-key private keys oauth-server generates: 32 bytes as hex or base64, or a passphrase of at least 32 characters. tools-gateway and mcp-server decrypt them with the same value. Required in production.',
+      ),
     SESSION_KEY_ENCRYPTION_KEYS_OLD: env.list().describe('Earlier session-key encryption keys, comma-separated, still accepted for decryption.'),
     SESSION_KEY_REGISTRATION_TIMEOUT_MS: env.positiveInt(20000).describe('How long (ms) approving on the consent page waits for the exchange to register the new session key.'),
     EXECUTOR_INTERNAL_URL: env.baseUrl('http://127.0.0.1:3004').describe("trading-executor's internal URL: the consent page's faucet button calls its paper-mode funding endpoints."),

@@ -1,7 +1,8 @@
 import { html, type SafeHtml } from '../pages/html';
 import { renderPage } from '../pages/page-layout';
 import type { ConnectionSummary, SessionKeySummary } from './connections.service';
-import { describeGuardrails } from './guardrails-copy';
+import { permissionsFor } from '../consent/scope-copy';
+import { describeGuardrails, PREVIEW_NOTE } from './guardrails-copy';
 
 export interface ConnectionsPageModel {
   wallet: string | null;
@@ -60,6 +61,8 @@ function signIn(): SafeHtml {
 
 function signedIn(model: ConnectionsPageModel): SafeHtml {
   const token = model.formToken ?? '';
+  const shown = new Set(model.connections.map((c) => c.sessionKey?.address));
+  const otherKeys = model.keys.filter((k) => !shown.has(k.address));
   return html`<section class="card" aria-labelledby="wallet-title">
   <h2 id="wallet-title">Signed in as <code>${model.wallet}</code></h2>
   <form method="post" action="/connections/sign-out"><input type="hidden" name="formToken" value="${token}">
@@ -69,18 +72,24 @@ function signedIn(model: ConnectionsPageModel): SafeHtml {
   <h2 id="apps-title">Connected apps</h2>
   ${model.connections.length === 0 ? html`<p>No app is connected to this wallet.</p>` : html`<ul class="connections">${model.connections.map((c) => connection(c, token))}</ul>`}
 </section>
-<section class="card" aria-labelledby="keys-title">
-  <h2 id="keys-title">Trading keys</h2>
-  ${model.keys.length === 0 ? html`<p>You have not approved any trading key.</p>` : html`<ul class="keys">${model.keys.map((k) => key(k, token))}</ul>`}
-</section>`;
+${
+  otherKeys.length === 0
+    ? ''
+    : html`<section class="card" aria-labelledby="keys-title">
+  <h2 id="keys-title">Earlier trading keys</h2>
+  <p class="muted">Keys that no connected app uses any more: expired, revoked, or left from a connection that ended.</p>
+  <ul class="keys">${otherKeys.map((k) => html`<li class="session-key">${key(k, token, 3)}</li>`)}</ul>
+</section>`
+}`;
 }
 
 function connection(c: ConnectionSummary, token: string): SafeHtml {
+  const permissions = permissionsFor(c.scopes, false).map((p) => p.title);
   return html`<li class="connection">
   <h3>${c.clientName}</h3>
-  <p>Returns to ${c.redirectHosts.join(', ') || '—'} · Permissions: ${c.scopes.join(', ') || 'none'}</p>
+  <p>Returns to ${c.redirectHosts.join(', ') || '—'} · Allowed to: ${permissions.join(', ') || 'nothing'}</p>
   <p>Connected ${date(c.connectedAt)} · Connection ends ${date(c.expiresAt)}</p>
-  <p>${c.sessionKey ? html`Trading key <code>${c.sessionKey.address}</code>, valid until ${date(c.sessionKey.expiresAt)}` : 'No active trading key (read only).'}</p>
+  ${c.sessionKey ? html`<div class="session-key">${key(c.sessionKey, token, 4)}</div>` : html`<p>No active trading key (read only).</p>`}
   <form method="post" action="/connections/grants/${encodeURIComponent(c.grantId)}/revoke">
     <input type="hidden" name="formToken" value="${token}">
     <button type="submit" class="danger" aria-label="Revoke the connection of ${c.clientName}">Revoke connection</button>
@@ -88,18 +97,19 @@ function connection(c: ConnectionSummary, token: string): SafeHtml {
 </li>`;
 }
 
-function key(k: SessionKeySummary, token: string): SafeHtml {
+/** One trading key: its state, dates and guardrails, and a revoke button while it is active. */
+function key(k: SessionKeySummary, token: string, level: 3 | 4): SafeHtml {
   const state = { active: 'Active', expired: 'Expired', revoked: 'Revoked' }[k.state];
-  return html`<li class="session-key">
-  <h3><code>${k.address}</code> <span class="badge state-${k.state}">${state}</span></h3>
+  const title = html`Trading key <code>${k.address}</code> <span class="badge state-${k.state}">${state}</span>`;
+  return html`${level === 3 ? html`<h3>${title}</h3>` : html`<h4>${title}</h4>`}
   <p>For ${k.label ?? 'an app'} · approved ${date(k.createdAt)} · ${k.state === 'expired' ? 'expired' : 'expires'} ${date(k.expiresAt)}</p>
   <dl class="guardrails-list">${describeGuardrails(k.guardrails).map((g) => html`<div><dt>${g.label}</dt><dd>${g.value}</dd></div>`)}</dl>
+  ${k.guardrails.requireConfirmation ? html`<p class="muted">${PREVIEW_NOTE}</p>` : ''}
   ${
     k.state === 'active'
       ? html`<form method="post" action="/connections/keys/${k.address}/revoke">
     <input type="hidden" name="formToken" value="${token}">
     <button type="submit" class="danger" aria-label="Revoke trading key ${k.address}">Revoke key</button></form>`
       : ''
-  }
-</li>`;
+  }`;
 }

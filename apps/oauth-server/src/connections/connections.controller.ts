@@ -7,6 +7,8 @@ import { challengeBody, proofBody } from '../consent/consent.dto';
 import { FaucetService } from '../faucet/faucet.service';
 import { renderErrorPage } from '../pages/page-layout';
 import { parseBody } from '../pages/parse-body';
+import { clientIp } from '../rate-limit/client-ip';
+import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { WalletAuthError, WalletAuthErrorCode } from '../wallet-auth/wallet-auth.exception';
 import { WalletAuthService } from '../wallet-auth/wallet-auth.service';
 import { clearWalletSessionCookie, readCookie, setWalletSessionCookie, WALLET_SESSION_COOKIE } from '../wallet-auth/wallet-session-cookie';
@@ -23,6 +25,7 @@ export class ConnectionsController {
     private readonly connections: ConnectionsService,
     private readonly walletAuth: WalletAuthService,
     private readonly faucet: FaucetService,
+    private readonly rateLimit: RateLimitService,
   ) {}
 
   @Get()
@@ -44,7 +47,8 @@ export class ConnectionsController {
 
   @Post('challenge')
   @HttpCode(200)
-  async challenge(@Body() body: unknown) {
+  async challenge(@Body() body: unknown, @Req() req: Request) {
+    await this.rateLimit.take('sign-in', clientIp(req));
     const { wallet } = parseBody(challengeBody, body);
     return this.walletAuth.issueChallenge(wallet, null);
   }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { SessionKeySecretEntity, type StoredGuardrails } from '@paper/oauth-data';
 import { DataSource } from 'typeorm';
+import { redirectHostLabel } from '../pages/redirect-host';
+import { revokeGrant } from '../provider/grant-revocation';
 import { SessionKeysService } from '../session-keys/session-keys.service';
 
 export type KeyState = 'active' | 'expired' | 'revoked';
@@ -64,7 +66,7 @@ export class ConnectionsService {
         grantId: grant.id,
         clientId: grant.payload.clientId ?? '',
         clientName: client?.client_name?.trim() || 'An unnamed app',
-        redirectHosts: [...new Set((client?.redirect_uris ?? []).map((u) => URL.parse(u)?.host ?? u))],
+        redirectHosts: [...new Set((client?.redirect_uris ?? []).map(redirectHostLabel))],
         scopes: [...scopes],
         connectedAt: grant.payload.iat ? new Date(grant.payload.iat * 1000) : null,
         expiresAt: grant.expires_at,
@@ -81,8 +83,7 @@ export class ConnectionsService {
       wallet,
     ])) as unknown[];
     if (owned.length === 0) return false;
-    await this.dataSource.query(`DELETE FROM oauth.oidc_models WHERE grant_id = $1`, [grantId]);
-    await this.sessionKeys.revokeForGrant(grantId);
+    await revokeGrant(this.dataSource, (id) => this.sessionKeys.revokeForGrant(id), grantId);
     return true;
   }
 

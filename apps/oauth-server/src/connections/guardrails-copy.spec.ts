@@ -16,7 +16,7 @@ describe('guardrails in plain words', () => {
       'Maximum daily notional': 'No limit',
       'Maximum open positions': 'No limit',
       Markets: 'BTC',
-      'Confirmation before each trade': 'On',
+      'Preview before each open': 'Required',
     });
   });
 

@@ -7,6 +7,9 @@ function usdc(value: string | null): string {
   return `${fraction ? `${grouped}.${fraction}` : grouped} USDC`;
 }
 
+/** What "preview before each open" enforces, in the words of the consent page. */
+export const PREVIEW_NOTE = 'Preview before each open: every open must present a quote from a preview of the same trade, valid for 3 minutes and usable once.';
+
 /** Guardrails as label/value pairs in plain words. */
 export function describeGuardrails(g: StoredGuardrails): { label: string; value: string }[] {
   return [
@@ -15,6 +18,6 @@ export function describeGuardrails(g: StoredGuardrails): { label: string; value:
     { label: 'Maximum daily notional', value: usdc(g.maxDailyNotionalUsd) },
     { label: 'Maximum open positions', value: g.maxOpenPositions === null ? 'No limit' : String(g.maxOpenPositions) },
     { label: 'Markets', value: g.allowedMarkets === null ? 'All markets' : g.allowedMarkets.join(', ') },
-    { label: 'Confirmation before each trade', value: g.requireConfirmation ? 'On' : 'Off' },
+    { label: 'Preview before each open', value: g.requireConfirmation ? 'Required' : 'Not required' },
   ];
 }

@@ -9,6 +9,7 @@ const view: ConsentView = {
   scopes: ['trade:read', 'trade:write', 'offline_access'],
   resources: ['http://localhost:8080/mcp'],
   tradeRequested: true,
+  staysConnected: true,
   wallet: null,
   paperMode: true,
 };
@@ -50,5 +51,40 @@ describe('consent page', () => {
     const page = renderConsentPage(view);
     const sources = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
     expect(sources.filter((s) => /^(https?:)?\/\//.test(s))).toEqual([]);
+  });
+
+  it('says what the app asks for in plain words in the first card, before any wallet is connected', () => {
+    const page = renderConsentPage(view);
+    const request = page.slice(page.indexOf('class="card request"'), page.indexOf('id="step-connect"'));
+    expect(request).toContain('See your account');
+    expect(request).toContain('Trade within your limits');
+    expect(request).toContain('Stay connected');
+    expect(request).toContain('until its trading key expires');
+    expect(request).not.toContain('(offline_access)');
+    expect(page.match(/Trade within your limits/g)).toHaveLength(1);
+  });
+
+  it('promises staying connected only to a client that receives a refresh token, in words for read-only access', () => {
+    expect(renderConsentPage({ ...view, staysConnected: false })).not.toContain('Stay connected');
+    const readOnly = renderConsentPage({ ...view, scopes: ['trade:read'], tradeRequested: false });
+    expect(readOnly).toContain('for up to 30 days, or until you revoke the connection');
+  });
+
+  it('describes the preview guardrail as what is enforced, never as a confirmation it cannot check', () => {
+    const page = renderConsentPage(view);
+    expect(page).not.toMatch(/get my confirmation/i);
+    expect(page).toContain('Require a preview of each trade before it is opened');
+    expect(page).toContain('quote from a preview of the same trade');
+    expect(page).toContain('valid for 3 minutes');
+    expect(page).toContain('aria-describedby="confirmations-hint"');
+  });
+
+  it('links each limit input to its hint and its error message', () => {
+    const page = renderConsentPage(view);
+    for (const id of ['max-margin', 'max-leverage', 'max-daily', 'max-positions', 'expiry-days']) {
+      expect(page).toContain(`aria-describedby="${id}-hint ${id}-error"`);
+      expect(page).toContain(`<span id="${id}-error" class="field-error"></span>`);
+    }
+    expect(page).toContain('aria-describedby="markets-error"');
   });
 });

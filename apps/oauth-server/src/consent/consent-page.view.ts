@@ -3,7 +3,7 @@ import { DEFAULT_MARKET_CONFIGS } from '@paper/exchange';
 import { html, type SafeHtml } from '../pages/html';
 import { renderPage } from '../pages/page-layout';
 import type { ConsentView } from './consent.service';
-import { describeScope } from './scope-copy';
+import { type PermissionCopy, permissionsFor } from './scope-copy';
 
 /**
  * Defaults of the limits form. 100 USDC at up to 200x allows positions from the exchange minimum of
@@ -30,6 +30,8 @@ export function renderConsentPage(view: ConsentView): string {
     body: html`
 <section class="card request" aria-labelledby="request-title">
   <h1 id="request-title"><span class="client-name">${view.clientName}</span> wants to connect to your Paper Perps account</h1>
+  <h2 class="asks-title">${view.clientName} asks to</h2>
+  <ul class="scopes">${permissionsFor(view.scopes, view.staysConnected).map(permissionItem)}</ul>
   <p>After you decide, you will be sent back to <strong class="redirect-host">${view.redirectHost}</strong>.
   Only continue if you started this connection from that app.</p>
   <p class="muted">App id: <code>${view.clientId}</code></p>
@@ -64,8 +66,6 @@ export function renderConsentPage(view: ConsentView): string {
   <h2 id="review-title" tabindex="-1">Step 3 of 3 · Review and set limits</h2>
   <p>Signed in as <code class="wallet-address"></code> <span class="wallet-kind badge"></span></p>
   ${view.tradeRequested ? tradeSummary(view) : readSummary(view)}
-  <h3>${view.clientName} asks to</h3>
-  <ul class="scopes">${view.scopes.map((s) => scopeItem(s))}</ul>
   ${view.tradeRequested ? guardrailsForm() : html`<p>No trading key will be created: this app can only read.</p>`}
   ${view.paperMode ? faucet() : ''}
   <div class="actions">
@@ -76,7 +76,7 @@ export function renderConsentPage(view: ConsentView): string {
 <section id="step-done" class="card step" aria-labelledby="done-title" hidden>
   <h2 id="done-title" tabindex="-1"></h2>
   <p id="done-text"></p>
-  <p><a id="done-link" href="#">Continue to ${view.redirectHost}</a></p>
+  <p><a id="done-link" href="#">Return to ${view.clientName} now</a></p>
 </section>
 
 <form id="deny-form" class="card deny" method="post" action="${base}/deny">
@@ -97,10 +97,10 @@ function readSummary(view: ConsentView): SafeHtml {
   return html`<p class="key-sentence"><strong>${view.clientName}</strong> will be able to see the account of <code class="wallet-short"></code>; it cannot trade or withdraw.</p>`;
 }
 
-function scopeItem(scope: string): SafeHtml {
-  const copy = describeScope(scope, 'this wallet');
-  const cls = scope === SCOPES.write ? 'scope scope-write' : 'scope';
-  return html`<li class="${cls}"><strong>${copy.title}</strong> <span class="muted">(${scope})</span><br>${copy.detail}</li>`;
+function permissionItem(permission: PermissionCopy): SafeHtml {
+  const cls = permission.scope === SCOPES.write ? 'scope scope-write' : 'scope';
+  const id = permission.scope ? html` <span class="muted">(${permission.scope})</span>` : '';
+  return html`<li class="${cls}"><strong>${permission.title}</strong>${id}<br>${permission.detail}</li>`;
 }
 
 function guardrailsForm(): SafeHtml {
@@ -110,30 +110,37 @@ function guardrailsForm(): SafeHtml {
     <legend>Limits for this app</legend>
     <p class="muted">Leave an amount empty for no limit. The exchange's smallest position is ${MIN_NOTIONAL_USD.toLocaleString('en-US')} USDC
     of notional (margin × leverage).</p>
-    <div class="field"><label for="max-margin">Maximum margin per trade (USDC)</label>
-      <input id="max-margin" name="maxMarginPerTradeUsd" inputmode="decimal" value="${d.maxMarginPerTradeUsd}" aria-describedby="max-margin-hint">
-      <span id="max-margin-hint" class="hint">The most of your own money one trade may put up.</span></div>
-    <div class="field"><label for="max-leverage">Maximum leverage</label>
-      <input id="max-leverage" name="maxLeverage" type="number" min="1" max="1000" step="1" value="${d.maxLeverage}" aria-describedby="max-leverage-hint">
-      <span id="max-leverage-hint" class="hint">Whole number from 1 to 1000.</span></div>
+    ${field('max-margin', 'Maximum margin per trade (USDC)', 'The most of your own money one trade may put up.', html`name="maxMarginPerTradeUsd" inputmode="decimal" value="${d.maxMarginPerTradeUsd}"`)}
+    ${field('max-leverage', 'Maximum leverage', 'Whole number from 1 to 1000.', html`name="maxLeverage" type="number" min="1" max="1000" step="1" value="${d.maxLeverage}"`)}
     <p id="largest-trade" class="hint" aria-live="polite"></p>
-    <div class="field"><label for="max-daily">Maximum daily notional (USDC)</label>
-      <input id="max-daily" name="maxDailyNotionalUsd" inputmode="decimal" value="${d.maxDailyNotionalUsd}" aria-describedby="max-daily-hint">
-      <span id="max-daily-hint" class="hint">Total position size (margin × leverage) the app may open per day (UTC).</span></div>
-    <div class="field"><label for="max-positions">Maximum open positions</label>
-      <input id="max-positions" name="maxOpenPositions" type="number" min="1" max="10000" step="1" value="${d.maxOpenPositions}"></div>
+    ${field('max-daily', 'Maximum daily notional (USDC)', 'Total position size (margin × leverage) the app may open per day (UTC).', html`name="maxDailyNotionalUsd" inputmode="decimal" value="${d.maxDailyNotionalUsd}"`)}
+    ${field('max-positions', 'Maximum open positions', 'Whole number from 1 to 10000.', html`name="maxOpenPositions" type="number" min="1" max="10000" step="1" value="${d.maxOpenPositions}"`)}
     <fieldset class="markets">
       <legend>Markets the app may trade</legend>
-      <label><input type="checkbox" name="market" value="BTC" checked> BTC</label>
-      <label><input type="checkbox" name="market" value="ETH" checked> ETH</label>
+      <label><input type="checkbox" name="market" value="BTC" checked aria-describedby="markets-error"> BTC</label>
+      <label><input type="checkbox" name="market" value="ETH" checked aria-describedby="markets-error"> ETH</label>
+      <span id="markets-error" class="field-error"></span>
     </fieldset>
-    <div class="field checkbox"><label><input id="confirmations" type="checkbox" name="requireConfirmation" checked>
-      Ask the app to show me a preview and get my confirmation before each trade</label></div>
-    <div class="field"><label for="expiry-days">Trading key lifetime (days)</label>
-      <input id="expiry-days" name="expiresInDays" type="number" min="1" max="30" step="1" value="${d.expiresInDays}" aria-describedby="expiry-hint">
-      <span id="expiry-hint" class="hint">1 to 30 days. After that the app must ask you again.</span></div>
+    <div class="field checkbox"><label><input id="confirmations" type="checkbox" name="requireConfirmation" checked aria-describedby="confirmations-hint">
+      ${PREVIEW_GUARDRAIL_LABEL}</label>
+      <span id="confirmations-hint" class="hint">${PREVIEW_GUARDRAIL_HINT}</span></div>
+    ${field('expiry-days', 'Trading key lifetime (days)', '1 to 30 days. The connection ends with the key; after that the app must ask you again.', html`name="expiresInDays" type="number" min="1" max="30" step="1" value="${d.expiresInDays}"`)}
   </fieldset>
 </form>`;
+}
+
+/** The preview guardrail in the words of what the tool API enforces (open_position needs a matching quote). */
+export const PREVIEW_GUARDRAIL_LABEL = 'Require a preview of each trade before it is opened';
+export const PREVIEW_GUARDRAIL_HINT =
+  'Every open must present a quote from a preview of the same trade (market, side, margin and leverage), valid for 3 minutes and usable once. ' +
+  'Apps that follow the rules show you that preview and ask you first; this service cannot check that you saw it.';
+
+/** A labelled input with its hint and its error message, both linked by aria-describedby. */
+function field(id: string, label: string, hint: string, attributes: SafeHtml): SafeHtml {
+  return html`<div class="field"><label for="${id}">${label}</label>
+      <input id="${id}" ${attributes} aria-describedby="${id}-hint ${id}-error">
+      <span id="${id}-hint" class="hint">${hint}</span>
+      <span id="${id}-error" class="field-error"></span></div>`;
 }
 
 function faucet(): SafeHtml {

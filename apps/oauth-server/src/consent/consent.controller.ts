@@ -5,6 +5,8 @@ import type { Request, Response } from 'express';
 import type { OauthServerConfig } from '../config/oauth-server.config';
 import { renderErrorPage } from '../pages/page-layout';
 import { parseBody } from '../pages/parse-body';
+import { clientIp } from '../rate-limit/client-ip';
+import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { setWalletSessionCookie } from '../wallet-auth/wallet-session-cookie';
 import { WalletAuthService } from '../wallet-auth/wallet-auth.service';
 import { approvalRequestBody, approveBody, challengeBody, proofBody } from './consent.dto';
@@ -19,6 +21,7 @@ export class ConsentController {
     @Inject(APP_CONFIG) private readonly config: OauthServerConfig,
     private readonly consent: ConsentService,
     private readonly walletAuth: WalletAuthService,
+    private readonly rateLimit: RateLimitService,
   ) {}
 
   @Get()
@@ -36,8 +39,9 @@ export class ConsentController {
   @Post('challenge')
   @HttpCode(200)
   async challenge(@Param('uid') uid: string, @Body() body: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const { wallet } = parseBody(challengeBody, body);
     noStore(res);
+    await this.rateLimit.take('sign-in', clientIp(req));
+    const { wallet } = parseBody(challengeBody, body);
     return this.consent.challenge(uid, wallet, req, res);
   }
 

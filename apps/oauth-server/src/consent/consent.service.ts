@@ -10,6 +10,7 @@ import { DataSource } from 'typeorm';
 import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { OauthServerConfig } from '../config/oauth-server.config';
+import { redirectHostLabel } from '../pages/redirect-host';
 import { OidcProviderService } from '../provider/oidc-provider.service';
 import { SessionKeyRegistrationError, SessionKeysService } from '../session-keys/session-keys.service';
 import { type Challenge, WalletAuthService } from '../wallet-auth/wallet-auth.service';
@@ -28,6 +29,8 @@ export interface ConsentView {
   scopes: string[];
   resources: string[];
   tradeRequested: boolean;
+  /** The client receives a refresh token (it registered the refresh_token grant). */
+  staysConnected: boolean;
   wallet: string | null;
   paperMode: boolean;
 }
@@ -61,10 +64,11 @@ export class ConsentService {
       uid,
       clientId: String(details.params['client_id']),
       clientName: (client?.clientName as string | undefined)?.trim() || 'An unnamed app',
-      redirectHost: URL.parse(String(details.params['redirect_uri']))?.host ?? 'unknown',
+      redirectHost: redirectHostLabel(String(details.params['redirect_uri'])),
       scopes,
       resources: this.resources(details),
       tradeRequested: scopes.includes(SCOPES.write),
+      staysConnected: client?.grantTypeAllowed('refresh_token') ?? false,
       wallet: request?.wallet ?? null,
       paperMode: this.config.PAPER_MODE,
     };
@@ -143,7 +147,9 @@ export class ConsentService {
     }
 
     const { provider } = this.oidc;
-    const grant = new provider.Grant({ accountId: wallet, clientId });
+    // A trading connection lasts as long as its session key; a read-only one the default 30 days.
+    const expiresIn = trading ? Math.max(1, Math.ceil((request.keyExpiresAt!.getTime() - Date.now()) / 1000)) : undefined;
+    const grant = new provider.Grant({ accountId: wallet, clientId, ...(expiresIn ? { expiresIn } : {}) } as ConstructorParameters<typeof provider.Grant>[0]);
     // Every scope is also one of the provider's own scopes (so metadata lists them); the access token's
     // scope comes from the resource scopes.
     const tradeScopes = scopes.filter((s) => s === SCOPES.read || s === SCOPES.write);

@@ -17,7 +17,7 @@ const FIELD_NAMES: Record<string, string> = {
   maxDailyNotionalUsd: 'Maximum daily notional',
   maxOpenPositions: 'Maximum open positions',
   allowedMarkets: 'Markets',
-  requireConfirmation: 'Confirmations',
+  requireConfirmation: 'Preview before each open',
   expiresInDays: 'Key lifetime',
   usdc: 'Amount',
   guardrails: 'Limits',

@@ -1,9 +1,14 @@
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
+/** An http URL on a loopback host (127.0.0.1, localhost, [::1]): an app on the same computer. */
+export function isLoopbackHttp(url: URL): boolean {
+  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
+}
+
 /** `http://<loopback host>/<path>?<query>` without the port, or undefined when not a loopback http URI. */
 function withoutLoopbackPort(uri: string): string | undefined {
   const url = URL.parse(uri);
-  if (!url || url.protocol !== 'http:' || !LOOPBACK_HOSTS.has(url.hostname)) return undefined;
+  if (!url || !isLoopbackHttp(url)) return undefined;
   url.port = '';
   return url.href;
 }

@@ -4,8 +4,8 @@ import { SCOPES } from '@paper/contracts';
 /**
  * oidc-provider drops `offline_access` from an authorization request unless it carries `prompt=consent`.
  * This server shows the consent page for every authorization request anyway (one new session key per
- * connection), so a request asking for `offline_access` without a prompt is read as `prompt=consent`:
- * MCP clients then get refresh tokens without knowing about that rule.
+ * connection), so a request asking for `offline_access` without a prompt is read as `prompt=consent` and
+ * the scope is kept. (Refresh tokens do not depend on it: see issueRefreshToken.)
  */
 export function treatOfflineAccessAsConsent(provider: Provider, authorizationPath: string): void {
   provider.use(async (ctx, next) => {

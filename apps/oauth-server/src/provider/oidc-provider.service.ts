@@ -57,11 +57,6 @@ export class OidcProviderService implements OnModuleInit, OnApplicationShutdown 
   middleware() {
     return (req: Request, res: Response, next: NextFunction): void => {
       if (!isProviderPath(req.path)) return next();
-      if (req.path === OAUTH_ROUTES.registration) setRegistrationCors(res);
-      if (req.path === OAUTH_ROUTES.registration && req.method === 'OPTIONS') {
-        res.status(204).end();
-        return;
-      }
       if (!this.handler) {
         res.status(503).json({ error: 'temporarily_unavailable', error_description: 'The authorization server is starting; retry shortly.' });
         return;
@@ -81,14 +76,14 @@ export class OidcProviderService implements OnModuleInit, OnApplicationShutdown 
           dataSource: this.dataSource,
           keys,
           sessionKeyForGrant: (grantId) => this.sessionKeys.activeAddressForGrant(grantId),
+          revokeSessionKeys: (grantId) => this.sessionKeys.revokeForGrant(grantId),
         }),
       );
       provider.proxy = true;
       allowLoopbackRedirectsOnAnyPort(provider);
       treatOfflineAccessAsConsent(provider, OAUTH_ROUTES.authorization);
-      provider.on('grant.revoked', (_ctx, grantId: string) => {
-        this.sessionKeys.revokeForGrant(grantId).catch((error: unknown) => this.logger.error(`revoking session key of grant ${grantId}: ${(error as Error).message}`));
-      });
+      // Removing a grant (reuse detection, /revoke) awaits the revocation of its session keys in the adapter.
+      provider.on('grant.revoked', (_ctx, grantId: string) => this.logger.log(`connection revoked: grant ${grantId}`));
       provider.on('server_error', (_ctx, error: Error) => this.logger.error(`server error: ${error.stack ?? error.message}`));
       this.handler = provider.callback() as unknown as (req: Request, res: Response) => void;
       this.instance = provider;
@@ -106,13 +101,6 @@ export class OidcProviderService implements OnModuleInit, OnApplicationShutdown 
     clearTimeout(this.retry);
     clearInterval(this.cleanup);
   }
-}
-
-function setRegistrationCors(res: Response): void {
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
-  res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Authorization');
-  res.setHeader('Access-Control-Max-Age', '3600');
 }
 
 /** Exact redirect matching, plus RFC 8252 loopback redirects on any port (see loopback-redirect.ts). */

@@ -18,9 +18,29 @@ describe('PostgresOidcAdapter (PostgreSQL)', () => {
     await database?.drop();
   });
 
+  /** Grants whose session keys were revoked, in order (what the app does through SessionKeysService). */
+  let revokedKeysOf: string[] = [];
+  let failRevocation = false;
+  const adapter = (kind: string) =>
+    new PostgresOidcAdapter(dataSource, kind, async (grantId) => {
+      if (failRevocation) throw new Error('queue unavailable');
+      revokedKeysOf.push(grantId);
+    });
+  const rowsOf = async (grantId: string) =>
+    ((await dataSource.query(`SELECT kind, id FROM oauth.oidc_models WHERE grant_id = $1 ORDER BY kind, id`, [grantId])) as { kind: string; id: string }[]).map(
+      (r) => `${r.kind}:${r.id}`,
+    );
+  const expiryOf = async (kind: string, id: string) =>
+    ((await dataSource.query(`SELECT expires_at FROM oauth.oidc_models WHERE kind = $1 AND id = $2`, [kind, id])) as { expires_at: Date | null }[])[0]?.expires_at;
+
+  beforeEach(() => {
+    revokedKeysOf = [];
+    failRevocation = false;
+  });
+
   it('stores, finds, updates and destroys a model by kind and id', async () => {
-    const codes = new PostgresOidcAdapter(dataSource, 'AuthorizationCode');
-    const sessions = new PostgresOidcAdapter(dataSource, 'Session');
+    const codes = adapter('AuthorizationCode');
+    const sessions = adapter('Session');
     await codes.upsert('c1', { jti: 'c1', kind: 'AuthorizationCode', grantId: 'g1', accountId: '0xabc' }, 60);
     expect(await codes.find('c1')).toMatchObject({ jti: 'c1', grantId: 'g1', accountId: '0xabc' });
     expect(await sessions.find('c1')).toBeUndefined();
@@ -31,7 +51,7 @@ describe('PostgresOidcAdapter (PostgreSQL)', () => {
   });
 
   it('marks a consumed model with the time it was consumed', async () => {
-    const codes = new PostgresOidcAdapter(dataSource, 'AuthorizationCode');
+    const codes = adapter('AuthorizationCode');
     await codes.upsert('c2', { jti: 'c2', kind: 'AuthorizationCode' }, 60);
     expect((await codes.find('c2'))?.consumed).toBeUndefined();
     await codes.consume('c2');
@@ -40,7 +60,7 @@ describe('PostgresOidcAdapter (PostgreSQL)', () => {
   });
 
   it('reads an expired model as absent, and the sweep deletes it', async () => {
-    const interactions = new PostgresOidcAdapter(dataSource, 'Interaction');
+    const interactions = adapter('Interaction');
     await interactions.upsert('i1', { jti: 'i1', kind: 'Interaction', uid: 'u1' }, 3600);
     await interactions.upsert('i2', { jti: 'i2', kind: 'Interaction', uid: 'u2' }, 3600);
     expect(await interactions.findByUid('u1')).toMatchObject({ jti: 'i1' });
@@ -65,15 +85,15 @@ describe('PostgresOidcAdapter (PostgreSQL)', () => {
   });
 
   it('finds device-flow models by user code', async () => {
-    const devices = new PostgresOidcAdapter(dataSource, 'DeviceCode');
+    const devices = adapter('DeviceCode');
     await devices.upsert('d1', { jti: 'd1', kind: 'DeviceCode', userCode: 'ABCD-EFGH' }, 600);
     expect(await devices.findByUserCode('ABCD-EFGH')).toMatchObject({ jti: 'd1' });
     expect(await devices.findByUserCode('ZZZZ-ZZZZ')).toBeUndefined();
   });
 
   it('revokes every token of one kind belonging to a grant, and only those', async () => {
-    const refresh = new PostgresOidcAdapter(dataSource, 'RefreshToken');
-    const codes = new PostgresOidcAdapter(dataSource, 'AuthorizationCode');
+    const refresh = adapter('RefreshToken');
+    const codes = adapter('AuthorizationCode');
     await refresh.upsert('r1', { jti: 'r1', kind: 'RefreshToken', grantId: 'g9' }, 600);
     await refresh.upsert('r2', { jti: 'r2', kind: 'RefreshToken', grantId: 'g9' }, 600);
     await refresh.upsert('r3', { jti: 'r3', kind: 'RefreshToken', grantId: 'other' }, 600);
@@ -86,9 +106,69 @@ describe('PostgresOidcAdapter (PostgreSQL)', () => {
   });
 
   it('keeps a grant findable under its own id as grant id (so a connection can be removed with all it issued)', async () => {
-    const grants = new PostgresOidcAdapter(dataSource, 'Grant');
+    const grants = adapter('Grant');
     await grants.upsert('g5', { jti: 'g5', kind: 'Grant', accountId: '0xabc' }, 600);
     const rows = (await dataSource.query(`SELECT grant_id FROM oauth.oidc_models WHERE kind = 'Grant' AND id = 'g5'`)) as { grant_id: string }[];
     expect(rows[0]?.grant_id).toBe('g5');
+  });
+
+  it('consumes a code or refresh token once: of two simultaneous uses one fails as a reuse and revokes the whole grant', async () => {
+    for (const kind of ['AuthorizationCode', 'RefreshToken']) {
+      const grantId = `race-${kind}`;
+      revokedKeysOf = [];
+      const tokens = adapter(kind);
+      await adapter('Grant').upsert(grantId, { jti: grantId, kind: 'Grant', accountId: '0xabc', clientId: 'c' }, 600);
+      await tokens.upsert('t1', { jti: 't1', kind, grantId }, 600);
+      await adapter('RefreshToken').upsert(`${kind}-sibling`, { jti: `${kind}-sibling`, kind: 'RefreshToken', grantId }, 600);
+
+      const outcomes = await Promise.allSettled([tokens.consume('t1'), tokens.consume('t1')]);
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+      expect(failed?.reason).toMatchObject({ error: 'invalid_grant', status: 400 });
+      expect(revokedKeysOf).toEqual([grantId]);
+      expect(await rowsOf(grantId)).toEqual([]);
+    }
+  });
+
+  it('treats consuming an already consumed code as a reuse (the grant goes, with its session keys)', async () => {
+    const codes = adapter('AuthorizationCode');
+    await adapter('Grant').upsert('g-seq', { jti: 'g-seq', kind: 'Grant', accountId: '0xabc', clientId: 'c' }, 600);
+    await codes.upsert('c-seq', { jti: 'c-seq', kind: 'AuthorizationCode', grantId: 'g-seq' }, 60);
+    await codes.consume('c-seq');
+    await expect(codes.consume('c-seq')).rejects.toMatchObject({ error: 'invalid_grant' });
+    expect(revokedKeysOf).toEqual(['g-seq']);
+    expect(await rowsOf('g-seq')).toEqual([]);
+  });
+
+  it('revokes the session keys before removing a grant, and keeps the grant when that fails', async () => {
+    const grants = adapter('Grant');
+    await grants.upsert('g-keys', { jti: 'g-keys', kind: 'Grant', accountId: '0xabc', clientId: 'c' }, 600);
+    failRevocation = true;
+    await expect(grants.destroy('g-keys')).rejects.toThrow('queue unavailable');
+    expect(await grants.find('g-keys')).toMatchObject({ jti: 'g-keys' });
+    failRevocation = false;
+    await grants.destroy('g-keys');
+    expect(revokedKeysOf).toEqual(['g-keys']);
+    expect(await grants.find('g-keys')).toBeUndefined();
+  });
+
+  it('expires a registered client after 30 days unless a connection is approved for it; the sweep removes it', async () => {
+    const clients = adapter('Client');
+    await clients.upsert('unused', { client_id: 'unused' });
+    await clients.upsert('used', { client_id: 'used' });
+    const days = ((await expiryOf('Client', 'unused'))!.getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThanOrEqual(30);
+
+    await adapter('Grant').upsert('g-used', { jti: 'g-used', kind: 'Grant', accountId: '0xabc', clientId: 'used' }, 600);
+    expect(await expiryOf('Client', 'used')).toBeNull();
+    await clients.upsert('used', { client_id: 'used', client_name: 'renamed' });
+    expect(await expiryOf('Client', 'used')).toBeNull();
+
+    await dataSource.query(`UPDATE oauth.oidc_models SET expires_at = now() - interval '1 hour' WHERE kind = 'Client' AND id = 'unused'`);
+    expect(await clients.find('unused')).toBeUndefined();
+    await deleteExpiredRows(dataSource);
+    expect(await expiryOf('Client', 'unused')).toBeUndefined();
+    expect(await clients.find('used')).toMatchObject({ client_name: 'renamed' });
   });
 });

@@ -3,19 +3,10 @@ import { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provid
 import type { DataSource } from 'typeorm';
 import type { OauthServerConfig } from '../config/oauth-server.config';
 import { renderErrorPage } from '../pages/page-layout';
+import type { RevokeSessionKeys } from './grant-revocation';
 import { PostgresOidcAdapter } from './postgres-oidc.adapter';
 import type { ProviderKeys } from './provider-keys';
-
-/** Token lifetimes in seconds (documented in docs/oauth.md). */
-export const TOKEN_TTL = {
-  accessToken: 15 * 60,
-  authorizationCode: 60,
-  refreshToken: 30 * 24 * 3600,
-  grant: 30 * 24 * 3600,
-  idToken: 15 * 60,
-  interaction: 60 * 60,
-  session: 24 * 3600,
-} as const;
+import { TOKEN_TTL } from './token-lifetimes';
 
 export const TRADE_SCOPES = `${SCOPES.read} ${SCOPES.write}`;
 
@@ -33,19 +24,22 @@ export interface ProviderDependencies {
   keys: ProviderKeys;
   /** The session key approved for a grant (lower-case address), if any. */
   sessionKeyForGrant(grantId: string): Promise<string | undefined>;
+  /** Revokes the session keys of a grant; awaited whenever a grant is removed. */
+  revokeSessionKeys: RevokeSessionKeys;
 }
 
 /**
  * The authorization server's policy: authorization code + PKCE S256 only, open registration of public
  * clients, resource indicators defaulting to the MCP resource, ES256 JWT access tokens carrying the
- * wallet and its session key, rotating refresh tokens (reuse revokes the grant), PostgreSQL storage.
+ * wallet and its session key, rotating refresh tokens (reuse revokes the grant) for every client that
+ * registered the refresh_token grant, PostgreSQL storage.
  */
 export function providerConfiguration(deps: ProviderDependencies): Configuration {
   const { config, dataSource, keys } = deps;
   const audiences = new Set(acceptedAudiences(config.PUBLIC_BASE_URL));
   const secureCookies = config.PUBLIC_BASE_URL.startsWith('https:');
   return {
-    adapter: (name: string) => new PostgresOidcAdapter(dataSource, name),
+    adapter: (name: string) => new PostgresOidcAdapter(dataSource, name, deps.revokeSessionKeys),
     jwks: keys.jwks as Configuration['jwks'],
     cookies: {
       keys: keys.cookieKeys,
@@ -96,7 +90,7 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
           return {
             scope: TRADE_SCOPES,
             audience: resourceIndicator,
-            accessTokenTTL: TOKEN_TTL.accessToken,
+            accessTokenTTL: config.OAUTH_ACCESS_TTL_SECONDS,
             accessTokenFormat: 'jwt',
             jwt: { sign: { alg: 'ES256' } },
           };
@@ -104,7 +98,7 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
       },
     },
     ttl: {
-      AccessToken: TOKEN_TTL.accessToken,
+      AccessToken: config.OAUTH_ACCESS_TTL_SECONDS,
       AuthorizationCode: TOKEN_TTL.authorizationCode,
       RefreshToken: TOKEN_TTL.refreshToken,
       Grant: TOKEN_TTL.grant,
@@ -113,7 +107,12 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
       Session: TOKEN_TTL.session,
     },
     rotateRefreshToken: true,
-    issueRefreshToken: (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has(SCOPES.offline),
+    // MCP clients ask for the scope of the resource's challenge (trade:read), not offline_access, yet register
+    // the refresh_token grant: every such client gets a rotating refresh token, so it stays connected without
+    // a new consent (and a new session key) every 15 minutes. offline_access is accepted as well.
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    // Tokens belong to the connection (grant), never to the browser session of the consent page.
+    expiresWithSession: () => false,
     // Every authorization request shows the consent page (a new session key per connection).
     loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
       const grantId = ctx.oidc.result?.consent?.grantId;

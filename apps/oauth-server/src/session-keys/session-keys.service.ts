@@ -102,14 +102,18 @@ export class SessionKeysService implements OnApplicationShutdown {
     return true;
   }
 
+  /**
+   * Queues the exchange's revocation (a durable job, retried) before marking the key revoked here: when
+   * queueing fails the key still reads as active, so revoking again (same job id) cannot skip the exchange.
+   */
   private async revokeKey(key: SessionKeySecretEntity): Promise<void> {
-    await this.dataSource.getRepository(SessionKeySecretEntity).update({ address: key.address, revokedAt: IsNull() }, { revokedAt: new Date() });
     await this.queues.add(
       SESSION_KEYS_QUEUE,
       'revoke-session-key',
       { wallet: key.wallet, sessionKey: key.address },
       { jobId: `sk-revoke-${key.address}`, attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: 1000, removeOnFail: 1000 },
     );
+    await this.dataSource.getRepository(SessionKeySecretEntity).update({ address: key.address, revokedAt: IsNull() }, { revokedAt: new Date() });
   }
 
   private async queueEvents(): Promise<QueueEvents> {

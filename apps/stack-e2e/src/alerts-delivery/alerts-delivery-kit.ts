@@ -2,6 +2,7 @@ import { type DiscordFake, startDiscordFake, startTelegramFake, startTestStack, 
 import { type Call, client, eventually, newAccount } from '../alerts/alerts-test-kit';
 import { callTool, NO_RATE_LIMITS, type Trader, venueControl, waitForPrices } from '../tools/tool-test-kit';
 import { type TestIssuer, startTestIssuer } from '../tools/token-issuer';
+import { startToolApiGate, type ToolApiGate } from './tool-api-gate';
 
 export const ALERTS_STACK_APPS = ['venue-sim', 'trading-executor', 'tools-gateway', 'alerts-api', 'alerts-poller', 'alerts-dispatcher'] as const;
 
@@ -21,18 +22,21 @@ export interface DeliveryWorld {
   flaky: WebhookReceiver;
   discord: DiscordFake;
   telegram: TelegramFake;
+  /** Sits between the alerts services and the tool API (their EXCHANGE_API_URL). */
+  gate: ToolApiGate;
   call: Call;
   stop(): Promise<void>;
 }
 
 /** Everything an alert-delivery test needs: the stack with short timings, and local Discord, Telegram and webhook receivers. */
 export async function startDeliveryWorld(env: Record<string, string> = {}): Promise<DeliveryWorld> {
-  const [issuer, receiver, flaky, discord, telegram] = await Promise.all([startTestIssuer(), startWebhookReceiver(), startWebhookReceiver(), startDiscordFake(), startTelegramFake()]);
+  const [issuer, receiver, flaky, discord, telegram, gate] = await Promise.all([startTestIssuer(), startWebhookReceiver(), startWebhookReceiver(), startDiscordFake(), startTelegramFake(), startToolApiGate()]);
   const stack = await startTestStack({
     apps: [...ALERTS_STACK_APPS],
     env: {
       ...NO_RATE_LIMITS,
       OAUTH_JWKS_URL: issuer.jwksUrl,
+      EXCHANGE_API_URL: gate.url,
       ALERTS_ALLOW_HOSTS: [receiver.hostPort, flaky.hostPort].join(','),
       DISCORD_API_BASE: discord.apiBase,
       TELEGRAM_API_BASE: telegram.apiBase,
@@ -53,6 +57,7 @@ export async function startDeliveryWorld(env: Record<string, string> = {}): Prom
     },
   });
   issuer.bind(stack.baseUrl);
+  gate.setTarget(stack.baseUrl);
   await venueControl(stack, 'freeze', { frozen: true });
   await waitForPrices(stack.baseUrl);
   return {
@@ -62,10 +67,11 @@ export async function startDeliveryWorld(env: Record<string, string> = {}): Prom
     flaky,
     discord,
     telegram,
+    gate,
     call: client(stack.alertsUrl),
     stop: async () => {
       await stack?.stop();
-      await Promise.all([issuer.stop(), receiver.close(), flaky.close(), discord.close(), telegram.close()]);
+      await Promise.all([issuer.stop(), receiver.close(), flaky.close(), discord.close(), telegram.close(), gate.close()]);
     },
   };
 }

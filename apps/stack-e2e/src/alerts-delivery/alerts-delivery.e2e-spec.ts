@@ -133,19 +133,34 @@ describe('alert delivery end to end: poller and dispatcher', () => {
     positionId = second.positionId;
   });
 
-  it('loses no alert and repeats none when the poller is killed; paused channels receive nothing', async () => {
+  it('loses no alert and repeats none when the poller is killed during a pass; paused channels receive nothing', async () => {
     const before = await alerts(world.call, a.token);
     const pause = await world.call('PATCH', `/api/channels/${a.channels.discord}`, { token: a.token, body: { status: 'paused' } });
     expect(pause.status).toBe(200);
-    await world.stack.stopApp('alerts-poller', true);
+    const closedFor = (list: Awaited<ReturnType<typeof alerts>>) => list.filter((x) => x.kind === 'position_closed' && x.details['positionId'] === positionId);
+    // Hold the poller's trade-feed answer that reports the close: the poller has fetched it and is inside its pass.
+    const reportsClose = (body: string) => (JSON.parse(body) as { data?: { trades?: { type: string; positionId: string }[] } }).data?.trades?.some((t) => t.type === 'close' && t.positionId === positionId) ?? false;
+    const held = world.gate.holdAnswer((path, body) => path.startsWith('/api/v1/tools/get_recent_trades') && reportsClose(body));
     const close = await callTool(world.stack.baseUrl, 'close_positions', { positionIds: [positionId] }, { token: trader.token });
     expect(close.status).toBe(200);
+    await held.reached;
+    await world.stack.stopApp('alerts-poller', true);
+    world.gate.release();
+    expect(closedFor(await alerts(world.call, a.token))).toEqual([]);
     await world.stack.restartApp('alerts-poller');
     const closed = await deliveredAlert(world.call, a.token, 'position_closed', 30000, (x) => x.details['positionId'] === positionId);
     expect(closed.deliveries.map((d) => d.channelKind).sort()).toEqual(['telegram', 'webhook']);
     expect(discordTexts().some((t) => t.includes('Position closed'))).toBe(false);
-    const after = await alerts(world.call, a.token);
-    expect(after.filter((x) => x.kind === 'position_closed')).toHaveLength(1);
-    expect(after.length).toBe(before.length + 1);
+    // Polls after the restart (well past the feed overlap of the re-read) raise nothing more.
+    const after = Date.now() + 3000;
+    await eventually(async () => {
+      const [row] = await sql<{ last_finished_at: Date }>(world.stack.database.url, `SELECT last_finished_at FROM alerts.poll_status WHERE name = 'wallets'`);
+      return row && row.last_finished_at.getTime() > after;
+    }, 20000, 'polls after the restart');
+    const final = await alerts(world.call, a.token);
+    expect(closedFor(final)).toHaveLength(1);
+    expect(final.length).toBe(before.length + 1);
+    expect(world.receiver.accepted().filter((r) => r.eventId === closed.eventId)).toHaveLength(1);
+    expect(telegramTexts().filter((t) => t.includes('Position closed'))).toHaveLength(1);
   });
 });

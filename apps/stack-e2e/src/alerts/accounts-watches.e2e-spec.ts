@@ -99,6 +99,43 @@ describe('alerts-api accounts and watches', () => {
       expect(cleared.body.label).toBeNull();
     });
 
+    it('applies concurrent partial patches to different rule keys without losing any', async () => {
+      const { token } = await newAccount(call);
+      const { body } = await call<Watch>('POST', '/api/watches', { token, body: { address: WALLET, role: 'follow' } });
+      const patches = [
+        { liquidation: { belowPct: 1.5 } },
+        { liquidation: { enabled: false } },
+        { opened: false },
+        { closed: false },
+        { liquidated: false },
+        { balance: { enabled: true } },
+        { balance: { changeUsd: 42 } },
+        { sessionKey: { withinDays: 7 } },
+        { sessionKey: { enabled: false } },
+        { rewards: { enabled: true } },
+        { rewards: { aboveUsdc: 12.5 } },
+      ];
+      for (let round = 0; round < 3; round += 1) {
+        const results = await Promise.all(patches.map((rules) => call<Watch>('PATCH', `/api/watches/${body.id}`, { token, body: { rules } })));
+        expect(results.map((r) => r.status)).toEqual(patches.map(() => 200));
+        const me = await call<{ watches: Watch[] }>('GET', '/api/me', { token });
+        expect(me.body.watches.find((w) => w.id === body.id)!.rules).toEqual({
+          liquidation: { enabled: false, belowPct: 1.5 },
+          opened: false,
+          closed: false,
+          liquidated: false,
+          balance: { enabled: true, changeUsd: 42 },
+          sessionKey: { enabled: false, withinDays: 7 },
+          rewards: { enabled: true, aboveUsdc: 12.5 },
+        });
+        const reset = await call<Watch>('PATCH', `/api/watches/${body.id}`, {
+          token,
+          body: { rules: { liquidation: { enabled: true, belowPct: 10 }, opened: true, closed: true, liquidated: true, balance: { enabled: false, changeUsd: 1000 }, sessionKey: { enabled: true, withinDays: 3 }, rewards: { enabled: false, aboveUsdc: 100 } } },
+        });
+        expect(reset.status).toBe(200);
+      }
+    });
+
     const ranges: [string, number, number][] = [
       ['liquidation.belowPct', 0.001, 50],
       ['balance.changeUsd', 1, 1e9],

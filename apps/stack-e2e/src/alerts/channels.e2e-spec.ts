@@ -1,4 +1,6 @@
-import { startTestStack, type TestStack } from '@paper/dev-stack';
+import { ALERTS_LIMITS } from '@paper/alerts-delivery';
+import { startTestStack, type TestStack, testRedisUrl } from '@paper/dev-stack';
+import { Redis } from 'ioredis';
 import { createHmac } from 'node:crypto';
 import { type Call, client, DISCORD_URL, newAccount, type Receiver, sql, startReceiver } from './alerts-test-kit';
 
@@ -39,7 +41,7 @@ describe('alerts-api channels', () => {
         TELEGRAM_API_BASE: telegram.url,
         TELEGRAM_BOT_TOKEN: '123456:test-token',
         TELEGRAM_BOT_USERNAME: 'paper_alerts_bot',
-        ALERTS_MAX_CHANNELS: '3',
+        ALERTS_DISCORD_RATE: '1/60000',
       },
     });
     call = client(stack.alertsUrl);
@@ -249,12 +251,47 @@ describe('alerts-api channels', () => {
     expect(me.body.channels.find((c) => c.id === row!.id)).toMatchObject({ kind: 'telegram', target: 'chat ****4321' });
   });
 
-  it('enforces the per-account channel limit (409 limit_reached), Telegram links included', async () => {
-    for (let i = 0; i < 3; i += 1) expect((await create({ kind: 'discord', target: DISCORD_URL })).status).toBe(201);
+  it('enforces the shared per-account channel limit (409 limit_reached), Telegram links included', async () => {
+    const limit = ALERTS_LIMITS.channelsPerAccount;
+    for (let i = 0; i < limit; i += 1) expect((await create({ kind: 'discord', target: DISCORD_URL })).status).toBe(201);
     const over = await create({ kind: 'webhook', target: `${hook.url}/x` });
     expect(over.status).toBe(409);
-    expect(over.body).toMatchObject({ code: 'limit_reached' });
+    expect(over.body).toMatchObject({ code: 'limit_reached', message: expect.stringContaining(`at most ${limit} channels`) });
     expect((await call('POST', '/api/telegram/link', { token })).body).toMatchObject({ code: 'limit_reached' });
-    expect((await call('GET', '/api/status')).body).toMatchObject({ limits: { channelsPerAccount: 3 }, channels: { telegram: true } });
+    expect((await call('GET', '/api/status')).body).toMatchObject({ limits: { channelsPerAccount: limit }, channels: { telegram: true } });
+  });
+
+  it('refuses test messages to paused and disabled channels with 409 conflict, sending nothing', async () => {
+    const { body: channel } = await create({ kind: 'webhook', target: `${hook.url}/quiet` });
+    await call('PATCH', `/api/channels/${channel.id}`, { token, body: { status: 'paused' } });
+    const paused = await call('POST', `/api/channels/${channel.id}/test`, { token });
+    expect(paused.status).toBe(409);
+    expect(paused.body).toMatchObject({ code: 'conflict', message: expect.stringContaining('The channel is paused') });
+    await sql(stack.database.url, `UPDATE alerts.channels SET status = 'disabled', disabled_reason = 'receiver answered 410 Gone' WHERE id = $1`, [channel.id]);
+    const disabled = await call('POST', `/api/channels/${channel.id}/test`, { token });
+    expect(disabled.status).toBe(409);
+    expect(disabled.body).toMatchObject({ code: 'conflict', message: expect.stringContaining('disabled (receiver answered 410 Gone)') });
+    expect(hook.received).toHaveLength(0);
+    await call('PATCH', `/api/channels/${channel.id}`, { token, body: { status: 'active' } });
+    expect((await call<TestResult>('POST', `/api/channels/${channel.id}/test`, { token })).body).toMatchObject({ delivered: true });
+  });
+
+  it('takes test messages from the same per-destination rate-limit bucket as alert deliveries', async () => {
+    const url = DISCORD_URL.replace('123456789012345678', '223456789012345678');
+    const { body: first } = await create({ kind: 'discord', target: url });
+    const { body: second } = await create({ kind: 'discord', target: url });
+    expect((await call<TestResult>('POST', `/api/channels/${first.id}/test`, { token })).body).toMatchObject({ delivered: true });
+    const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 1 });
+    try {
+      const nextAt = Number(await redis.get(`${stack.redisPrefix}:alerts:bucket:discord:223456789012345678`));
+      expect(nextAt - Date.now()).toBeGreaterThan(50_000);
+    } finally {
+      redis.disconnect();
+    }
+    const limited = await call('POST', `/api/channels/${second.id}/test`, { token });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('rate limit') });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(50);
+    expect(discord.received).toHaveLength(1);
   });
 });

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestStack, type TestStack } from '@paper/dev-stack';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { type Call, client, newAccount, type Receiver, startReceiver, WALLET } from './alerts-test-kit';
+import { type Call, client, eventually, newAccount, type Receiver, sql, startReceiver, WALLET } from './alerts-test-kit';
 
 const MARKETS = { ok: true, summary: 'Two markets.', data: { markets: [{ market: 'BTC', markPrice: 97000, maxLeverage: 1000 }] } };
 
@@ -11,6 +11,9 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
   let stack: TestStack;
   let call: Call;
   let exchange: Receiver;
+  let hook: Receiver;
+  /** The endless answer of get_liquidation_map: bytes written and whether the proxy hung up. */
+  const endless = { written: 0, closed: false };
 
   beforeAll(async () => {
     exchange = await startReceiver();
@@ -27,15 +30,33 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
       if (url.pathname === '/openapi.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"openapi":"3.1.0"}');
       if (url.pathname === '/api/v1/tools/get_top_trades') return; // never answers: timeout
       if (url.pathname === '/api/v1/tools/get_leaderboard') return void res.writeHead(302, { location: 'http://127.0.0.1:1/' }).end();
+      if (url.pathname === '/api/v1/tools/get_liquidation_map') {
+        // Chunked, no content-length, and it never ends on its own (stops at 256 MB).
+        endless.written = 0;
+        endless.closed = false;
+        res.on('close', () => (endless.closed = true));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(64 * 1024, 0x20);
+        const pump = (): void => {
+          while (!res.destroyed && endless.written < 256 * 1024 * 1024) {
+            endless.written += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          if (!res.destroyed) res.end();
+        };
+        return pump();
+      }
       res.writeHead(500).end('boom');
     });
-    stack = await startTestStack({ apps: ['alerts-api'], env: { EXCHANGE_API_URL: exchange.url, UPSTREAM_TIMEOUT_MS: '500' } });
+    hook = await startReceiver();
+    stack = await startTestStack({ apps: ['alerts-api'], env: { EXCHANGE_API_URL: exchange.url, UPSTREAM_TIMEOUT_MS: '500', ALERTS_ALLOW_HOSTS: hook.hostPort } });
     call = client(stack.alertsUrl);
   });
 
   afterAll(async () => {
     await stack?.stop();
     await exchange?.close();
+    await hook?.close();
   });
 
   describe('GET /api/upstream/*', () => {
@@ -69,6 +90,14 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
       const res = await call('GET', `/api/upstream/tools/${tool}`);
       expect(res.status).toBe(502);
       expect(res.body).toMatchObject({ code: 'upstream_unavailable' });
+    });
+
+    it('aborts an answer that grows past 2 MB while it streams (502), without waiting for its end', async () => {
+      const res = await call('GET', '/api/upstream/tools/get_liquidation_map?market=BTC');
+      expect(res.status).toBe(502);
+      expect(res.body).toMatchObject({ code: 'upstream_unavailable', message: expect.stringContaining('larger than 2097152 bytes') });
+      await eventually(async () => endless.closed, 5000, 'the proxy to hang up on the endless answer');
+      expect(endless.written).toBeLessThan(64 * 1024 * 1024);
     });
 
     it.each(['/api/upstream/tools/preview_trade', '/api/upstream/tools/open_position', '/api/upstream/me', '/api/upstream/api/v1/me', '/api/upstream/tools/get_markets/extra', '/api/upstream/'])(
@@ -153,6 +182,67 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
       const me = await call<{ watches: unknown[]; channels: { status: string }[] }>('GET', '/api/me', { token });
       expect(me.body.watches).toEqual([]);
       expect(me.body.channels[0]!.status).toBe('paused');
+    });
+
+    it('with an account token offers every bearer-token endpoint as a tool, through the same services as REST', async () => {
+      const { id: accountId, token } = await newAccount(call);
+      const mcp = await connect(token);
+      const names = (await mcp.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'list_watches', 'add_watch', 'update_watch', 'remove_watch', 'list_channels', 'add_channel', 'set_channel_status', 'remove_channel', 'test_channel',
+          'create_telegram_link', 'get_protocol_rules', 'set_protocol_rules', 'list_alerts', 'list_dead_deliveries', 'retry_delivery', 'get_my_account', 'delete_my_account',
+        ]),
+      );
+      expect(names).not.toContain('create_account');
+      const tool = async <T = Record<string, unknown>>(name: string, args: Record<string, unknown> = {}) => {
+        const result = await mcp.callTool({ name, arguments: args });
+        return { error: result.isError ? JSON.stringify(result.content) : undefined, data: result.structuredContent as T };
+      };
+
+      const added = await tool<{ channel: { id: string; signingSecret: string; target: string } }>('add_channel', { kind: 'webhook', target: `${hook.url}/mcp-hook`, label: 'agent' });
+      expect(added.error).toBeUndefined();
+      expect(added.data.channel).toMatchObject({ target: `http://${hook.hostPort}/****`, signingSecret: expect.stringMatching(/^whsec_/) });
+      const channelId = added.data.channel.id;
+      expect((await tool('add_channel', { kind: 'webhook', target: 'http://10.0.0.1/x' })).error).toContain('target_not_allowed');
+      hook.received.length = 0;
+      const tested = await tool<{ delivered: boolean; eventId: string }>('test_channel', { id: channelId });
+      expect(tested.data).toMatchObject({ delivered: true });
+      expect(hook.received.map((r) => r.headers['x-service-alerts-event-id'])).toEqual([tested.data.eventId]);
+      expect((await tool('set_channel_status', { id: channelId, status: 'paused' })).data).toMatchObject({ channel: { status: 'paused' } });
+      expect((await tool('test_channel', { id: channelId })).error).toContain('conflict: The channel is paused');
+      expect(hook.received).toHaveLength(1);
+      expect((await tool('create_telegram_link')).error).toContain('telegram_not_configured');
+
+      expect((await tool('get_protocol_rules')).data).toMatchObject({ protocolRules: { marketStatus: { enabled: false } } });
+      const rules = await tool('set_protocol_rules', { marketStatus: { enabled: true, markets: ['BTC'] } });
+      expect(rules.data).toMatchObject({ protocolRules: { marketStatus: { enabled: true, markets: ['BTC'] }, mintRate: { enabled: false } } });
+      expect((await tool('set_protocol_rules', { mintRate: { enabled: true, every: 3 } })).error).toContain('unknown_key: Unknown key \\"mintRate.every\\"');
+      expect((await call<{ protocolRules: unknown }>('GET', '/api/me', { token })).body.protocolRules).toMatchObject({ marketStatus: { enabled: true, markets: ['BTC'] } });
+
+      const [alert] = await sql<{ id: string }>(
+        stack.database.url,
+        `INSERT INTO alerts.alerts (account_id, event_id, kind, wallet, details, occurred_at) VALUES ($1, 'evt_mcp_dead', 'position_opened', $2, '{}', now()) RETURNING id`,
+        [accountId, WALLET.toLowerCase()],
+      );
+      const [dead] = await sql<{ id: string }>(
+        stack.database.url,
+        `INSERT INTO alerts.deliveries (account_id, alert_id, channel_id, event_id, status, attempts, last_error) VALUES ($1, $2, $3, 'evt_mcp_dead', 'dead', 4, 'receiver answered 500') RETURNING id`,
+        [accountId, alert!.id, channelId],
+      );
+      expect((await tool('list_dead_deliveries', { limit: 5 })).data).toMatchObject({ deliveries: [{ id: dead!.id, eventId: 'evt_mcp_dead', lastError: 'receiver answered 500' }] });
+      expect((await tool('list_dead_deliveries', { limit: 0 })).error).toContain('validation_failed');
+      expect((await tool('retry_delivery', { id: dead!.id })).data).toMatchObject({ delivery: { id: dead!.id, status: 'queued', attempts: 0, eventId: 'evt_mcp_dead' } });
+      expect((await tool('retry_delivery', { id: dead!.id })).error).toContain('conflict');
+      expect((await call<{ deliveries: unknown[] }>('GET', '/api/deliveries/dead', { token })).body.deliveries).toEqual([]);
+
+      expect((await tool('get_my_account')).data).toMatchObject({ account: { id: accountId }, channels: [{ id: channelId, status: 'paused' }], watches: [] });
+      expect((await tool('remove_channel', { id: channelId })).data).toEqual({ removed: channelId });
+      expect((await tool('list_channels')).data).toEqual({ channels: [] });
+      expect((await tool('delete_my_account', {})).error).toBeDefined();
+      expect((await tool('delete_my_account', { confirm: true })).data).toEqual({ deleted: accountId });
+      await mcp.close();
+      expect((await call('GET', '/api/me', { token })).status).toBe(401);
     });
 
     it('refuses an invalid token with 401, and GET/DELETE with 405', async () => {

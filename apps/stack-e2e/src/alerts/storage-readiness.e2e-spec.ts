@@ -34,7 +34,7 @@ describe('alerts-api before and after its schema is applied', () => {
   });
 
   it('starts (readyz up) while the schema does not exist', async () => {
-    const res = await fetch(`${stack.alertsUrl}/readyz`);
+    const res = await fetch(`${stack.appUrls['alerts-api']}/readyz`);
     expect(res.status).toBe(200);
   });
 

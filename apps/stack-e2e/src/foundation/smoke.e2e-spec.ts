@@ -26,15 +26,63 @@ describe('the whole stack (smoke)', () => {
     }
   });
 
+  it.each([
+    ['tools-gateway', '/api/v1/tools'],
+    ['tools-gateway', '/openapi.json'],
+    ['mcp-server', '/.well-known/oauth-protected-resource/mcp'],
+    ['oauth-server', '/.well-known/oauth-authorization-server'],
+    ['oauth-server', '/jwks'],
+  ])('serves %s through the base URL at %s', async (_app, path) => {
+    const res = await fetch(`${stack.baseUrl}${path}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('json');
+  });
+
+  it('answers MCP initialize through the base URL', async () => {
+    const res = await fetch(`${stack.baseUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'smoke', version: '1' } },
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('"protocolVersion"');
+  });
+
+  it('shows live venue prices ingested by trading-executor through the base URL', async () => {
+    const deadline = Date.now() + 30000;
+    let markets: Array<{ market: string; markPrice: number }> = [];
+    while (Date.now() < deadline) {
+      const body = (await (await fetch(`${stack.baseUrl}/api/v1/tools/get_markets`)).json()) as { ok: boolean; data?: { markets: typeof markets } };
+      markets = body.data?.markets ?? [];
+      if (markets.length === 2 && markets.every((m) => m.markPrice > 0)) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(markets.map((m) => m.market).sort()).toEqual(['BTC', 'ETH']);
+    expect(markets.every((m) => m.markPrice > 0)).toBe(true);
+  });
+
+  it('serves the alerts service through the alerts base URL', async () => {
+    const health = await fetch(`${stack.alertsUrl}/healthz`);
+    expect(health.status).toBe(200);
+    const status = (await (await fetch(`${stack.alertsUrl}/api/status`)).json()) as { ready: boolean };
+    expect(status.ready).toBe(true);
+  });
+
   it('answers unrouted paths on the base URL with a 404 envelope', async () => {
     const res = await fetch(`${stack.baseUrl}/no-such-route`);
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
-  it('routes the alerts base URL to alerts-api', async () => {
-    const res = await fetch(`${stack.alertsUrl}/readyz`);
-    expect(res.status).toBe(200);
+  it('keeps probes and metrics off both base URLs, as the Ingress does', async () => {
+    for (const url of [stack.baseUrl, stack.alertsUrl]) {
+      for (const path of ['/readyz', '/livez', '/metrics']) expect((await fetch(`${url}${path}`)).status).toBe(404);
+    }
   });
 
   it('drains and exits 0 on SIGTERM', async () => {

@@ -52,6 +52,13 @@ export class TestOAuthProvider implements OAuthClientProvider {
     this.saved = tokens;
   }
 
+  /** What a client does when it must start over: forget the tokens (or everything it stored). */
+  invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
+    if (scope === 'all' || scope === 'tokens') this.saved = undefined;
+    if (scope === 'all' || scope === 'client') this.client = undefined;
+    if (scope === 'all' || scope === 'verifier') this.verifier = '';
+  }
+
   redirectToAuthorization(url: URL): void {
     this.redirects.push(url);
   }

@@ -1,4 +1,5 @@
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mcpResource } from '@paper/contracts';
 import { startTestStack, type TestStack } from '@paper/dev-stack';
 import { decodeJwt } from 'jose';
@@ -68,6 +69,23 @@ describe('MCP server: OAuth through the SDK client, then trading over MCP', () =
     const claims = decodeJwt(accessToken());
     expect(claims).toMatchObject({ aud: mcpResource(stack.baseUrl), iss: stack.baseUrl, wallet, sub: wallet });
     expect(String(claims['scope']).split(' ')).toEqual(['trade:read']);
+    // The challenge asked for trade:read only (no offline_access), yet the client stays connected.
+    expect(provider.tokens()!.refresh_token).toEqual(expect.any(String));
+  });
+
+  it('refreshes through the SDK provider with the rotating refresh token, without a new consent', async () => {
+    const before = provider.tokens()!;
+    const redirects = provider.redirects.length;
+    await expect(auth(provider, { serverUrl: `${stack.baseUrl}/mcp` })).resolves.toBe('AUTHORIZED');
+    const after = provider.tokens()!;
+    expect(provider.redirects).toHaveLength(redirects);
+    expect(after.access_token).not.toBe(before.access_token);
+    expect(after.refresh_token).toEqual(expect.any(String));
+    expect(after.refresh_token).not.toBe(before.refresh_token);
+    expect(decodeJwt(after.access_token)).toMatchObject({ aud: mcpResource(stack.baseUrl), wallet });
+    const account = await callTool(mcp.client, 'get_account');
+    expect(account.isError).toBeFalsy();
+    expect(account.structuredContent).toMatchObject({ wallet });
   });
 
   it('acts as the connected wallet with the token', async () => {
@@ -90,8 +108,17 @@ describe('MCP server: OAuth through the SDK client, then trading over MCP', () =
     expect(await res.json()).toMatchObject({ id: 4, error: { data: { code: 'insufficient_scope' }, message: expect.stringMatching(/trade:write/) } });
   });
 
-  it('asks the SDK client to step up to trade:write on that 403', async () => {
-    await expect(callTool(mcp.client, 'preview_trade', TRADE)).rejects.toBeInstanceOf(UnauthorizedError);
+  it('keeps the granted scope on refresh: stepping up to trade:write takes a new authorization (the consent page)', async () => {
+    // The SDK answers the 403 with its refresh token first; a refresh never widens the scope (RFC 6749
+    // section 6), so the SDK gives up on the same 403 instead of starting a new authorization.
+    const stepUp = await callTool(mcp.client, 'preview_trade', TRADE).catch((error: unknown) => error);
+    expect(stepUp).toBeInstanceOf(StreamableHTTPError);
+    expect((stepUp as StreamableHTTPError).code).toBe(403);
+    expect(String(decodeJwt(accessToken())['scope'])).toBe('trade:read');
+    expect(provider.redirects).toHaveLength(1);
+    // A client that drops its tokens and authorizes again with the challenged scope is sent to the consent page.
+    await provider.invalidateCredentials('tokens');
+    await expect(auth(provider, { serverUrl: `${stack.baseUrl}/mcp`, scope: 'trade:read trade:write' })).resolves.toBe('REDIRECT');
     const url = provider.lastRedirect;
     expect(provider.redirects).toHaveLength(2);
     expect(url.searchParams.get('scope')).toBe('trade:read trade:write');

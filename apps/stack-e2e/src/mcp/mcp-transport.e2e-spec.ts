@@ -1,10 +1,11 @@
 import { LATEST_PROTOCOL_VERSION, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { TOOL_CATALOG, mcpResource } from '@paper/contracts';
+import { TOOL_CATALOG, mcpResource, toolApiResource } from '@paper/contracts';
 import { startTestStack, type TestStack } from '@paper/dev-stack';
 import { SignJWT, generateKeyPair } from 'jose';
 import { eventually } from '../oauth/oauth-test-client';
 import { runInspectorCli } from './inspector-cli';
 import { callTool, connectMcp, type McpConnection, rawMcpPost, restCall, resultText, toolsCall } from './mcp-test-client';
+import { signStackToken } from './stack-token';
 
 const WALLET = '0x00000000000000000000000000000000000000a1';
 const INTENT = `0x${'ab'.repeat(32)}`;
@@ -203,6 +204,51 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
       expect(header).toContain(`resource_metadata="${prm}"`);
       expect(await res.json()).toMatchObject({ id: 3, error: { data: { code: 'invalid_token' } } });
     }
+  });
+
+  it('takes tokens for {base}/mcp on both transports, for {base}/api/v1 only on REST, and refuses other audiences and non-access tokens on both', async () => {
+    const wallet = `0x${'b2'.repeat(20)}`;
+    const sign = (audience: string, typ?: null) => signStackToken(stack, { wallet, audience, typ });
+    const onMcp = (token: string) => rawMcpPost(stack.baseUrl, toolsCall(5, 'get_trading_permissions'), { authorization: `Bearer ${token}` });
+    const onRest = (token: string) => fetch(`${stack.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+
+    const forMcp = await sign(mcpResource(stack.baseUrl));
+    const mcpAnswer = await onMcp(forMcp);
+    expect(mcpAnswer.status).toBe(200);
+    expect(await mcpAnswer.json()).toMatchObject({ id: 5, result: { structuredContent: { connected: true, wallet } } });
+    expect((await onRest(forMcp)).status).toBe(200);
+
+    const forRest = await sign(toolApiResource(stack.baseUrl));
+    expect((await onRest(forRest)).status).toBe(200);
+    const refused = await onMcp(forRest);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toMatch(/error="invalid_token", error_description="[^"]*aud/);
+
+    for (const token of [await sign('https://elsewhere.example/mcp'), await sign(`${stack.baseUrl}/api/v2`), await sign(mcpResource(stack.baseUrl), null)]) {
+      expect((await onMcp(token)).status).toBe(401);
+      const rest = await onRest(token);
+      expect(rest.status).toBe(401);
+      expect(((await rest.json()) as { error: { code: string } }).error.code).toBe('invalid_token');
+    }
+  });
+
+  it('counts every POST /mcp against the caller\'s rate limit, initialize and tools/list included: 429 with Retry-After', async () => {
+    // A token of its own: 20 requests a second per wallet and client, bursts of 40 (the defaults).
+    const token = await signStackToken(stack, { wallet: `0x${'c3'.repeat(20)}`, audience: mcpResource(stack.baseUrl), clientId: 'rate-limit' });
+    const initialize = (id: number) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'burst', version: '1' } } });
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, id) => rawMcpPost(stack.baseUrl, id % 2 ? { jsonrpc: '2.0', id, method: 'tools/list' } : initialize(id), { authorization: `Bearer ${token}` })),
+    );
+    const limited = answers.filter((a) => a.status === 429);
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(40);
+    expect(limited.length).toBeGreaterThan(0);
+    const bodies = (await Promise.all(limited.map((a) => a.json()))) as { id: number; error: { code: number; message: string; data: { code: string } } }[];
+    expect(new Set(bodies.map((b) => (b.id % 2 ? 'tools/list' : 'initialize')))).toEqual(new Set(['tools/list', 'initialize']));
+    expect(bodies[0]).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(/Too many requests/), data: { code: 'rate_limited' } } });
+    expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(limited[0]!.headers.get('access-control-expose-headers')).toMatch(/Retry-After/);
+    // Other callers are not affected.
+    expect((await rawMcpPost(stack.baseUrl, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(200);
   });
 
   it('works with the MCP Inspector CLI: tools/list and tools/call', async () => {

@@ -64,12 +64,26 @@ export class ConsentDriver {
     await p.getByLabel('Maximum daily notional (USDC)').fill(limits.maxDailyNotionalUsd);
     await p.getByLabel('Maximum open positions').fill(limits.maxOpenPositions);
     for (const market of ['BTC', 'ETH'] as const) await toggle(p.getByLabel(market, { exact: true }), limits.markets.includes(market));
-    await toggle(p.getByLabel(/confirm/i), limits.confirmations);
+    await toggle(p.getByLabel(/preview of each trade/i), limits.confirmations);
     await p.getByLabel('Trading key lifetime (days)').fill(limits.expiresInDays);
   }
 
   async approve(): Promise<void> {
     await this.page.getByRole('button', { name: /^Approve/ }).press('Enter');
+  }
+
+  async deny(): Promise<void> {
+    await this.page.getByRole('button', { name: 'Deny' }).press('Enter');
+  }
+
+  /** The id of the focused element and the accessible description of that element (its aria-describedby texts). */
+  async focusedField(): Promise<{ id: string; invalid: string | null; description: string }> {
+    return (await this.page.evaluate(`(() => {
+      const el = document.activeElement;
+      const ids = (el.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean);
+      const description = ids.map((id) => (document.getElementById(id)?.textContent || '').trim()).filter(Boolean).join(' ');
+      return { id: el.id, invalid: el.getAttribute('aria-invalid'), description };
+    })()`)) as { id: string; invalid: string | null; description: string };
   }
 
   async errorText(): Promise<string> {

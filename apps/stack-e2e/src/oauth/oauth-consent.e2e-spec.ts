@@ -2,8 +2,8 @@ import { mcpResource } from '@paper/contracts';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
 import { privateKeyToAccount } from 'viem/accounts';
-import { screenshot } from './consent-driver';
-import { connectWithConsent, finishConsent, startConsent } from './connect-flow';
+import { DEFAULT_TEST_LIMITS, screenshot } from './consent-driver';
+import { connectWithConsent, denyConsent, finishConsent, startConsent } from './connect-flow';
 import { authorizationRequest, eventually, exchangeCode, registerPublicClient } from './oauth-test-client';
 import { useOAuthSuite } from './oauth-suite';
 
@@ -14,7 +14,7 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
 
   it('publishes RFC 8414 metadata with S256 PKCE, open registration, revocation and CORS', async () => {
     const res = await fetch(`${suite.stack.baseUrl}/.well-known/oauth-authorization-server`, { headers: { origin: 'https://claude.ai' } });
-    expect(res.headers.get('access-control-allow-origin')).toBeTruthy();
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
     const meta = (await res.json()) as Record<string, unknown>;
     expect(meta).toMatchObject({
       issuer: suite.stack.baseUrl,
@@ -29,8 +29,18 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     });
     expect(meta['scopes_supported']).toEqual(expect.arrayContaining(['trade:read', 'trade:write', 'offline_access']));
     expect(meta['token_endpoint_auth_methods_supported']).toContain('none');
-    const oidcMeta = await fetch(`${suite.stack.baseUrl}/.well-known/openid-configuration`);
-    expect(oidcMeta.status).toBe(200);
+    // Metadata, JWKS and registration are open to every origin with `*`, never an echoed Origin.
+    for (const path of ['/.well-known/openid-configuration', '/jwks']) {
+      const doc = await fetch(`${suite.stack.baseUrl}${path}`, { headers: { origin: 'https://chatgpt.com' } });
+      expect(doc.status).toBe(200);
+      expect(doc.headers.get('access-control-allow-origin')).toBe('*');
+    }
+    const metadataPreflight = await fetch(`${suite.stack.baseUrl}/.well-known/oauth-authorization-server`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://claude.ai', 'access-control-request-method': 'GET' },
+    });
+    expect(metadataPreflight.status).toBe(204);
+    expect(metadataPreflight.headers.get('access-control-allow-origin')).toBe('*');
     const preflight = await fetch(`${suite.stack.baseUrl}/register`, {
       method: 'OPTIONS',
       headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
@@ -117,19 +127,37 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     const sessionKey = String(payload['session_key']);
 
     await expect(oidc.refreshTokenGrant(flow.client.config, first.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    // The reuse answer comes only after the session key was revoked here and its revocation queued for the exchange.
+    const [secret] = await suite.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM oauth.session_key_secrets WHERE address = $1', [sessionKey]);
+    expect(secret!.revoked_at).toBeInstanceOf(Date);
     // The whole grant is gone: even the newest refresh token no longer works.
     await expect(oidc.refreshTokenGrant(flow.client.config, second.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
-    const revokedHere = await eventually(
-      async () => (await suite.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM oauth.session_key_secrets WHERE address = $1', [sessionKey]))[0]?.revoked_at,
-      'the session key secret to be revoked',
-    );
-    expect(revokedHere).toBeInstanceOf(Date);
     const revokedOnExchange = await eventually(
       async () => (await suite.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM exchange.session_keys WHERE address = $1', [sessionKey]))[0]?.revoked_at,
       'the exchange to revoke the session key',
     );
     expect(revokedOnExchange).toBeInstanceOf(Date);
     await flow.context.close();
+  });
+
+  it('gives a client that registered the refresh_token grant a rotating refresh token without offline_access, independent of the browser session', async () => {
+    const flow = await connectWithConsent(suite.env, { scope: 'trade:read trade:write' });
+    const first = await exchangeCode(flow.client, flow.callbackUrl, flow.request);
+    expect(first.refresh_token).toEqual(expect.any(String));
+    expect(String(decodeJwt(first.access_token)['scope']).split(' ')).not.toContain('offline_access');
+    // The connection lasts as long as its trading key (7 days), not the default 30 days.
+    const [grant] = await suite.query<{ expires_at: Date }>(`SELECT expires_at FROM oauth.oidc_models WHERE kind = 'Grant' AND payload->>'clientId' = $1`, [
+      flow.client.clientId,
+    ]);
+    const [key] = await suite.query<{ expires_at: Date }>('SELECT expires_at FROM oauth.session_key_secrets WHERE client_id = $1', [flow.client.clientId]);
+    expect(Math.abs(grant!.expires_at.getTime() - key!.expires_at.getTime())).toBeLessThan(5000);
+    // Ending the consent page's browser session does not end the connection.
+    await flow.context.close();
+    await suite.query(`DELETE FROM oauth.oidc_models WHERE kind = 'Session'`);
+    const second = await oidc.refreshTokenGrant(flow.client.config, first.refresh_token!);
+    expect(second.refresh_token).toEqual(expect.any(String));
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(decodeJwt(second.access_token)['session_key']).toBe(decodeJwt(first.access_token)['session_key']);
   });
 
   it('revoking the refresh token at /revoke ends the connection and its trading key', async () => {
@@ -146,11 +174,30 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     await flow.context.close();
   });
 
+  it('keeps focus on an invalid limit, described by its error, and approves once it is fixed (keyboard only)', async () => {
+    const started = await startConsent(suite.env);
+    await started.driver.setLimits({ ...DEFAULT_TEST_LIMITS, maxLeverage: '0' });
+    await started.driver.approve();
+    await started.page.locator('#max-leverage-error').filter({ hasText: /./ }).waitFor();
+    expect(await started.driver.focusedField()).toEqual({
+      id: 'max-leverage',
+      invalid: 'true',
+      description: 'Whole number from 1 to 1000. Maximum leverage: enter a whole number from 1 to 1000.',
+    });
+    expect(await started.driver.errorText()).toBe('Maximum leverage: enter a whole number from 1 to 1000.');
+    await screenshot(SCREENSHOTS, started.page, 'consent-error');
+    // The person corrects the field and presses Approve again: the error clears and the connection completes.
+    await started.page.keyboard.press('ControlOrMeta+A');
+    await started.page.keyboard.type('300');
+    const callbackUrl = await finishConsent(suite.env, started, { limits: DEFAULT_TEST_LIMITS });
+    expect(callbackUrl.searchParams.get('code')).toEqual(expect.any(String));
+    expect(started.wallet!.signedTypedData()[0]!.message['maxLeverage']).toBe(300);
+    await started.context.close();
+  });
+
   it('returns access_denied to the client when the owner denies', async () => {
     const started = await startConsent(suite.env);
-    const since = suite.callback.received.length;
-    await started.page.getByRole('button', { name: 'Deny' }).click();
-    const url = await suite.callback.next(since);
+    const url = await denyConsent(suite.env, started, { shots: true });
     expect(url.searchParams.get('error')).toBe('access_denied');
     expect(url.searchParams.get('state')).toBe(started.request.state);
     expect(url.searchParams.get('iss')).toBe(suite.stack.baseUrl);
@@ -168,7 +215,7 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     await page.getByText('No browser wallet was found').waitFor();
     await context.close();
 
-    const flow = await startConsent(suite.env, { demoWallet: true, clientName: 'Demo Agent' });
+    const flow = await startConsent(suite.env, { demoWallet: true, clientName: 'Demo Agent', shots: ['consent-demo-wallet'] });
     expect(await flow.page.locator('#step-review .wallet-kind').textContent()).toBe('Demo wallet · paper only');
     const storedKey = (await flow.page.evaluate("localStorage.getItem('paperPerps.demoWalletKey')")) as `0x${string}`;
     const demoAddress = privateKeyToAccount(storedKey).address.toLowerCase();
@@ -189,6 +236,11 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     await page.goto(`${suite.stack.baseUrl}/connections`);
     await page.getByRole('heading', { name: 'Revocable Agent' }).waitFor();
     await screenshot(SCREENSHOTS, page, 'connections');
+    // Plain words, each key once, and no loopback port (any port is accepted there).
+    const listing = (await page.locator('main').textContent()) ?? '';
+    expect(listing).toContain('Returns to this computer (127.0.0.1) · Allowed to: See your account, Trade within your limits');
+    expect(listing).not.toMatch(/trade:read|offline_access|127\.0\.0\.1:9/);
+    expect(listing.split(sessionKey).length - 1).toBe(1);
 
     await page.getByRole('button', { name: `Revoke trading key ${sessionKey}` }).press('Enter');
     await page.getByText('The trading key was revoked').waitFor();

@@ -1,8 +1,14 @@
 import * as oidc from 'openid-client';
 import { DEFAULT_TEST_LIMITS } from './consent-driver';
 import { connectWithConsent, finishConsent, startConsent } from './connect-flow';
-import { authorizationRequest, exchangeCode, rawTokenRequest, registerPublicClient } from './oauth-test-client';
+import { authorizationRequest, eventually, exchangeCode, rawTokenRequest, registerPublicClient } from './oauth-test-client';
 import { useOAuthSuite } from './oauth-suite';
+
+/** The documented defaults of RATE_LIMIT_REGISTER_PER_MINUTE and RATE_LIMIT_SIGN_IN_PER_MINUTE. */
+const REGISTER_PER_MINUTE = 20;
+const SIGN_IN_PER_MINUTE = 30;
+/** Token requests fired at once with the same code or refresh token. */
+const SIMULTANEOUS = 4;
 
 /** What the authorization endpoint answers, without following redirects. */
 async function authorize(url: URL): Promise<{ status: number; location: URL | null; body: string }> {
@@ -59,7 +65,7 @@ describe('OAuth: requests that must not yield a token or a trade', () => {
     expect(wrong).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect(wrong.body['access_token']).toBeUndefined();
     const missing = await rawTokenRequest(suite.stack.baseUrl, base);
-    expect(missing.status).toBe(400);
+    expect(missing).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect(missing.body['access_token']).toBeUndefined();
     const otherRedirect = await rawTokenRequest(suite.stack.baseUrl, { ...base, code_verifier: flow.request.verifier, redirect_uri: 'http://127.0.0.1:1/elsewhere' });
     expect(otherRedirect).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
@@ -92,5 +98,80 @@ describe('OAuth: requests that must not yield a token or a trade', () => {
     expect(callbackUrl.searchParams.get('code')).toEqual(expect.any(String));
     expect((await suite.db.query('SELECT 1 FROM exchange.session_keys WHERE wallet = $1', [wallet])).rowCount).toBe(1);
     await started.context.close();
+  });
+
+  it('issues at most one token for a code presented several times at the same moment, and revokes the grant and its trading key', async () => {
+    const flow = await connectWithConsent(suite.env);
+    const code = flow.callbackUrl.searchParams.get('code')!;
+    const params = { grant_type: 'authorization_code', client_id: flow.client.clientId, code, redirect_uri: flow.request.redirectUri, code_verifier: flow.request.verifier };
+    const answers = await Promise.all(Array.from({ length: SIMULTANEOUS }, () => rawTokenRequest(suite.stack.baseUrl, params)));
+    await flow.context.close();
+    await expectOneWinnerAndRevokedGrant(answers, flow.client.clientId, flow.wallet!.address);
+  });
+
+  it('issues at most one token for a refresh token presented several times at the same moment, and revokes the grant and its trading key', async () => {
+    const flow = await connectWithConsent(suite.env);
+    const tokens = await exchangeCode(flow.client, flow.callbackUrl, flow.request);
+    await flow.context.close();
+    const params = { grant_type: 'refresh_token', client_id: flow.client.clientId, refresh_token: tokens.refresh_token! };
+    const answers = await Promise.all(Array.from({ length: SIMULTANEOUS }, () => rawTokenRequest(suite.stack.baseUrl, params)));
+    await expectOneWinnerAndRevokedGrant(answers, flow.client.clientId, flow.wallet!.address);
+  });
+
+  /** At most one answer carries tokens, the other is a reuse; the grant is gone with everything it issued, its key revoked. */
+  async function expectOneWinnerAndRevokedGrant(answers: { status: number; body: Record<string, unknown> }[], clientId: string, wallet: string): Promise<void> {
+    const issued = answers.filter((a) => a.status === 200);
+    expect(issued.length).toBeLessThanOrEqual(1);
+    expect(answers.filter((a) => a.status === 400 && a.body['error'] === 'invalid_grant').length).toBe(answers.length - issued.length);
+    expect(answers.length - issued.length).toBeGreaterThanOrEqual(1);
+    expect(await suite.query(`SELECT id FROM oauth.oidc_models WHERE kind = 'Grant' AND payload->>'clientId' = $1`, [clientId])).toEqual([]);
+    const winner = issued[0]?.body['refresh_token'];
+    if (typeof winner === 'string') {
+      const refreshed = await rawTokenRequest(suite.stack.baseUrl, { grant_type: 'refresh_token', client_id: clientId, refresh_token: winner });
+      expect(refreshed).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    }
+    const [key] = await suite.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM oauth.session_key_secrets WHERE wallet = $1', [wallet]);
+    expect(key!.revoked_at).toBeInstanceOf(Date);
+    const onExchange = await eventually(
+      async () => (await suite.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM exchange.session_keys WHERE wallet = $1', [wallet]))[0]?.revoked_at,
+      'the exchange to revoke the session key',
+    );
+    expect(onExchange).toBeInstanceOf(Date);
+  }
+
+  it('limits client registrations per client IP: 429 with Retry-After in the OAuth error format, other IPs unaffected', async () => {
+    const oauthServer = suite.stack.appUrls['oauth-server']!;
+    const register = (ip: string) =>
+      fetch(`${oauthServer}/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, origin: 'https://agent.example' },
+        body: JSON.stringify({ client_name: 'Flood', redirect_uris: ['http://127.0.0.1:9/callback'], token_endpoint_auth_method: 'none' }),
+      });
+    for (let i = 0; i < REGISTER_PER_MINUTE; i += 1) expect((await register('198.51.100.7')).status).toBe(201);
+    const refused = await register('198.51.100.7');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await refused.json()).toEqual({ error: 'rate_limited', error_description: expect.stringMatching(/At most 20 per minute/) });
+    expect((await register('198.51.100.8')).status).toBe(201);
+  });
+
+  it('limits wallet sign-in messages per client IP across the consent and connections pages (429, Retry-After)', async () => {
+    const oauthServer = suite.stack.appUrls['oauth-server']!;
+    const challenge = (path: string) =>
+      fetch(`${oauthServer}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.9' },
+        body: JSON.stringify({ wallet: `0x${'5'.repeat(40)}` }),
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < SIGN_IN_PER_MINUTE; i += 1) statuses.push((await challenge(i % 2 ? '/connections/challenge' : '/interaction/unknown/challenge')).status);
+    expect(new Set(statuses)).toEqual(new Set([200, 410]));
+    const refused = await challenge('/connections/challenge');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await refused.json()).toEqual({ ok: false, error: { code: 'rate_limited', message: expect.stringMatching(/Too many sign-in requests/) } });
+    expect((await challenge('/interaction/unknown/challenge')).status).toBe(429);
   });
 });

@@ -59,6 +59,19 @@ export function boundCases(valid: Record<string, Record<string, unknown>>): Boun
   return cases;
 }
 
+/** Every value of every enumerated parameter (intervals, ranges, windows, sort keys, markets, sides), each with otherwise valid arguments. */
+export function enumCases(valid: Record<string, Record<string, unknown>>): BoundCase[] {
+  const cases: BoundCase[] = [];
+  for (const tool of TOOL_CATALOG) {
+    for (const [name, p] of Object.entries(properties(tool))) {
+      for (const value of p.enum ?? []) {
+        cases.push({ tool: tool.name, label: `${name} = ${String(value)}`, args: { ...valid[tool.name], [name]: value }, inside: true });
+      }
+    }
+  }
+  return cases;
+}
+
 function badJsonValues(p: Prop): unknown[] {
   const common: unknown[] = [null, {}, [], true];
   if (p.type === 'number' || p.type === 'integer') return [...common, 'abc', '12', -1e300, ...(p.type === 'integer' ? [1.5] : [])];

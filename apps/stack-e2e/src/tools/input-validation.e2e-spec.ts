@@ -1,6 +1,6 @@
 import { type TestStack, startTestStack } from '@paper/dev-stack';
 import { TOOL_CATALOG, findTool } from '@paper/contracts';
-import { badCases, boundCases } from './input-cases';
+import { type BoundCase, badCases, boundCases, enumCases } from './input-cases';
 import { NO_RATE_LIMITS, TRADING_APPS, type CallResult, type Trader, callTool, connectTrader, waitForPrices } from './tool-test-kit';
 import { type TestIssuer, startTestIssuer } from './token-issuer';
 
@@ -38,6 +38,14 @@ function expectClientError(res: CallResult, what: string): void {
   expect(res.body.error!.message.length).toBeGreaterThan(10);
 }
 
+/** Each case on the families its tool is served on: public tools on both, trading tools on /me only. */
+function withFamilies(cases: BoundCase[]): [string, 'public' | 'me', BoundCase][] {
+  return cases.flatMap((c) => {
+    const families = findTool(c.tool)!.family === 'public' ? (['public', 'me'] as const) : (['me'] as const);
+    return families.map((family): [string, 'public' | 'me', BoundCase] => [`${c.tool} ${c.label}`, family, c]);
+  });
+}
+
 async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<void>): Promise<void> {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
 }
@@ -50,7 +58,11 @@ describe('tool API: input validation from the catalog schemas', () => {
 
   beforeAll(async () => {
     issuer = await startTestIssuer();
-    stack = await startTestStack({ apps: [...TRADING_APPS], env: { OAUTH_JWKS_URL: issuer.jwksUrl, ...NO_RATE_LIMITS } });
+    stack = await startTestStack({
+      apps: [...TRADING_APPS],
+      // Many candle requests (every interval on both families): keep the venue's weight budget out of the way.
+      env: { OAUTH_JWKS_URL: issuer.jwksUrl, ...NO_RATE_LIMITS, SIM_WEIGHT_PER_MINUTE: '100000', UPSTREAM_WEIGHT_PER_MINUTE: '100000' },
+    });
     base = stack.baseUrl;
     issuer.bind(base);
     await waitForPrices(base);
@@ -61,6 +73,20 @@ describe('tool API: input validation from the catalog schemas', () => {
     await stack?.stop();
     await issuer?.stop();
   });
+
+  /** Inside a bound: accepted (200 for the read tools; trading tools may still be refused by business rules). Outside: 400 invalid_arguments. */
+  const expectBoundAnswer = async (c: BoundCase, family: 'public' | 'me'): Promise<CallResult> => {
+    const res = await callTool(base, c.tool, c.args, { family, token: family === 'me' ? trader.token : undefined });
+    if (c.inside) {
+      expect(res.status).toBeLessThan(500);
+      expect(['invalid_arguments', 'unknown_parameter']).not.toContain(res.body.error?.code);
+      if (findTool(c.tool)!.family === 'public') expect({ status: res.status, error: res.body.error }).toEqual({ status: 200, error: undefined });
+    } else {
+      expect(res.status).toBe(400);
+      expect(res.body.error!.code).toBe('invalid_arguments');
+    }
+    return res;
+  };
 
   const familyOf = (tool: string) => (findTool(tool)!.family === 'public' ? {} : { family: 'me' as const });
 
@@ -88,17 +114,35 @@ describe('tool API: input validation from the catalog schemas', () => {
       }
     });
 
-    it.each(cases.map((c) => [`${c.tool} ${c.label}`, c] as const))('%s', async (_label, c) => {
-      const token = findTool(c.tool)!.family === 'public' ? undefined : trader.token;
-      const res = await callTool(base, c.tool, c.args, { token });
-      if (c.inside) {
-        expect(res.status).toBeLessThan(500);
-        expect(['invalid_arguments', 'unknown_parameter']).not.toContain(res.body.error?.code);
-        if (!token) expect(res.status).toBe(200);
-      } else {
-        expect(res.status).toBe(400);
-        expect(res.body.error!.code).toBe('invalid_arguments');
-      }
+    it.each(withFamilies(cases))('%s on the %s family', async (_label, family, c) => expectBoundAnswer(c, family));
+  });
+
+  describe('every value of every enumeration is accepted, on both families', () => {
+    // close_positions takes `market` only together with all=true.
+    const cases = enumCases({ ...VALID, close_positions: { all: true } });
+
+    it('covers the 14 intervals of get_price_chart and the 4 ranges of get_portfolio_history', () => {
+      const labels = cases.map((c) => `${c.tool} ${c.label}`);
+      expect(labels.filter((l) => l.startsWith('get_price_chart interval'))).toHaveLength(14);
+      expect(labels.filter((l) => l.startsWith('get_portfolio_history range'))).toEqual(['1h', '1d', '1w', 'all'].map((r) => `get_portfolio_history range = ${r}`));
+    });
+
+    it.each(withFamilies(cases))('%s on the %s family', async (_label, family, c) => {
+      const res = await expectBoundAnswer(c, family);
+      if (c.tool === 'get_price_chart') expect(res.body.data!['candles']).toHaveLength(c.args['count'] as number);
+    });
+
+    it.each([
+      ['1M', 30],
+      ['1w', 140],
+      ['3d', 300],
+    ])('get_price_chart returns %s candles to the count asked (%i), as far back as the venue has them', async (interval, count) => {
+      const res = await callTool(base, 'get_price_chart', { market: 'ETH', interval, count }, { token: trader.token });
+      expect(res.status).toBe(200);
+      expect(res.body.data!['candles']).toHaveLength(count);
+      const times = (res.body.data!['candles'] as { time: number }[]).map((c) => c.time);
+      expect([...times].sort((a, b) => a - b)).toEqual(times);
+      expect(new Set(times).size).toBe(count);
     });
   });
 

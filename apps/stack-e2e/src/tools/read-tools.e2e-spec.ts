@@ -1,8 +1,8 @@
 import { type TestStack, startTestStack } from '@paper/dev-stack';
-import { TOOL_CATALOG, publicTools, toolJsonSchema, tradingTools } from '@paper/contracts';
-import Ajv2020 from 'ajv/dist/2020';
+import { TOOL_CATALOG, publicTools, tradingTools } from '@paper/contracts';
 import { Redis } from 'ioredis';
 import { NO_RATE_LIMITS, REDIS_URL, TRADING_APPS, type Trader, callTool, connectTrader, livePrice, setVenuePrice, venueControl, waitFor, waitForPrices } from './tool-test-kit';
+import { expectValidData, outputValidator } from './output-schemas';
 import { type TestIssuer, startTestIssuer } from './token-issuer';
 
 /** Arguments that make each read tool succeed (filled in once the trader exists). */
@@ -31,15 +31,6 @@ describe('tool API: read tools over HTTP', () => {
   let trader: Trader;
   let openIntentId: string;
   let base: string;
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  const validators = new Map(TOOL_CATALOG.map((t) => [t.name, ajv.compile(toolJsonSchema(t, 'output'))]));
-
-  const expectValidData = (name: string, data: unknown) => {
-    const validate = validators.get(name)!;
-    const ok = validate(data);
-    if (!ok) throw new Error(`${name} data does not match its output schema: ${ajv.errorsText(validate.errors)}`);
-  };
-
   beforeAll(async () => {
     issuer = await startTestIssuer();
     stack = await startTestStack({ apps: [...TRADING_APPS], env: { OAUTH_JWKS_URL: issuer.jwksUrl, ...NO_RATE_LIMITS } });
@@ -223,7 +214,7 @@ describe('tool API: read tools over HTTP', () => {
   });
 
   it('get_leaderboard sorts by every sortKey both ways, pages by 25 and filters with q', async () => {
-    const keys = (validators.get('get_leaderboard')!.schema as { properties: Record<string, { enum?: string[] }> }).properties['sortKey']!.enum!;
+    const keys = (outputValidator('get_leaderboard').schema as { properties: Record<string, { enum?: string[] }> }).properties['sortKey']!.enum!;
     expect(keys).toHaveLength(12);
     for (const sortKey of keys) {
       for (const sortDir of ['asc', 'desc']) {

@@ -1,9 +1,23 @@
 import { type TestStack, startTestStack } from '@paper/dev-stack';
-import { callTool, venueControl } from './tool-test-kit';
+import { SignJWT, generateKeyPair } from 'jose';
+import { type CallResult, callTool, venueControl } from './tool-test-kit';
+import { type TestIssuer, startTestIssuer } from './token-issuer';
+
+const WALLET = `0x${'5a'.repeat(20)}`;
+
+/** A 502 in the envelope with a specific code, retry advice and Retry-After, never cached. */
+function expect502(res: CallResult, code: string, what: string): void {
+  const seen = { what, status: res.status, code: res.body.error?.code };
+  expect(seen).toEqual({ what, status: 502, code });
+  expect(res.body).toEqual({ ok: false, error: { code, message: expect.stringMatching(/retry/i) } });
+  expect(res.headers.get('retry-after')).toBe('2');
+  expect(res.headers.get('cache-control')).toMatch(/no-store/);
+}
 
 /**
- * Without trading-executor there is no live price feed; the venue can be told to fail; the gateway runs
- * with small rate limits. Each test calls the gateway directly as its own client address.
+ * Without trading-executor there is no live price feed; without oauth-server nothing answers at the JWKS
+ * URL; the venue can be told to fail; the gateway runs with small rate limits. Each test calls the
+ * gateway directly as its own client address.
  */
 describe('tool API: upstream failures and rate limits', () => {
   let stack: TestStack;
@@ -66,6 +80,20 @@ describe('tool API: upstream failures and rate limits', () => {
     expect(last.headers.get('retry-after')).toBe('2');
   });
 
+  it('answers 502 auth_unavailable with retry advice when the authorization server cannot be reached to check a token', async () => {
+    const { privateKey } = await generateKeyPair('ES256');
+    const token = await new SignJWT({ wallet: WALLET, scope: 'trade:read' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1', typ: 'at+jwt' })
+      .setIssuer('http://localhost')
+      .setAudience('http://localhost/api/v1')
+      .setSubject(WALLET)
+      .setExpirationTime('5m')
+      .sign(privateKey);
+    expect502(await callTool(gateway, 'get_account', {}, { ...as(), token }), 'auth_unavailable', 'a tool on /me');
+    const me = await fetch(`${gateway}/api/v1/me`, { headers: { ...as().headers, authorization: `Bearer ${token}` } });
+    expect502({ status: me.status, body: (await me.json()) as CallResult['body'], headers: me.headers }, 'auth_unavailable', 'GET /api/v1/me');
+  });
+
   it('limits each caller with 429 rate_limited and Retry-After, independently of other callers', async () => {
     const caller = as();
     const answers = [];
@@ -78,5 +106,49 @@ describe('tool API: upstream failures and rate limits', () => {
     expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     const other = await callTool(gateway, 'get_protocol_stats', {}, as());
     expect(other.status).not.toBe(429);
+  });
+});
+
+/** The exchange's own storage goes away under a running gateway: its database is dropped. */
+describe('tool API: the exchange database goes away', () => {
+  let stack: TestStack;
+  let issuer: TestIssuer;
+  let gateway: string;
+
+  beforeAll(async () => {
+    issuer = await startTestIssuer();
+    stack = await startTestStack({ apps: ['venue-sim', 'tools-gateway'], env: { OAUTH_JWKS_URL: issuer.jwksUrl } });
+    gateway = stack.appUrls['tools-gateway']!;
+    issuer.bind(stack.baseUrl);
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await issuer?.stop();
+  });
+
+  it('answers every tool that reads it with 502 exchange_unavailable in the envelope, never 500', async () => {
+    const token = await issuer.mint({ wallet: WALLET, sessionKey: `0x${'7c'.repeat(20)}` });
+    // Served while the database is there (another wallet: the answers below must not come from the cache).
+    expect((await callTool(gateway, 'get_account', { wallet: `0x${'6b'.repeat(20)}` })).status).toBe(200);
+    await stack.database.drop();
+    const calls: [string, Record<string, unknown>, { token?: string }][] = [
+      ['get_protocol_stats', {}, {}],
+      ['get_leaderboard', { window: 'all' }, {}],
+      ['get_top_trades', {}, {}],
+      ['get_recent_trades', {}, {}],
+      ['get_account', { wallet: WALLET }, {}],
+      ['get_trade_history', { wallet: WALLET }, {}],
+      ['get_portfolio_history', { wallet: WALLET }, {}],
+      ['get_intent_status', { intentId: `0x${'ab'.repeat(32)}` }, {}],
+      ['get_account', {}, { token }],
+      ['close_positions', { all: true }, { token }],
+      ['cancel_intent', { intentId: `0x${'ab'.repeat(32)}` }, { token }],
+    ];
+    for (const [name, args, o] of calls) {
+      expect502(await callTool(gateway, name, args, { ...o, family: o.token ? 'me' : 'public' }), 'exchange_unavailable', `${name}${o.token ? ' on /me' : ''}`);
+    }
+    const me = await fetch(`${gateway}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+    expect502({ status: me.status, body: (await me.json()) as CallResult['body'], headers: me.headers }, 'exchange_unavailable', 'GET /api/v1/me');
   });
 });

@@ -23,6 +23,9 @@ export class AppModule {
             createExchangeDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'tools-gateway' }),
           redis: config,
         }),
+        // One protected resource for the tool catalog: the REST family accepts tokens for `{base}/mcp` (the
+        // authorization server's default resource; MCP clients' tokens) and for its alias `{base}/api/v1`.
+        // mcp-server accepts only `{base}/mcp`. Any other audience is refused (docs/tool-api.md).
         ToolsRuntimeModule.forRoot(toolsRuntimeOptions(config, acceptedAudiences(config.PUBLIC_BASE_URL))),
       ],
       controllers: [PublicToolsController, MeToolsController, OpenApiController, DocsController, ChartsController],

@@ -21,7 +21,12 @@ export function errorResponses(authenticated: boolean): Json {
     ...(authenticated ? { '403': failure('The token lacks the required scope.', challenge), '405': failure('Trading tools only run by POST.') } : {}),
     '404': failure('Unknown tool, or the intent or position is not found.'),
     '429': failure('Too many requests from this caller.', retryAfter),
-    '502': failure('The exchange or the upstream price venue did not answer or rate-limited the service; retry shortly.', retryAfter),
+    '502': failure(
+      authenticated
+        ? "A service the call depends on did not answer or rate-limited the service (the exchange, the upstream price venue, or the authorization server's keys that check the token); retry shortly."
+        : 'The exchange or the upstream price venue did not answer or rate-limited the service; retry shortly.',
+      retryAfter,
+    ),
   };
 }
 

@@ -1,6 +1,13 @@
 import type { NextFunction, Request, Response } from 'express';
 
-const CORS_PATHS = ['/api/', '/openapi.json', '/.well-known/openapi.json', '/charts/', '/docs'];
+const CORS_PATHS = ['/api/', '/openapi.json', '/.well-known/openapi.json', '/charts/', '/docs'] as const;
+const EXPOSED = 'Retry-After, WWW-Authenticate, X-Cache, Allow';
+
+/** Whether the request path (read from the raw URL: no URL parsing per request) is one of the open ones. */
+function isCorsPath(url: string): boolean {
+  for (const prefix of CORS_PATHS) if (url.startsWith(prefix)) return true;
+  return false;
+}
 
 /**
  * Cross-origin access is open (`Access-Control-Allow-Origin: *`) on the tool API, the OpenAPI document,
@@ -8,12 +15,12 @@ const CORS_PATHS = ['/api/', '/openapi.json', '/.well-known/openapi.json', '/cha
  * credentials, so the authenticated family is open the same way.
  */
 export function toolApiCors(req: Request, res: Response, next: NextFunction): void {
-  if (!CORS_PATHS.some((p) => req.path === p || req.path.startsWith(p))) {
+  if (!isCorsPath(req.url)) {
     next();
     return;
   }
   res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Expose-Headers', 'Retry-After, WWW-Authenticate, X-Cache, Allow');
+  res.setHeader('Access-Control-Expose-Headers', EXPOSED);
   if (req.method === 'OPTIONS') {
     res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
     res.setHeader('Access-Control-Allow-Headers', req.headers['access-control-request-headers'] ?? 'Authorization, Content-Type');

@@ -4,6 +4,9 @@ import { ToolExecutor } from '@paper/tools-runtime';
 import type { Request, Response } from 'express';
 import { RestToolCalls, sendJson } from './rest-tool-calls.service';
 
+/** GET /api/v1/me reports what get_trading_permissions reports, under the same scope (trade:read). */
+const PERMISSIONS_TOOL = findTool('get_trading_permissions')!;
+
 /**
  * The authenticated family: POST /api/v1/me/tools/{name} runs any tool as the connected wallet;
  * GET with a query string is accepted for read-only tools (405 for the trading tools).
@@ -15,12 +18,13 @@ export class MeToolsController {
     private readonly executor: ToolExecutor,
   ) {}
 
-  /** The connection: wallet, mode, whether it can trade, and the owner's guardrails. */
+  /** The connection: wallet, mode, whether it can trade, and the owner's guardrails. Needs trade:read (403 otherwise). */
   @Get()
   async me(@Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'private, no-store');
     const ctx = await this.calls.meContext(req);
-    const permissions = await this.executor.run(findTool('get_trading_permissions')!, {}, ctx);
+    this.executor.authorize(PERMISSIONS_TOOL, ctx);
+    const permissions = await this.executor.run(PERMISSIONS_TOOL, {}, ctx);
     const p = permissions.data as {
       wallet: string;
       canTrade: boolean;

@@ -1,13 +1,16 @@
-import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { PUBLIC_CACHE_SECONDS } from '@paper/contracts';
 import type { Request, Response } from 'express';
-import { RestToolCalls, sendJson } from './rest-tool-calls.service';
+import { type ArgsSource, RestToolCalls, sendJson } from './rest-tool-calls.service';
 import { toolListingBody } from './tool-listing';
+
+const QUERY: ArgsSource = { kind: 'query' };
+const BODY: ArgsSource = { kind: 'body' };
 
 /** The public family: GET (query string) or POST (JSON body) /api/v1/tools/{name}, and the tool listing. */
 @Controller('api/v1/tools')
 export class PublicToolsController {
-  private readonly listing = toolListingBody();
+  private readonly listing = Buffer.from(toolListingBody(), 'utf8');
 
   constructor(private readonly calls: RestToolCalls) {}
 
@@ -18,13 +21,14 @@ export class PublicToolsController {
     sendJson(res, 200, this.listing);
   }
 
+  // The hot path: the tool name is read from req.params rather than through a parameter decorator.
   @Get(':name')
-  async get(@Param('name') name: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.calls.publicCall(name, { kind: 'query' }, req, res);
+  get(@Req() req: Request<{ name: string }>, @Res() res: Response): Promise<void> {
+    return this.calls.publicCall(req.params.name, QUERY, req, res);
   }
 
   @Post(':name')
-  async post(@Param('name') name: string, @Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.calls.publicCall(name, { kind: 'body' }, req, res);
+  post(@Req() req: Request<{ name: string }>, @Res() res: Response): Promise<void> {
+    return this.calls.publicCall(req.params.name, BODY, req, res);
   }
 }

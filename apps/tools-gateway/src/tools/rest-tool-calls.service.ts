@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ToolErrorCode, type ToolDefinition } from '@paper/contracts';
+import { PUBLIC_CACHE_SECONDS, ToolErrorCode, type ToolDefinition } from '@paper/contracts';
 import { APP_CONFIG } from '@paper/nest-infra';
 import {
   AccessTokenVerifier,
+  type CacheEntry,
+  type RateLimit,
   RateLimiter,
   ToolError,
   ToolExecutor,
@@ -17,45 +19,64 @@ import type { ToolsGatewayConfig } from '../config/tools-gateway.config';
 
 export type ArgsSource = { kind: 'query' } | { kind: 'body' };
 
-interface ParsedCall {
+/** A validated public call: the tool, its arguments (defaults applied) and its cache key. */
+interface PublicCall {
+  tool: ToolDefinition;
   args: Record<string, unknown>;
   cacheKey: string;
 }
 
 const PARSED_QUERY_LIMIT = 2000;
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** `Cache-Control` of a cached answer by whole seconds left, built once. */
+const CACHE_CONTROL = Array.from({ length: PUBLIC_CACHE_SECONDS + 1 }, (_, seconds) => `public, max-age=${seconds}`);
 
 /**
  * The REST transport of the tool runtime: per-caller rate limit, bearer verification on /me, argument
  * extraction (query strings coerced, JSON bodies optional as a whole), the shared 5-second cache of
- * public results, and the response headers.
+ * public results, and the response headers. A cached public GET is the hot path: a leased rate-limit
+ * token, one lookup of the validated query string, one lookup of the local cache copy, and the stored
+ * bytes sent as they are.
  */
 @Injectable()
 export class RestToolCalls {
-  private readonly parsedQueries = new Map<string, ParsedCall>();
+  private readonly queryCalls = new Map<string, PublicCall>();
+  private readonly publicLimit: RateLimit;
+  private readonly meLimit: RateLimit;
 
   constructor(
     private readonly executor: ToolExecutor,
     private readonly cache: ToolResultCache,
     private readonly limiter: RateLimiter,
     private readonly verifier: AccessTokenVerifier,
-    @Inject(APP_CONFIG) private readonly config: ToolsGatewayConfig,
-  ) {}
+    @Inject(APP_CONFIG) config: ToolsGatewayConfig,
+  ) {
+    this.publicLimit = { perSecond: config.RATE_LIMIT_PUBLIC_PER_SECOND, burst: config.RATE_LIMIT_PUBLIC_BURST };
+    this.meLimit = { perSecond: config.RATE_LIMIT_ME_PER_SECOND, burst: config.RATE_LIMIT_ME_BURST };
+  }
 
   async publicCall(name: string, source: ArgsSource, req: Request, res: Response): Promise<void> {
-    res.setHeader('Cache-Control', 'no-store');
-    await this.limitPublic(req);
-    const tool = this.executor.resolve(name, 'public');
-    const { args, cacheKey } = this.publicArgs(tool, source, req);
-    const ctx = anonymousContext(callerIp(req));
-    if (!tool.cacheable) {
-      sendJson(res, 200, JSON.stringify(await this.executor.run(tool, args, ctx)));
-      return;
+    try {
+      const ip = callerIp(req);
+      const limiting = this.limit(`ip:${ip}`, this.publicLimit);
+      if (limiting) await limiting;
+      const call = source.kind === 'query' ? this.queryCall(name, req) : this.bodyCall(name, req);
+      if (!call.tool.cacheable) {
+        res.setHeader('Cache-Control', 'no-store');
+        sendJson(res, 200, JSON.stringify(await this.executor.run(call.tool, call.args, anonymousContext(ip))));
+        return;
+      }
+      const hit = this.cache.peek(call.cacheKey);
+      if (hit) {
+        sendCached(res, hit, 'HIT');
+        return;
+      }
+      const cached = await this.cache.getOrCompute(call.cacheKey, async () => JSON.stringify(await this.executor.run(call.tool, call.args, anonymousContext(ip))));
+      sendCached(res, cached, cached.hit ? 'HIT' : 'MISS');
+    } catch (error) {
+      if (!res.headersSent) res.setHeader('Cache-Control', 'no-store');
+      throw error;
     }
-    const cached = await this.cache.getOrCompute(cacheKey, async () => JSON.stringify(await this.executor.run(tool, args, ctx)));
-    const maxAge = Math.max(0, Math.ceil((cached.expiresAt - Date.now()) / 1000));
-    res.setHeader('Cache-Control', `public, max-age=${maxAge}`);
-    res.setHeader('X-Cache', cached.hit ? 'HIT' : 'MISS');
-    sendJson(res, 200, cached.body);
   }
 
   async meCall(name: string, source: ArgsSource, req: Request, res: Response): Promise<void> {
@@ -78,32 +99,39 @@ export class RestToolCalls {
   async meContext(req: Request): Promise<ToolContext> {
     const token = await this.verifier.verifyHeader(req.headers.authorization);
     const callerId = `sub:${token.wallet}:${token.clientId ?? '-'}`;
-    await this.limiter.take(callerId, { perSecond: this.config.RATE_LIMIT_ME_PER_SECOND, burst: this.config.RATE_LIMIT_ME_BURST });
+    const limiting = this.limit(callerId, this.meLimit);
+    if (limiting) await limiting;
     return { family: 'me', wallet: token.wallet, scopes: token.scopes, sessionKey: token.sessionKey, clientId: token.clientId, callerId };
   }
 
   async limitPublic(req: Request): Promise<void> {
-    await this.limiter.take(`ip:${callerIp(req)}`, { perSecond: this.config.RATE_LIMIT_PUBLIC_PER_SECOND, burst: this.config.RATE_LIMIT_PUBLIC_BURST });
+    await this.limit(`ip:${callerIp(req)}`, this.publicLimit);
+  }
+
+  /** Spends one request of the caller's limit: nothing to wait for while this replica holds leased tokens. */
+  private limit(callerId: string, limit: RateLimit): Promise<void> | undefined {
+    return this.limiter.trySpend(callerId) ? undefined : this.limiter.take(callerId, limit);
   }
 
   /**
-   * Validated arguments and cache key of a public call. Query strings that validated before are looked up
-   * instead of parsed again (bounded memo; arguments are never mutated).
+   * A public call by query string. Query strings that validated before are looked up by the request URL
+   * (which names the tool) instead of being resolved and parsed again (bounded memo; never mutated).
    */
-  private publicArgs(tool: ToolDefinition, source: ArgsSource, req: Request): ParsedCall {
-    if (source.kind === 'body') {
-      const args = this.executor.parse(tool, this.rawArgs(tool, source, req));
-      return { args, cacheKey: this.cache.key(tool.name, args) };
-    }
-    const question = req.url.indexOf('?');
-    const memoKey = `${tool.name}?${question === -1 ? '' : req.url.slice(question + 1)}`;
-    const known = this.parsedQueries.get(memoKey);
+  private queryCall(name: string, req: Request): PublicCall {
+    const known = this.queryCalls.get(req.url);
     if (known) return known;
-    const args = this.executor.parse(tool, this.rawArgs(tool, source, req));
-    const parsed = { args, cacheKey: this.cache.key(tool.name, args) };
-    if (this.parsedQueries.size >= PARSED_QUERY_LIMIT) this.parsedQueries.clear();
-    this.parsedQueries.set(memoKey, parsed);
-    return parsed;
+    const tool = this.executor.resolve(name, 'public');
+    const args = this.executor.parse(tool, this.rawArgs(tool, { kind: 'query' }, req));
+    const call = { tool, args, cacheKey: this.cache.key(tool.name, args) };
+    if (this.queryCalls.size >= PARSED_QUERY_LIMIT) this.queryCalls.clear();
+    this.queryCalls.set(req.url, call);
+    return call;
+  }
+
+  private bodyCall(name: string, req: Request): PublicCall {
+    const tool = this.executor.resolve(name, 'public');
+    const args = this.executor.parse(tool, this.rawArgs(tool, { kind: 'body' }, req));
+    return { tool, args, cacheKey: this.cache.key(tool.name, args) };
   }
 
   private rawArgs(tool: ToolDefinition, source: ArgsSource, req: Request): unknown {
@@ -119,11 +147,27 @@ export class RestToolCalls {
   }
 }
 
+/**
+ * The client address (`req.ip`, which honours X-Forwarded-For from trusted proxies). Without that header it
+ * is the socket's address, read directly instead of through Express's proxy evaluation.
+ */
 export function callerIp(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+  const ip = req.headers['x-forwarded-for'] === undefined ? req.socket.remoteAddress : req.ip;
+  return ip ?? 'unknown';
 }
 
-export function sendJson(res: Response, status: number, body: string): void {
-  res.status(status).setHeader('Content-Type', 'application/json; charset=utf-8');
+export function sendJson(res: Response, status: number, body: string | Buffer): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', JSON_TYPE);
   res.end(body);
+}
+
+/** Sends a cached envelope: its stored bytes, with the seconds it has left as `max-age`. */
+function sendCached(res: Response, entry: CacheEntry, cache: 'HIT' | 'MISS', now = Date.now()): void {
+  const secondsLeft = Math.min(PUBLIC_CACHE_SECONDS, Math.max(0, Math.ceil((entry.expiresAt - now) / 1000)));
+  res.statusCode = 200;
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.setHeader('Cache-Control', CACHE_CONTROL[secondsLeft]!);
+  res.setHeader('X-Cache', cache);
+  res.end(entry.body);
 }

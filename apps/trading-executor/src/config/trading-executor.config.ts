@@ -24,7 +24,7 @@ export const tradingExecutorConfigSchema = z.object({
   EXPIRE_INTENTS_EVERY_MS: env.positiveInt(60000).describe('Interval (ms) of the sweep expiring intents queued for more than 1 hour.'),
   FEES_TO_STAKERS: env.bool(true).describe('Pay the win fees to stakers (pro rata to staked PAPER) at each harvest; false keeps them as protocol fees.'),
   LP_CAP_USDC: env.positiveInt(5_000_000).describe('LP balance (whole USDC) above which the excess is swept to stakers.'),
-  PAPER_MODE: env.bool(true).describe('Paper mode: simulated chain balances and the /dev/faucet and /dev/deposit endpoints (never with NODE_ENV=production).'),
+  PAPER_MODE: env.bool(true).describe('Paper mode: simulated chain balances and the development endpoints /dev/faucet, /dev/deposit and /dev/owner-actions (never with NODE_ENV=production).'),
 });
 
 export type TradingExecutorConfig = z.infer<typeof tradingExecutorConfigSchema>;

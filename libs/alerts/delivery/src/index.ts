@@ -8,3 +8,5 @@ export * from './webhook-sender';
 export * from './discord-webhook-url';
 export * from './discord-sender';
 export * from './telegram-sender';
+export * from './alerts-limits';
+export * from './token-buckets';

@@ -2,7 +2,8 @@
  * Machine-readable error codes of the tool API and the HTTP status each one is served with.
  * 400: invalid arguments or a business rule refused the call; 401: missing or invalid token;
  * 403: token lacks the scope; 404: unknown tool or resource; 429: per-caller rate limit;
- * 502: the exchange or upstream price venue did not answer or rate-limited the service.
+ * 502: a service the call depends on (the exchange, the upstream price venue, the authorization server's
+ * keys) did not answer or rate-limited the service; retry shortly.
  */
 export enum ToolErrorCode {
   InvalidArguments = 'invalid_arguments',
@@ -25,7 +26,7 @@ export enum ToolErrorCode {
   NoTradingSession = 'no_trading_session',
   UpstreamUnavailable = 'upstream_unavailable',
   ExchangeUnavailable = 'exchange_unavailable',
-  ServiceUnavailable = 'service_unavailable',
+  AuthUnavailable = 'auth_unavailable',
   InternalError = 'internal_error',
 }
 
@@ -50,6 +51,6 @@ export const TOOL_ERROR_STATUS: Readonly<Record<ToolErrorCode, number>> = Object
   [ToolErrorCode.NoTradingSession]: 400,
   [ToolErrorCode.UpstreamUnavailable]: 502,
   [ToolErrorCode.ExchangeUnavailable]: 502,
-  [ToolErrorCode.ServiceUnavailable]: 503,
+  [ToolErrorCode.AuthUnavailable]: 502,
   [ToolErrorCode.InternalError]: 500,
 });

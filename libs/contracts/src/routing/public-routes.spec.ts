@@ -1,4 +1,4 @@
-import { PUBLIC_ROUTES, routeFor } from './public-routes';
+import { ALERTS_ROUTES, alertsRouteFor, PUBLIC_ROUTES, routeFor } from './public-routes';
 
 describe('public routes of the one base URL', () => {
   it.each([
@@ -23,6 +23,23 @@ describe('public routes of the one base URL', () => {
     expect(routeFor('/mcpx')).toBeUndefined();
     expect(routeFor('/jwks/extra')).toBeUndefined();
     expect(routeFor('/internal/readyz')).toBeUndefined();
+  });
+
+  it('matches prefixes by whole path segments, as an Ingress Prefix path does', () => {
+    expect(routeFor('/authorize/abc')).toBe('oauth-server');
+    expect(routeFor('/authorizex')).toBeUndefined();
+    expect(routeFor('/tokens')).toBeUndefined();
+    expect(routeFor('/docsfoo')).toBeUndefined();
+    expect(routeFor('/docs/swagger.css')).toBe('tools-gateway');
+    expect(routeFor('/api')).toBe('tools-gateway');
+    expect(routeFor('/apix')).toBeUndefined();
+    expect(routeFor('/interaction')).toBe('oauth-server');
+  });
+
+  it('routes the alerts base URL to its public endpoints only', () => {
+    for (const path of ['/api/status', '/api/upstream/api/v1/tools', '/mcp', '/healthz', '/openapi.json']) expect(alertsRouteFor(path)).toBe('alerts-api');
+    for (const path of ['/', '/livez', '/readyz', '/metrics', '/mcp/x', '/apis']) expect(alertsRouteFor(path)).toBeUndefined();
+    expect(ALERTS_ROUTES.every((r) => r.app === 'alerts-api')).toBe(true);
   });
 
   it('has no duplicate paths', () => {

@@ -31,12 +31,46 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = Object.freeze([
   { path: '/oauth-assets/', prefix: true, app: 'oauth-server' },
 ]);
 
-/** The app serving a path, longest match first; undefined when no public route matches. */
-export function routeFor(pathname: string): PublicApp | undefined {
-  let best: PublicRoute | undefined;
-  for (const route of PUBLIC_ROUTES) {
-    const matches = route.prefix ? pathname === route.path.replace(/\/$/, '') || pathname.startsWith(route.path) : pathname === route.path;
-    if (matches && (!best || route.path.length > best.path.length)) best = route;
+export interface AlertsRoute {
+  path: string;
+  prefix: boolean;
+  app: 'alerts-api';
+}
+
+/** The public routes of the alerts base URL: the alerts API and its upstream proxy, MCP, health, OpenAPI. */
+export const ALERTS_ROUTES: readonly AlertsRoute[] = Object.freeze([
+  { path: '/api/', prefix: true, app: 'alerts-api' },
+  { path: '/mcp', prefix: false, app: 'alerts-api' },
+  { path: '/healthz', prefix: false, app: 'alerts-api' },
+  { path: '/openapi.json', prefix: false, app: 'alerts-api' },
+]);
+
+/**
+ * Whether a route matches a path the way a Kubernetes Ingress does: Exact compares the whole path;
+ * Prefix compares whole path segments (`/authorize` matches `/authorize` and `/authorize/x`, never
+ * `/authorizex`; a trailing slash in the route is ignored).
+ */
+export function routeMatches(route: Pick<PublicRoute, 'path' | 'prefix'>, pathname: string): boolean {
+  if (!route.prefix) return pathname === route.path;
+  const base = route.path.replace(/\/+$/, '');
+  return pathname === base || pathname.startsWith(`${base}/`);
+}
+
+/** The route serving a path, longest match first; undefined when no route matches. */
+export function bestRoute<R extends Pick<PublicRoute, 'path' | 'prefix'>>(routes: readonly R[], pathname: string): R | undefined {
+  let best: R | undefined;
+  for (const route of routes) {
+    if (routeMatches(route, pathname) && (!best || route.path.length > best.path.length)) best = route;
   }
-  return best?.app;
+  return best;
+}
+
+/** The app serving a path on the public base URL; undefined when no public route matches. */
+export function routeFor(pathname: string): PublicApp | undefined {
+  return bestRoute(PUBLIC_ROUTES, pathname)?.app;
+}
+
+/** The app serving a path on the alerts base URL; undefined when no alerts route matches. */
+export function alertsRouteFor(pathname: string): AlertsRoute['app'] | undefined {
+  return bestRoute(ALERTS_ROUTES, pathname)?.app;
 }

@@ -38,6 +38,8 @@ export const GET_TRADING_PERMISSIONS = defineTool({
   family: 'public',
   scope: 'trade:read',
   wallet: 'none',
+  // Not cached (an exception to the 5-second public cache): on the public family it is a constant answer
+  // that costs nothing, and on /me it is the caller's own state, read right after connecting or trading.
   cacheable: false,
 });
 
@@ -67,5 +69,7 @@ export const GET_INTENT_STATUS = defineTool({
   family: 'public',
   scope: 'trade:read',
   wallet: 'none',
+  // Not cached (an exception to the 5-second public cache): clients poll it right after a trade reported
+  // `pending`, and a cached `queued` would hide the fill for up to 5 seconds.
   cacheable: false,
 });

@@ -1,4 +1,4 @@
-import { routeFor } from '@paper/contracts';
+import { alertsRouteFor, routeFor } from '@paper/contracts';
 import http, { type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -26,6 +26,14 @@ export function serverPort(server: Server): number {
 export function publicResolver(targets: Record<string, string>): Resolve {
   return (pathname) => {
     const app = routeFor(pathname);
+    return app ? targets[app] : undefined;
+  };
+}
+
+/** Routes the alerts base URL by its shared table (ALERTS_ROUTES), as the alerts Ingress does. */
+export function alertsResolver(targets: Record<string, string>): Resolve {
+  return (pathname) => {
+    const app = alertsRouteFor(pathname);
     return app ? targets[app] : undefined;
   };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import { STACK_APPS } from './apps';
 import { SERVICE_NODE_OPTIONS } from './node-options';
-import { publicResolver, serverPort, startEdgeProxy } from './edge-proxy';
+import { alertsResolver, publicResolver, serverPort, startEdgeProxy } from './edge-proxy';
 
 export interface StackOptions {
   /** Workspace root (holds dist/ and apps/). */
@@ -18,6 +18,8 @@ export interface StackOptions {
   basePort: number;
   alertsPort: number;
   randomAppPorts: boolean;
+  /** Added to every app's default port when ports are fixed (APP_PORT_OFFSET of `npm start`). */
+  appPortOffset?: number;
   /** `dist` runs the SWC build (distDir, default dist/stack); `ts` compiles on load (like `nx serve`). */
   mode: 'dist' | 'ts';
   distDir?: string;
@@ -77,7 +79,7 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number): P
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const names = options.apps ?? STACK_APPS.map((a) => a.name);
   const ports: Record<string, number> = {};
-  for (const app of STACK_APPS) ports[app.name] = options.randomAppPorts ? await freePort() : app.defaultPort;
+  for (const app of STACK_APPS) ports[app.name] = options.randomAppPorts ? await freePort() : app.defaultPort + (options.appPortOffset ?? 0);
   const appUrls = Object.fromEntries(Object.entries(ports).map(([n, p]) => [n, `http://127.0.0.1:${p}`]));
   const basePort = options.basePort || (await freePort());
   const alertsPort = options.alertsPort || (await freePort());
@@ -160,7 +162,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       }),
     );
     edges.push(await startEdgeProxy(publicResolver(appUrls), basePort));
-    edges.push(await startEdgeProxy(() => appUrls['alerts-api'], alertsPort));
+    edges.push(await startEdgeProxy(alertsResolver(appUrls), alertsPort));
   } catch (error) {
     await stop();
     throw error;

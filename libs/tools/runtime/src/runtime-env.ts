@@ -20,10 +20,10 @@ export const toolsRuntimeEnvShape = {
   QUOTE_TTL_SECONDS: env.positiveInt(180).describe('Validity of a preview_trade quote (seconds).'),
   INTENT_WAIT_MS: env.positiveInt(10000).describe('How long a trading tool waits for the executor before reporting the intent as pending (ms).'),
   PRICE_MAX_AGE_MS: env.positiveInt(15000).describe('A live price older than this (ms) refuses previews and opens.'),
-  RATE_LIMIT_PUBLIC_PER_SECOND: env.positiveInt(20).describe('Tool calls per second per client IP without a token (shared with the REST family).'),
-  RATE_LIMIT_PUBLIC_BURST: env.positiveInt(40).describe('Burst of tool calls per client IP without a token.'),
-  RATE_LIMIT_ME_PER_SECOND: env.positiveInt(20).describe('Tool calls per second per connected wallet and client.'),
-  RATE_LIMIT_ME_BURST: env.positiveInt(40).describe('Burst of tool calls per connected wallet and client.'),
+  RATE_LIMIT_PUBLIC_PER_SECOND: env.positiveInt(20).describe('Requests per second per client IP without a token (REST tool calls; every POST /mcp).'),
+  RATE_LIMIT_PUBLIC_BURST: env.positiveInt(40).describe('Burst of requests per client IP without a token.'),
+  RATE_LIMIT_ME_PER_SECOND: env.positiveInt(20).describe('Requests per second per connected wallet and client (both transports share the bucket).'),
+  RATE_LIMIT_ME_BURST: env.positiveInt(40).describe('Burst of requests per connected wallet and client.'),
 };
 
 /** Production refuses the development session-key encryption key (a superRefine step of the hosting app's schema). */

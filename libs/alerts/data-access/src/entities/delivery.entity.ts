@@ -33,6 +33,10 @@ export class DeliveryEntity {
   @Column({ type: 'integer', default: 0 })
   attempts!: number;
 
+  /** Rate-limited answers (429) so far: they wait as asked and do not count as attempts. */
+  @Column({ name: 'rate_limited', type: 'integer', default: 0 })
+  rateLimited!: number;
+
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError!: string | null;
 

@@ -1,7 +1,7 @@
 import { type DynamicModule, Global, Module } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { APP_CONFIG } from '../config/app-config';
-import { DatabaseModule } from '../database/database.module';
+import { type DatabaseOptions, DatabaseModule } from '../database/database.module';
 import { HealthModule } from '../health/health.module';
 import { MetricsModule } from '../metrics/metrics.module';
 import { RedisModule } from '../redis/redis.module';
@@ -11,6 +11,8 @@ export interface InfraOptions<C extends object> {
   config: C;
   /** The DataSource of the schema this app owns or reads; omit for apps without PostgreSQL. */
   database?: () => DataSource;
+  /** Readiness options of the database connection (see DatabaseOptions). */
+  databaseOptions?: DatabaseOptions;
   /** Redis settings; omit for apps without Redis. */
   redis?: RedisSettings;
 }
@@ -21,7 +23,7 @@ export interface InfraOptions<C extends object> {
 export class InfraModule {
   static forRoot<C extends object>(options: InfraOptions<C>): DynamicModule {
     const imports: DynamicModule['imports'] = [HealthModule, MetricsModule];
-    if (options.database) imports.push(DatabaseModule.forRoot(options.database));
+    if (options.database) imports.push(DatabaseModule.forRoot(options.database, options.databaseOptions));
     if (options.redis) imports.push(RedisModule.forRoot(options.redis));
     return {
       module: InfraModule,

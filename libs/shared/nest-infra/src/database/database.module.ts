@@ -1,25 +1,47 @@
 import { type DynamicModule, Global, Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, MigrationExecutor } from 'typeorm';
 import { HealthRegistry } from '../health/health-registry';
 
 export const DATA_SOURCE_FACTORY = Symbol('DATA_SOURCE_FACTORY');
+const DATABASE_OPTIONS = Symbol('DATABASE_OPTIONS');
+
+export interface DatabaseOptions {
+  /**
+   * Readiness also requires every migration of the DataSource to be applied (default true), so an app
+   * rolled out before its migration Job finished stays out of the load balancer instead of failing
+   * requests. An app that serves its own "initializing" answers while the schema is missing sets false.
+   */
+  requireMigrations?: boolean;
+}
 
 class DatabaseLifecycle implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('Database');
   private retry?: NodeJS.Timeout;
   private stopped = false;
+  /** Set once every migration is applied; migrations are never un-applied, so it is not checked again. */
+  private schemaCurrent = false;
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     private readonly health: HealthRegistry,
+    @Inject(DATABASE_OPTIONS) private readonly options: DatabaseOptions,
   ) {}
 
   async onModuleInit(): Promise<void> {
     this.health.register('database', async () => {
       if (!this.dataSource.isInitialized) throw new Error('not connected');
       await this.dataSource.query('SELECT 1');
+      if (this.options.requireMigrations !== false && !this.schemaCurrent) await this.checkSchema();
     });
     await this.connect(0);
+  }
+
+  private async checkSchema(): Promise<void> {
+    const pending = await new MigrationExecutor(this.dataSource).getPendingMigrations();
+    if (pending.length > 0) {
+      throw new Error(`schema not migrated: ${pending.length} pending migration(s), first ${pending[0]!.name}; run the migrations (npm run db:migrate)`);
+    }
+    this.schemaCurrent = true;
   }
 
   /** Connects, and keeps retrying in the background while PostgreSQL is unreachable (readiness stays down). */
@@ -44,10 +66,10 @@ class DatabaseLifecycle implements OnModuleInit, OnApplicationShutdown {
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(createDataSource: () => DataSource): DynamicModule {
+  static forRoot(createDataSource: () => DataSource, options: DatabaseOptions = {}): DynamicModule {
     return {
       module: DatabaseModule,
-      providers: [{ provide: DataSource, useFactory: createDataSource }, DatabaseLifecycle],
+      providers: [{ provide: DataSource, useFactory: createDataSource }, { provide: DATABASE_OPTIONS, useValue: options }, DatabaseLifecycle],
       exports: [DataSource],
     };
   }

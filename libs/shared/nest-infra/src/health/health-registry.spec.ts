@@ -5,15 +5,25 @@ describe('HealthRegistry', () => {
     const registry = new HealthRegistry();
     registry.register('database', async () => undefined);
     registry.register('redis', async () => {
-      throw new Error('down');
+      throw new Error('connection refused');
     });
-    await expect(registry.readiness()).resolves.toEqual({ status: 'not_ready', checks: { database: 'up', redis: 'down' } });
+    await expect(registry.readiness()).resolves.toEqual({
+      status: 'not_ready',
+      checks: { database: 'up', redis: 'down' },
+      reasons: { redis: 'connection refused' },
+    });
+  });
+
+  it('reports no reasons when every check passes', async () => {
+    const registry = new HealthRegistry();
+    registry.register('database', async () => undefined);
+    await expect(registry.readiness()).resolves.toEqual({ status: 'ok', checks: { database: 'up' } });
   });
 
   it('counts a hanging check as down', async () => {
     const registry = new HealthRegistry();
     registry.register('slow', () => new Promise(() => undefined));
-    await expect(registry.readiness(50)).resolves.toMatchObject({ status: 'not_ready', checks: { slow: 'down' } });
+    await expect(registry.readiness(50)).resolves.toMatchObject({ status: 'not_ready', checks: { slow: 'down' }, reasons: { slow: 'no answer within 50 ms' } });
   });
 
   it('reports shutting down once marked', async () => {

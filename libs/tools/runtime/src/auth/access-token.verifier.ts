@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SCOPES, ToolErrorCode } from '@paper/contracts';
-import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
-import { ToolError } from '../errors/tool.error';
+import { createRemoteJWKSet, customFetch, errors, jwtVerify } from 'jose';
+import { RETRY_AFTER_SECONDS, ToolError } from '../errors/tool.error';
 import { TOOLS_RUNTIME_OPTIONS, type ToolsRuntimeOptions } from '../runtime-options';
+import { JwksUnavailableError, jwksFetch } from './jwks-fetch';
 
 /** What the resource servers take from a verified access token. */
 export interface VerifiedToken {
@@ -15,6 +16,8 @@ export interface VerifiedToken {
 }
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/** The JWT header `typ` of access tokens (RFC 9068); `application/at+jwt` is the same type. */
+export const ACCESS_TOKEN_TYPE = 'at+jwt';
 
 export function bearerChallenge(error?: 'invalid_token' | 'insufficient_scope', scope: string = SCOPES.read, description?: string): string {
   const parts = [`realm="tool-api"`];
@@ -26,7 +29,9 @@ export function bearerChallenge(error?: 'invalid_token' | 'insufficient_scope', 
 
 /**
  * Verifies ES256 access tokens of the oauth-server through its JWKS (cached, refetched on unknown kid):
- * signature, issuer, audience (the tool API or the MCP resource) and expiry. Used by both transports.
+ * header `typ: at+jwt` (RFC 9068, so an ID token or another JWT of the issuer is not taken for an access
+ * token), signature, issuer, audience (the resources the hosting transport accepts) and expiry. When the
+ * JWKS cannot be fetched the answer is 502 `auth_unavailable` with Retry-After, not a token error.
  */
 @Injectable()
 export class AccessTokenVerifier {
@@ -34,7 +39,12 @@ export class AccessTokenVerifier {
   private readonly jwks: ReturnType<typeof createRemoteJWKSet>;
 
   constructor(@Inject(TOOLS_RUNTIME_OPTIONS) private readonly options: ToolsRuntimeOptions) {
-    this.jwks = createRemoteJWKSet(new URL(options.oauthJwksUrl), { cacheMaxAge: 10 * 60_000, cooldownDuration: 10_000, timeoutDuration: 3000 });
+    this.jwks = createRemoteJWKSet(new URL(options.oauthJwksUrl), {
+      cacheMaxAge: 10 * 60_000,
+      cooldownDuration: 10_000,
+      timeoutDuration: 3000,
+      [customFetch]: jwksFetch,
+    });
   }
 
   /** Verifies an `Authorization` header value; throws 401 ToolErrors with a Bearer challenge. */
@@ -58,15 +68,20 @@ export class AccessTokenVerifier {
         issuer: this.options.tokenIssuer,
         audience: this.options.tokenAudiences,
         algorithms: ['ES256'],
+        typ: ACCESS_TOKEN_TYPE,
         requiredClaims: ['exp', 'sub'],
       }));
     } catch (error) {
-      if (error instanceof errors.JWKSTimeout || isNetworkError(error)) {
-        this.logger.warn(`JWKS unavailable: ${(error as Error).message}`);
-        throw new ToolError(ToolErrorCode.ServiceUnavailable, 'The sign-in service did not answer, so the token could not be checked. Please retry in a few seconds.', {
-          'Retry-After': '2',
-        });
+      if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || error instanceof JwksUnavailableError) {
+        this.logger.warn(`JWKS unavailable: ${error.message}`);
+        throw new ToolError(
+          ToolErrorCode.AuthUnavailable,
+          'The sign-in service did not answer, so the access token could not be checked. Nothing was done; retry the same call in a few seconds.',
+          { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+        );
       }
+      // jose reports every problem of the token itself as a JOSEError; anything else is a bug (500, logged).
+      if (!(error instanceof errors.JOSEError)) throw error;
       throw this.invalid(describe(error));
     }
     const wallet = typeof payload['wallet'] === 'string' ? payload['wallet'] : typeof payload['sub'] === 'string' ? payload['sub'] : '';
@@ -92,14 +107,10 @@ export class AccessTokenVerifier {
 
 function describe(error: unknown): string {
   if (error instanceof errors.JWTExpired) return 'it has expired';
+  if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'typ') return `it is not an access token (header typ must be ${ACCESS_TOKEN_TYPE})`;
   if (error instanceof errors.JWTClaimValidationFailed) return `claim "${error.claim}" is not accepted`;
   if (error instanceof errors.JWSSignatureVerificationFailed) return 'the signature does not verify';
   if (error instanceof errors.JWKSNoMatchingKey) return 'it is not signed by a key of this service';
   if (error instanceof errors.JOSEAlgNotAllowed) return 'it is not signed with ES256';
   return 'it could not be read';
-}
-
-function isNetworkError(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string }; name?: string };
-  return e?.name === 'TypeError' || e?.code === 'ERR_JWKS_TIMEOUT' || ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND'].includes(e?.cause?.code ?? '');
 }

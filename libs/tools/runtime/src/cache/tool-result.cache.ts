@@ -5,15 +5,20 @@ import { TOOLS_REDIS } from '../redis/tools-redis';
 import type { Redis } from 'ioredis';
 import { TOOLS_RUNTIME_OPTIONS, type ToolsRuntimeOptions } from '../runtime-options';
 
-export interface CachedBody {
-  /** The serialised result envelope. */
-  body: string;
+/** One cached result: the serialised envelope as bytes, ready to send as is. */
+export interface CacheEntry {
+  /** The serialised result envelope (UTF-8 JSON). */
+  readonly body: Buffer;
   /** Epoch ms when the shared entry expires. */
-  expiresAt: number;
+  readonly expiresAt: number;
+}
+
+export interface CachedBody extends CacheEntry {
   hit: boolean;
 }
 
 const LOCAL_LIMIT = 5000;
+const NEWLINE = 0x0a;
 
 /** JSON with object keys sorted, so equal arguments give equal cache keys. */
 export function canonicalJson(value: unknown): string {
@@ -30,13 +35,14 @@ export function canonicalJson(value: unknown): string {
 /**
  * The 5-second cache of public tool results, shared by every replica through Redis. The first replica to
  * compute a result stores it with its expiry; every replica serves that same entry until it expires,
- * keeping a local copy for the rest of its life so hot keys cost no Redis round trip. Concurrent misses
- * of one key in a process compute once. Redis trouble only turns the cache off, never fails a call.
+ * keeping a local copy (the bytes to send) for the rest of its life so hot keys cost no Redis round trip
+ * and no re-serialisation. Concurrent misses of one key in a process compute once. Redis trouble only
+ * turns the cache off, never fails a call.
  */
 @Injectable()
 export class ToolResultCache {
   private readonly logger = new Logger('ToolResultCache');
-  private readonly local = new Map<string, { body: string; expiresAt: number }>();
+  private readonly local = new Map<string, CacheEntry>();
   private readonly inflight = new Map<string, Promise<CachedBody>>();
   readonly ttlMs = PUBLIC_CACHE_SECONDS * 1000;
 
@@ -51,9 +57,15 @@ export class ToolResultCache {
     return `${this.options.redisPrefix}:toolcache:${tool}:${suffix}`;
   }
 
-  async getOrCompute(key: string, compute: () => Promise<string>, now = Date.now()): Promise<CachedBody> {
+  /** The local copy of an unexpired entry, without waiting: the hot path of a cache hit. */
+  peek(key: string, now = Date.now()): CacheEntry | undefined {
     const local = this.local.get(key);
-    if (local && local.expiresAt > now) return { ...local, hit: true };
+    return local !== undefined && local.expiresAt > now ? local : undefined;
+  }
+
+  async getOrCompute(key: string, compute: () => Promise<string>, now = Date.now()): Promise<CachedBody> {
+    const local = this.peek(key, now);
+    if (local) return { body: local.body, expiresAt: local.expiresAt, hit: true };
     const running = this.inflight.get(key);
     if (running) return running;
     const promise = this.load(key, compute).finally(() => this.inflight.delete(key));
@@ -62,27 +74,27 @@ export class ToolResultCache {
   }
 
   private async load(key: string, compute: () => Promise<string>): Promise<CachedBody> {
-    const shared = await this.redis.get(key).catch((error: Error) => {
+    const shared = await this.redis.getBuffer(key).catch((error: Error) => {
       this.logger.warn(`cache read failed: ${error.message}`);
       return null;
     });
     if (shared) {
-      const split = shared.indexOf('\n');
-      const expiresAt = Number(shared.slice(0, split));
+      const split = shared.indexOf(NEWLINE);
+      const expiresAt = Number(shared.subarray(0, Math.max(0, split)).toString('latin1'));
       if (split > 0 && expiresAt > Date.now()) {
-        const entry = { body: shared.slice(split + 1), expiresAt };
+        const entry = { body: shared.subarray(split + 1), expiresAt };
         this.remember(key, entry);
         return { ...entry, hit: true };
       }
     }
-    const body = await compute();
+    const body = Buffer.from(await compute(), 'utf8');
     const expiresAt = Date.now() + this.ttlMs;
-    const stored = await this.redis.set(key, `${expiresAt}\n${body}`, 'PX', this.ttlMs, 'NX').catch(() => null);
+    const stored = await this.redis.set(key, Buffer.concat([Buffer.from(`${expiresAt}\n`, 'latin1'), body]), 'PX', this.ttlMs, 'NX').catch(() => null);
     if (stored === 'OK') this.remember(key, { body, expiresAt });
     return { body, expiresAt, hit: false };
   }
 
-  private remember(key: string, entry: { body: string; expiresAt: number }): void {
+  private remember(key: string, entry: CacheEntry): void {
     if (this.local.size >= LOCAL_LIMIT) {
       const now = Date.now();
       for (const [k, v] of this.local) if (v.expiresAt <= now) this.local.delete(k);

@@ -21,10 +21,10 @@ const VOLUME_DECIMALS = 6;
 export class CandleSource {
   constructor(@Inject(UPSTREAM_CLIENT) private readonly upstream: HyperliquidInfoClient) {}
 
-  /** The latest `count` candles, oldest first. */
+  /** The latest `count` candles (the current, still open one included), oldest first; fewer only when the venue has no older ones. */
   async latest(market: Market, interval: CandleInterval, count: number, now = Date.now()): Promise<ScaledCandle[]> {
-    const span = intervalMs(interval) * (count + 1);
-    const raw = await this.upstream.candleSnapshot({ coin: market, interval, startTime: now - span, endTime: now });
+    const startTime = candleWindowStart(interval, count, now);
+    const raw = await this.upstream.candleSnapshot({ coin: market, interval, startTime, endTime: now });
     const decimals = priceDecimals(market);
     return raw
       .slice(-count)
@@ -38,6 +38,19 @@ export class CandleSource {
       }))
       .sort((a, b) => a.time - b.time);
   }
+}
+
+/**
+ * Start of a request window that holds the `count` candles before the current one, whatever the
+ * interval: `1M` candles are calendar months (28 to 31 days), so the window starts on the first day of the
+ * month `count` months back; fixed-length intervals go back `count + 1` lengths.
+ */
+export function candleWindowStart(interval: CandleInterval, count: number, now: number): number {
+  if (interval === '1M') {
+    const date = new Date(now);
+    return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - count, 1);
+  }
+  return now - intervalMs(interval) * (count + 1);
 }
 
 export function volumeNumber(micro: bigint): number {

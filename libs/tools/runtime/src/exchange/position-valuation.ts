@@ -4,10 +4,9 @@ import {
   type MarketConfig,
   type Rational,
   type Side,
-  isLiquidatable,
   liquidationDistance,
   liquidationRisk,
-  settle,
+  outcomeAtExit,
 } from '@paper/exchange';
 import { iso, toBig } from '../money/money-format';
 
@@ -68,20 +67,18 @@ export interface PositionValuation {
 
 /** Live estimate of an open position at the mark, with the exchange's settlement formula. */
 export function valuePosition(position: PositionRow, mark: bigint, config: MarketConfig = DEFAULT_MARKET_CONFIGS[position.market]): PositionValuation {
-  const liquidatable = isLiquidatable(position.side, mark, position.bustPrice);
-  const pnlMicro = liquidatable
-    ? -position.marginMicro
-    : settle({
-        side: position.side,
-        entry: position.entryPrice,
-        exit: mark,
-        marginMicro: position.marginMicro,
-        leverage: position.leverage,
-        config,
-      }).pnlMicro;
+  const outcome = outcomeAtExit({
+    side: position.side,
+    marginMicro: position.marginMicro,
+    leverage: position.leverage,
+    entryPrice: position.entryPrice,
+    exitPrice: mark,
+    bust: position.bustPrice,
+    config,
+  });
   return {
-    pnlMicro,
-    liquidatable,
+    pnlMicro: outcome.pnlMicro,
+    liquidatable: outcome.liquidated,
     distance: liquidationDistance(mark, position.bustPrice),
     risk: liquidationRisk(position.side, position.entryPrice, mark, position.bustPrice),
   };

@@ -20,6 +20,15 @@ describe('mapToolError', () => {
     expect(isInfrastructureError(new Error('Connection is closed.'))).toBe(true);
   });
 
+  it('treats a database that was dropped or stopped as unavailable (502), wrapped by TypeORM or not', () => {
+    const gone = Object.assign(new Error('database "paper" does not exist'), { code: '3D000' });
+    expect((mapToolError(gone) as ToolError).code).toBe(ToolErrorCode.ExchangeUnavailable);
+    const wrapped = Object.assign(new Error('terminating connection due to administrator command'), { driverError: { code: '57P01' } });
+    expect((mapToolError(wrapped) as ToolError).status).toBe(502);
+    const syntax = Object.assign(new Error('syntax error at or near "SELEC"'), { code: '42601' });
+    expect(mapToolError(syntax)).toBe(syntax);
+  });
+
   it('passes ToolErrors through and rethrows bugs unchanged', () => {
     const error = new ToolError(ToolErrorCode.WalletRequired, 'x');
     expect(mapToolError(error)).toBe(error);

@@ -2,7 +2,29 @@ import { CodedError, ToolErrorCode } from '@paper/contracts';
 import { isUpstreamError } from '@paper/upstream';
 import { ToolError, toolErrors } from '../errors/tool.error';
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300', '08000', '08003', '08006']);
+/**
+ * Socket errors, and PostgreSQL SQLSTATEs of a database that cannot serve: shut down or restarting (57P01-03),
+ * dropped (57P04, and 3D000 for the connections made after), too many connections (53300), connection
+ * exceptions (08xxx).
+ */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  '57P01',
+  '57P02',
+  '57P03',
+  '57P04',
+  '3D000',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+]);
 const CONNECTION_MESSAGES = /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Connection is closed|MaxRetriesPerRequest|Driver not Connected|DataSource is not initialized|Reached the max retries per request limit|Stream isn't writeable/i;
 
 /** True for failures of PostgreSQL or Redis being unreachable (the exchange did not answer), not for bugs. */

@@ -8,7 +8,7 @@ type Data = ToolData<typeof GET_PROTOCOL_STATS>;
 
 const TOTALS_SQL = `
   SELECT p.trading_enabled, p.lp_micro, p.parked_micro, p.fees_micro, p.swept_to_stakers_micro, p.paper_supply_micro,
-         p.lifetime_volume_micro,
+         p.lifetime_volume_micro, p.staking_reserve_micro,
          (SELECT COALESCE(SUM(free_micro), 0) FROM exchange.accounts) AS free_micro,
          (SELECT COALESCE(SUM(locked_micro), 0) FROM exchange.accounts) AS locked_micro,
          (SELECT COALESCE(SUM(staked_micro), 0) FROM exchange.accounts) AS staked_micro,
@@ -16,7 +16,8 @@ const TOTALS_SQL = `
          (SELECT COUNT(*) FROM exchange.positions WHERE status = 'open') AS open_positions,
          (SELECT COALESCE(SUM(notional_micro), 0) FROM exchange.positions WHERE status = 'open') AS open_notional,
          (SELECT COALESCE(SUM(remaining_micro), 0) FROM exchange.payout_queue WHERE paid_at IS NULL) AS queue_micro,
-         (SELECT COUNT(*) FROM exchange.payout_queue WHERE paid_at IS NULL) AS queue_entries
+         (SELECT COUNT(*) FROM exchange.payout_queue WHERE paid_at IS NULL AND remaining_micro > 0) AS queue_entries,
+         (SELECT COALESCE(SUM(fee_remaining_micro), 0) FROM exchange.payout_queue WHERE paid_at IS NULL) AS queue_fees_micro
     FROM exchange.protocol_state p`;
 
 /** One row per UTC day of the range, computed from the positions themselves (exact, whatever the roll-ups). */
@@ -57,7 +58,8 @@ export class ProtocolStatsHandler implements ToolHandler<typeof GET_PROTOCOL_STA
     const locked = toBig(t['locked_micro']);
     const lp = toBig(t['lp_micro']);
     const parked = toBig(t['parked_micro']);
-    const tvl = free + locked + lp + parked;
+    const reserve = toBig(t['staking_reserve_micro']);
+    const tvl = free + locked + lp + parked + reserve;
     const history = (historyRows as Record<string, unknown>[]).map((r) => ({
       day: String(r['day']),
       volumeUsd: usd(toBig(r['volume'])),
@@ -85,10 +87,12 @@ export class ProtocolStatsHandler implements ToolHandler<typeof GET_PROTOCOL_STA
         openNotionalUsd: usd(toBig(t['open_notional'])),
         feesUsd: usd(toBig(t['fees_micro'])),
         sweptToStakersUsd: usd(toBig(t['swept_to_stakers_micro'])),
+        stakingReserveUsd: usd(reserve),
         paperSupply: usd(toBig(t['paper_supply_micro'])),
         paperStaked: usd(toBig(t['staked_micro'])),
         payoutQueueUsd: usd(toBig(t['queue_micro'])),
         payoutQueueEntries: Number(t['queue_entries'] ?? 0),
+        payoutQueueFeesUsd: usd(toBig(t['queue_fees_micro'])),
         traders: Number(t['traders'] ?? 0),
         days: input.days,
         history,

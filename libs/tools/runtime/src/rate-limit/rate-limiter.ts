@@ -66,11 +66,15 @@ export class RateLimiter {
     this.redis = redis as Scripted;
   }
 
+  /**
+   * Spends one request of the caller's limit. Callers on a hot path try `trySpend` first and await this only
+   * when it returns false.
+   */
   async take(callerId: string, limit: RateLimit): Promise<void> {
-    if (this.spend(callerId)) return;
+    if (this.trySpend(callerId)) return;
     for (let running = this.pending.get(callerId); running; running = this.pending.get(callerId)) {
       await running;
-      if (this.spend(callerId)) return;
+      if (this.trySpend(callerId)) return;
     }
     const granted = await this.lease(callerId, limit);
     if (granted === null || granted.tokens >= 1) return;
@@ -82,8 +86,8 @@ export class RateLimiter {
     );
   }
 
-  /** Spends a locally leased token if there is one. */
-  private spend(callerId: string, now = Date.now()): boolean {
+  /** Spends a token leased to this replica, synchronously, if there is one (no Redis round trip). */
+  trySpend(callerId: string, now = Date.now()): boolean {
     const lease = this.leases.get(callerId);
     if (!lease || lease.tokens < 1 || lease.until <= now) return false;
     lease.tokens -= 1;

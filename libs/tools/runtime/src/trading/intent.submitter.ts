@@ -14,8 +14,22 @@ export type UnsignedIntent =
   | { kind: 'close'; message: Omit<CloseIntent, 'nonce' | 'expiresAt'> }
   | { kind: 'cancel'; message: Omit<CancelIntent, 'nonce' | 'expiresAt'> };
 
-/** The outcome of waiting for an intent: its result, or `pending` when it is not known in time. */
-export type IntentOutcome = { state: 'done'; result: IntentResult } | { state: 'pending'; intentId: string };
+/**
+ * The outcome of an intent: its result; `pending` when it is not known in time (or whether it was queued
+ * is unknown); `not_queued` when the queue certainly did not take it (only beside intents that were queued).
+ */
+export type IntentOutcome = { state: 'done'; result: IntentResult } | { state: 'pending'; intentId: string } | { state: 'not_queued'; intentId: string };
+
+/** No intent of the call was queued, for certain: nothing will execute, so the call can be repeated as is. */
+export class IntentNotQueuedError extends ToolError {
+  constructor() {
+    super(ToolErrorCode.ExchangeUnavailable, 'The exchange queue did not accept the intent, so nothing was submitted. Please retry in a few seconds.', {
+      'Retry-After': String(RETRY_AFTER_SECONDS),
+    });
+  }
+}
+
+type Queued = { state: 'queued'; job: Job } | { state: 'not_queued' } | { state: 'unknown' };
 
 /** Signs intents with the session key, queues them for the executor and waits (bounded) for the result. */
 @Injectable()
@@ -43,28 +57,60 @@ export class IntentSubmitter implements OnApplicationShutdown {
     return { kind: intent.kind, message, sessionKey: account.address.toLowerCase(), signature, intentId: id } as SignedIntentPayload;
   }
 
-  /** Queues signed intents (job id = intent id) and waits for each, until `intentWaitMs` has passed overall. */
+  /**
+   * Queues signed intents (job id = intent id) and waits for each, until `intentWaitMs` has passed overall.
+   * Throws IntentNotQueuedError when certainly none was queued; an intent that may have been queued is
+   * reported `pending`, never as failed.
+   */
   async submitAndWait(payloads: SignedIntentPayload[], options: { jumpQueue?: boolean } = {}): Promise<IntentOutcome[]> {
-    const events = await this.queueEvents();
     const deadline = Date.now() + this.options.intentWaitMs;
-    const jobs = await Promise.all(
-      payloads.map((payload) =>
-        this.queues
-          .add(INTENTS_QUEUE, 'execute-intent', payload, {
-            jobId: payload.intentId,
-            lifo: options.jumpQueue ?? false,
-            removeOnComplete: { age: 3600 },
-            removeOnFail: { age: 86_400 },
-          })
-          .catch((error: Error) => {
-            this.logger.warn(`intent ${payload.intentId} not queued: ${error.message}`);
-            throw new ToolError(ToolErrorCode.ExchangeUnavailable, 'The exchange queue did not accept the intent, so nothing was submitted. Please retry in a few seconds.', {
-              'Retry-After': String(RETRY_AFTER_SECONDS),
-            });
-          }),
-      ),
+    const events = await this.queueEvents().catch((error: Error) => {
+      this.logger.warn(`intents not queued (queue events unavailable): ${error.message}`);
+      throw new IntentNotQueuedError();
+    });
+    const queued = await Promise.all(payloads.map((payload) => this.enqueue(payload, options.jumpQueue ?? false, deadline)));
+    if (queued.every((q) => q.state === 'not_queued')) throw new IntentNotQueuedError();
+    return Promise.all(
+      queued.map((q, i): Promise<IntentOutcome> | IntentOutcome => {
+        const intentId = payloads[i]!.intentId;
+        if (q.state === 'queued') return this.wait(q.job, intentId, events, deadline);
+        return { state: q.state === 'not_queued' ? 'not_queued' : 'pending', intentId };
+      }),
     );
-    return Promise.all(jobs.map((job, i) => this.wait(job, payloads[i]!.intentId, events, deadline)));
+  }
+
+  /** Adds one intent to the queue (bounded by the deadline); when that fails, finds out whether it is there anyway. */
+  private async enqueue(payload: SignedIntentPayload, lifo: boolean, deadline: number): Promise<Queued> {
+    const adding = this.queues.add(INTENTS_QUEUE, 'execute-intent', payload, {
+      jobId: payload.intentId,
+      lifo,
+      removeOnComplete: { age: 3600 },
+      removeOnFail: { age: 86_400 },
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(1, deadline - Date.now()))));
+    try {
+      const added = await Promise.race([adding, timeout]);
+      // Still being sent (Redis unreachable): it may reach the queue later, so it is pending, not failed.
+      if (added === 'timeout') return { state: 'unknown' };
+      return { state: 'queued', job: added };
+    } catch (error) {
+      this.logger.warn(`intent ${payload.intentId} not accepted by the queue: ${(error as Error).message}`);
+      return this.lookUp(payload.intentId);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Whether an intent whose queueing failed is in the queue or the exchange's records after all. */
+  private async lookUp(id: string): Promise<Queued> {
+    try {
+      const job = (await this.queues.queue(INTENTS_QUEUE).getJob(id)) as Job | undefined;
+      if (job) return { state: 'queued', job };
+      return (await this.statuses.find(id)) ? { state: 'unknown' } : { state: 'not_queued' };
+    } catch {
+      return { state: 'unknown' };
+    }
   }
 
   private async wait(job: Job, id: string, events: QueueEvents, deadline: number): Promise<IntentOutcome> {

@@ -7,7 +7,7 @@ import { ToolError } from '../errors/tool.error';
 import { marginToMicro } from '../handlers/calculator.handler';
 import { connectedWallet, type ToolHandler, type ToolOutcome } from '../handlers/tool-handler';
 import { percent, priceDecimals, priceText, usdText } from '../money/money-format';
-import { IntentSubmitter } from './intent.submitter';
+import { IntentNotQueuedError, IntentSubmitter } from './intent.submitter';
 import { QuoteStore } from './quote.store';
 import { SessionKeySigner } from './session-key.signer';
 import { TradeChecks, resultError } from './trade-checks';
@@ -47,12 +47,17 @@ export class OpenPositionHandler implements ToolHandler<typeof OPEN_POSITION> {
     }
     settled(quoteRead);
     const account = settled(keyRead);
-    if (quoteId !== undefined && !(await this.quotes.claim(quoteId))) {
+    const claim = quoteId === undefined ? null : await this.quotes.claim(quoteId);
+    if (quoteId !== undefined && claim === null) {
       throw new ToolError(ToolErrorCode.QuoteUsed, 'This quote was already used to open a position; a quote opens at most one position. Call preview_trade again for a new quote.');
     }
-    const payload = await this.intents.sign({ kind: 'open', message: { wallet: wallet as Hex, market, side, marginMicro, leverage } }, account);
-    const [outcome] = await this.intents.submitAndWait([payload]);
-    if (!outcome || outcome.state === 'pending') {
+    // Until the queue may have the intent, a failure releases the quote so the same preview can be retried.
+    const release = async (error: unknown): Promise<never> => {
+      throw quoteId !== undefined && claim !== null ? await this.released(error, quoteId, claim) : error;
+    };
+    const payload = await this.intents.sign({ kind: 'open', message: { wallet: wallet as Hex, market, side, marginMicro, leverage } }, account).catch(release);
+    const [outcome] = await this.intents.submitAndWait([payload]).catch((error: unknown) => (error instanceof IntentNotQueuedError ? release(error) : Promise.reject(error)));
+    if (!outcome || outcome.state !== 'done') {
       return {
         summary:
           `The open of ${side} ${market} ${leverage}x with ${usdText(marginMicro)} margin was submitted as intent ${payload.intentId} but its fill is not confirmed yet. ` +
@@ -84,6 +89,13 @@ export class OpenPositionHandler implements ToolHandler<typeof OPEN_POSITION> {
         `filled at ${priceText(entry, market)}; liquidation at ${priceText(bust, market)} (${position.liquidationDistancePercent}% away).`,
       data: { status: 'filled', intentId: payload.intentId, position },
     };
+  }
+
+  /** Releases the claim of a quote whose open queued nothing; the error then says the quote can be presented again. */
+  private async released(error: unknown, quoteId: string, claim: string): Promise<unknown> {
+    const released = await this.quotes.release(quoteId, claim).catch(() => false);
+    if (!released || !(error instanceof ToolError)) return error;
+    return new ToolError(error.code, `${error.message} Nothing was opened and quote ${quoteId} can still be used until it expires: retry open_position with it.`, error.headers);
   }
 }
 

@@ -26,16 +26,30 @@ const QUOTE_ID = /^q_[0-9a-f]{32}$/;
 /** Expired quotes stay readable this long so a late open says "expired" rather than "unknown". */
 const GRACE_SECONDS = 600;
 
+/** Clears a claim (`usedAt`) only if it is still the one the caller made. */
+const RELEASE_CLAIM = `
+if redis.call('HGET', KEYS[1], 'usedAt') == ARGV[1] then return redis.call('HDEL', KEYS[1], 'usedAt') end
+return 0
+`;
+
+type Scripted = Redis & { releaseQuoteClaim(key: string, claim: string): Promise<number> };
+
 /**
  * Preview quotes in Redis (`<prefix>:quotes:<quoteId>`, shared by every replica). A quote is single-use:
- * the first open that presents it claims it atomically (HSETNX usedAt).
+ * the first open that presents it claims it atomically (HSETNX usedAt). An open whose intent was certainly
+ * not queued releases its claim, so the same quote can be presented again.
  */
 @Injectable()
 export class QuoteStore {
+  private readonly redis: Scripted;
+
   constructor(
-    @Inject(TOOLS_REDIS) private readonly redis: Redis,
+    @Inject(TOOLS_REDIS) redis: Redis,
     @Inject(TOOLS_RUNTIME_OPTIONS) private readonly options: ToolsRuntimeOptions,
-  ) {}
+  ) {
+    if (!('releaseQuoteClaim' in redis)) redis.defineCommand('releaseQuoteClaim', { numberOfKeys: 1, lua: RELEASE_CLAIM });
+    this.redis = redis as Scripted;
+  }
 
   key(quoteId: string): string {
     return `${this.options.redisPrefix}:quotes:${quoteId}`;
@@ -93,8 +107,14 @@ export class QuoteStore {
     }
   }
 
-  /** Marks the quote used; false when another request claimed it first. */
-  async claim(quoteId: string, now = Date.now()): Promise<boolean> {
-    return (await this.redis.hsetnx(this.key(quoteId), 'usedAt', String(now))) === 1;
+  /** Marks the quote used; returns the claim (to release it if nothing was queued), or null when another request claimed it first. */
+  async claim(quoteId: string, now = Date.now()): Promise<string | null> {
+    const claim = `${now}:${randomBytes(6).toString('hex')}`;
+    return (await this.redis.hsetnx(this.key(quoteId), 'usedAt', claim)) === 1 ? claim : null;
+  }
+
+  /** Makes the quote usable again; true when this claim was still in place. */
+  async release(quoteId: string, claim: string): Promise<boolean> {
+    return (await this.redis.releaseQuoteClaim(this.key(quoteId), claim)) === 1;
   }
 }

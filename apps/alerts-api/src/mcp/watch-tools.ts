@@ -1,0 +1,53 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WATCH_ROLES } from '@paper/contracts';
+import { z } from 'zod';
+import { validateDto } from '../app/validation';
+import { CreateWatchDto, UpdateWatchDto } from '../watches/watch.dto';
+import { type AccountToolServices, type Authed, listOf, READ_ONLY, record, registerRemoveTool, resourceId, WRITE } from './account-tool-kit';
+import { looseObject, ok } from './tool-result';
+
+const RULES_HELP =
+  'Wallet rules, partial: liquidation {enabled, belowPct 0.001..50}, opened, closed, liquidated (booleans), balance {enabled, changeUsd 1..1e9}, ' +
+  'sessionKey {enabled, withinDays 1..30}, rewards {enabled, aboveUsdc 0.01..1e9}. Unknown keys are refused.';
+const rules = record().describe(RULES_HELP);
+
+/** Watches: the tools behind GET /api/me (watches), POST /api/watches, PATCH and DELETE /api/watches/{id}. */
+export function registerWatchTools(server: McpServer, authed: Authed, s: Pick<AccountToolServices, 'watches'>): void {
+  server.registerTool(
+    'list_watches',
+    { title: 'List watches', description: 'Watched wallets of your account with their rules (needs an account token).', outputSchema: listOf('watches'), annotations: READ_ONLY },
+    () => authed(async (account) => ok({ watches: await s.watches.list(account) })),
+  );
+
+  server.registerTool(
+    'add_watch',
+    {
+      title: 'Add watch',
+      description: 'Watch a wallet. Idempotent per address and role: the same watch comes back, with label and rules applied (needs an account token).',
+      inputSchema: { address: z.string().describe('Wallet address'), role: z.enum(WATCH_ROLES).optional(), label: z.string().optional(), rules: rules.optional() },
+      outputSchema: looseObject({ watch: record(), created: z.boolean() }),
+      annotations: WRITE,
+    },
+    (args) =>
+      authed(async (account) => {
+        const { watch, created } = await s.watches.create(account, await validateDto(CreateWatchDto, args));
+        return ok({ watch, created });
+      }),
+  );
+
+  server.registerTool(
+    'update_watch',
+    {
+      title: 'Update watch',
+      description: 'Change the label or rules of a watch; rules may be partial (needs an account token).',
+      inputSchema: { id: resourceId('Watch'), label: z.string().nullable().optional(), rules: rules.optional() },
+      outputSchema: looseObject({ watch: record() }),
+      annotations: WRITE,
+    },
+    ({ id, ...rest }) => authed(async (account) => ok({ watch: await s.watches.update(account, id, await validateDto(UpdateWatchDto, rest)) })),
+  );
+
+  registerRemoveTool(server, authed, { name: 'remove_watch', title: 'Remove watch', description: 'Stop watching a wallet (needs an account token).', what: 'Watch' }, (account, id) =>
+    s.watches.remove(account, id),
+  );
+}

@@ -1,0 +1,58 @@
+import { createRedis } from '@paper/nest-infra';
+import type { Redis } from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { oauthServerConfigSchema } from '../config/oauth-server.config';
+import { RateLimitError } from './rate-limit.exception';
+import { RateLimitService } from './rate-limit.service';
+
+describe('per-IP rate limits of unauthenticated writes (Redis)', () => {
+  const config = oauthServerConfigSchema.parse({ REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`, RATE_LIMIT_REGISTER_PER_MINUTE: '3', RATE_LIMIT_SIGN_IN_PER_MINUTE: '2' });
+  let redisA: Redis;
+  let redisB: Redis;
+  let replicaA: RateLimitService;
+  let replicaB: RateLimitService;
+
+  beforeAll(() => {
+    redisA = createRedis(config);
+    redisB = createRedis(config);
+    replicaA = new RateLimitService(config, redisA);
+    replicaB = new RateLimitService(config, redisB);
+  });
+
+  afterAll(async () => {
+    await Promise.all([redisA?.quit(), redisB?.quit()]);
+  });
+
+  it('counts one IP across replicas and refuses past the limit with a Retry-After within the minute', async () => {
+    await replicaA.take('register', '203.0.113.1');
+    await replicaB.take('register', '203.0.113.1');
+    await replicaA.take('register', '203.0.113.1');
+    const refused = await replicaB.take('register', '203.0.113.1').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RateLimitError);
+    const error = refused as RateLimitError;
+    expect(error).toMatchObject({ status: 429, code: 'rate_limited' });
+    expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(error.retryAfterSeconds).toBeLessThanOrEqual(60);
+    expect(error.headers['Retry-After']).toBe(String(error.retryAfterSeconds));
+    expect(error.message).toMatch(/At most 3 per minute/);
+  });
+
+  it('keeps IPs and actions apart, each with its own limit', async () => {
+    await replicaA.take('register', '203.0.113.2');
+    await replicaA.take('sign-in', '203.0.113.1');
+    await replicaA.take('sign-in', '203.0.113.1');
+    await expect(replicaA.take('sign-in', '203.0.113.1')).rejects.toBeInstanceOf(RateLimitError);
+    await expect(replicaA.take('sign-in', '203.0.113.3')).resolves.toBeUndefined();
+  });
+
+  it('starts a new window once the minute is over', async () => {
+    const key = `${config.REDIS_PREFIX}:oauth:rate:sign-in:203.0.113.4`;
+    await replicaA.take('sign-in', '203.0.113.4');
+    await replicaA.take('sign-in', '203.0.113.4');
+    await expect(replicaA.take('sign-in', '203.0.113.4')).rejects.toBeInstanceOf(RateLimitError);
+    await redisA.pexpire(key, 1);
+    for (let i = 0; i < 100 && (await redisA.exists(key)); i += 1) await new Promise((r) => setTimeout(r, 10));
+    expect(await redisA.exists(key)).toBe(0);
+    await expect(replicaA.take('sign-in', '203.0.113.4')).resolves.toBeUndefined();
+  });
+});
