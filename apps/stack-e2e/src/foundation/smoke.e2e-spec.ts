@@ -36,6 +36,7 @@ describe('the whole stack (smoke)', () => {
     const res = await fetch(`${stack.baseUrl}${path}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('json');
+    expect(typeof (await res.json())).toBe('object');
   });
 
   it('answers MCP initialize through the base URL', async () => {
@@ -69,6 +70,7 @@ describe('the whole stack (smoke)', () => {
   it('serves the alerts service through the alerts base URL', async () => {
     const health = await fetch(`${stack.alertsUrl}/healthz`);
     expect(health.status).toBe(200);
+    await health.body?.cancel();
     const status = (await (await fetch(`${stack.alertsUrl}/api/status`)).json()) as { ready: boolean };
     expect(status.ready).toBe(true);
   });
@@ -80,8 +82,11 @@ describe('the whole stack (smoke)', () => {
   });
 
   it('keeps probes and metrics off both base URLs, as the Ingress does', async () => {
-    for (const url of [stack.baseUrl, stack.alertsUrl]) {
-      for (const path of ['/readyz', '/livez', '/metrics']) expect((await fetch(`${url}${path}`)).status).toBe(404);
+    for (const path of ['/readyz', '/livez', '/metrics']) {
+      const tools = await fetch(`${stack.baseUrl}${path}`);
+      expect([path, tools.status, await tools.json()]).toMatchObject([path, 404, { ok: false, error: { code: 'not_found' } }]);
+      const alerts = await fetch(`${stack.alertsUrl}${path}`);
+      expect([path, alerts.status, await alerts.json()]).toMatchObject([path, 404, { code: 'not_found' }]);
     }
   });
 

@@ -18,8 +18,9 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
   beforeAll(async () => {
     stack = await startTestStack({
       apps: ['venue-sim', 'trading-executor', 'oauth-server', 'tools-gateway', 'mcp-server'],
-      // Many calls in quick succession from one address: keep the per-IP rate limit out of the way.
-      env: { RATE_LIMIT_PUBLIC_PER_SECOND: '500', RATE_LIMIT_PUBLIC_BURST: '1000' },
+      // Many calls in quick succession from one address: keep the per-IP rate limit out of the way. A
+      // wallet's limit refills slowly, so a burst past it is refused however slow the machine is.
+      env: { RATE_LIMIT_PUBLIC_PER_SECOND: '500', RATE_LIMIT_PUBLIC_BURST: '1000', RATE_LIMIT_ME_PER_SECOND: '2', RATE_LIMIT_ME_BURST: '40' },
     });
     prm = `${stack.baseUrl}/.well-known/oauth-protected-resource/mcp`;
     mcp = await connectMcp(stack.baseUrl);
@@ -233,7 +234,7 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
   });
 
   it('counts every POST /mcp against the caller\'s rate limit, initialize and tools/list included: 429 with Retry-After', async () => {
-    // A token of its own: 20 requests a second per wallet and client, bursts of 40 (the defaults).
+    // A token of its own: bursts of 40 per wallet and client, refilled at 2 a second in this stack.
     const token = await signStackToken(stack, { wallet: `0x${'c3'.repeat(20)}`, audience: mcpResource(stack.baseUrl), clientId: 'rate-limit' });
     const initialize = (id: number) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'burst', version: '1' } } });
     const answers = await Promise.all(

@@ -4,13 +4,20 @@ import type { AddressInfo } from 'node:net';
 
 export type Resolve = (pathname: string) => string | undefined;
 
+/** How the edge words its own errors: the tool API's envelope, or the alerts service's `{ code, message }`. */
+export type EdgeErrorStyle = 'tool-envelope' | 'alerts';
+
+function errorBody(style: EdgeErrorStyle, code: string, message: string): string {
+  return JSON.stringify(style === 'alerts' ? { code, message } : { ok: false, error: { code, message } });
+}
+
 /**
  * A small reverse proxy that mirrors the Kubernetes Ingress on one local port: it forwards each request
  * to the app that owns its path (see PUBLIC_ROUTES) and answers 404 for anything else.
  */
-export function startEdgeProxy(resolve: Resolve, port: number, host = '127.0.0.1'): Promise<Server> {
+export function startEdgeProxy(resolve: Resolve, port: number, host = '127.0.0.1', style: EdgeErrorStyle = 'tool-envelope'): Promise<Server> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-  const server = http.createServer((req, res) => forward(req, res, resolve, agent));
+  const server = http.createServer((req, res) => forward(req, res, resolve, agent, style));
   server.keepAliveTimeout = 65_000;
   return new Promise((resolvePromise, reject) => {
     server.once('error', reject);
@@ -38,12 +45,12 @@ export function alertsResolver(targets: Record<string, string>): Resolve {
   };
 }
 
-function forward(req: IncomingMessage, res: ServerResponse, resolve: Resolve, agent: http.Agent): void {
+function forward(req: IncomingMessage, res: ServerResponse, resolve: Resolve, agent: http.Agent, style: EdgeErrorStyle): void {
   const url = new URL(req.url ?? '/', 'http://edge');
   const target = resolve(url.pathname);
   if (!target) {
     res.writeHead(404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ ok: false, error: { code: 'not_found', message: `No service is routed at ${url.pathname}.` } }));
+    res.end(errorBody(style, 'not_found', `No service is routed at ${url.pathname}.`));
     return;
   }
   const origin = new URL(target);
@@ -59,7 +66,7 @@ function forward(req: IncomingMessage, res: ServerResponse, resolve: Resolve, ag
     if (!res.headersSent) {
       res.writeHead(502, { 'content-type': 'application/json' });
     }
-    res.end(JSON.stringify({ ok: false, error: { code: 'bad_gateway', message: 'The service behind this route is not answering yet; retry shortly.' } }));
+    res.end(errorBody(style, 'bad_gateway', 'The service behind this route is not answering yet; retry shortly.'));
   });
   req.pipe(upstream);
 }

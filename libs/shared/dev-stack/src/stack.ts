@@ -145,7 +145,20 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   };
 
   const stop = async (): Promise<void> => {
-    await Promise.all(edges.map((e) => new Promise((r) => e.close(r))));
+    // Connections a client keeps open (an unread answer, a stream) must not hold the stack up: after a
+    // short grace the edges drop whatever is still connected.
+    await Promise.all(
+      edges.map(
+        (e) =>
+          new Promise<void>((resolve) => {
+            const force = setTimeout(() => e.closeAllConnections(), 2000);
+            e.close(() => {
+              clearTimeout(force);
+              resolve();
+            });
+          }),
+      ),
+    );
     await Promise.all([...children.keys()].map((app) => stopApp(app)));
   };
 
@@ -162,7 +175,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       }),
     );
     edges.push(await startEdgeProxy(publicResolver(appUrls), basePort));
-    edges.push(await startEdgeProxy(alertsResolver(appUrls), alertsPort));
+    edges.push(await startEdgeProxy(alertsResolver(appUrls), alertsPort, '127.0.0.1', 'alerts'));
   } catch (error) {
     await stop();
     throw error;
