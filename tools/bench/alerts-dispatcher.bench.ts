@@ -14,6 +14,7 @@ import { startTestStack, startWebhookReceiver, WORKSPACE_ROOT } from '@paper/dev
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
+import { runBench } from './run-bench';
 
 const DELIVERIES = Number(process.argv[2] ?? 3000);
 const CONCURRENCY = Number(process.argv[3] ?? 32);
@@ -105,4 +106,4 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+runBench(main);

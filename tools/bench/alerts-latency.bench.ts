@@ -13,6 +13,7 @@ import { WORKSPACE_ROOT } from '@paper/dev-stack';
 import { eventually, newAccount, sql } from '../../apps/stack-e2e/src/alerts/alerts-test-kit';
 import { openPosition, startDeliveryWorld } from '../../apps/stack-e2e/src/alerts-delivery/alerts-delivery-kit';
 import { callTool, connectTrader, setVenuePrice } from '../../apps/stack-e2e/src/tools/tool-test-kit';
+import { runBench } from './run-bench';
 
 const SAMPLES = Number(process.argv[2] ?? 15);
 const POLL_MS = process.argv[3] ?? '1000';
@@ -89,4 +90,4 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+runBench(main);

@@ -17,6 +17,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { DEFAULT_WALLET_RULES } from '@paper/contracts';
 import { createTestDatabase, json, migrateDatabase, startFakeServer, startStack, WORKSPACE_ROOT } from '@paper/dev-stack';
 import { Client } from 'pg';
+import { runBench } from './run-bench';
 
 const WATCHES = Number(process.argv[2] ?? 10_000);
 const STEADY_CYCLES = Number(process.argv[3] ?? 20);
@@ -166,4 +167,4 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+runBench(main);

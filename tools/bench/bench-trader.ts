@@ -26,7 +26,7 @@ export async function startBenchIssuer(): Promise<BenchIssuer> {
     jwksUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`,
     mint: ({ wallet, sessionKey }, baseUrl) =>
       new SignJWT({ wallet, session_key: sessionKey, scope: 'trade:read trade:write', client_id: 'bench' })
-        .setProtectedHeader({ alg: 'ES256', kid: 'bench' })
+        .setProtectedHeader({ alg: 'ES256', kid: 'bench', typ: 'at+jwt' })
         .setIssuer(baseUrl)
         .setAudience(`${baseUrl}/api/v1`)
         .setSubject(wallet)

@@ -12,6 +12,7 @@ import { Client } from 'pg';
 import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { metricValue, REDIS_URL, startExecutorBench } from './executor-bench-support';
+import { runBench } from './run-bench';
 
 const WALLETS = Number(process.argv[2] ?? 200);
 const OPENS = Number(process.argv[3] ?? 10);
@@ -148,7 +149,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

@@ -6,6 +6,7 @@
  */
 import { Client } from 'pg';
 import { metricValue, pct, startExecutorBench } from './executor-bench-support';
+import { runBench } from './run-bench';
 
 const CLUSTERS = Number(process.argv[2] ?? 30);
 const CLUSTER_SIZE = Number(process.argv[3] ?? 400);
@@ -98,7 +99,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+runBench(main);

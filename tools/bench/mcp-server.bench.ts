@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { WORKSPACE_ROOT, startTestStack } from '@paper/dev-stack';
+import { runBench } from './run-bench';
 
 const ROUND_SECONDS = Number(process.argv[2] ?? 5);
 const ROUNDS = 3;
@@ -186,7 +187,4 @@ async function main(): Promise<void> {
   }
 }
 
-void main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+runBench(main);

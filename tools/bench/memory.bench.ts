@@ -4,6 +4,7 @@
  * Run: node -r ./tools/dev/register.cjs tools/bench/memory.bench.ts  (needs a build: npm run build)
  */
 import { STACK_APPS, startTestStack } from '@paper/dev-stack';
+import { runBench } from './run-bench';
 
 const LOAD_SECONDS = Number(process.argv[2] ?? 20);
 
@@ -68,4 +69,4 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+runBench(main);

@@ -38,7 +38,7 @@ export class McpToolCalls {
   private async run(tool: ToolDefinition, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolSuccess> {
     if (ctx.family !== 'public' || !tool.cacheable) return this.executor.run(tool, args, ctx);
     const cached = await this.cache.getOrCompute(this.cache.key(tool.name, args), async () => JSON.stringify(await this.executor.run(tool, args, ctx)));
-    return JSON.parse(cached.body.toString('utf8')) as ToolSuccess;
+    return JSON.parse(cached.body) as ToolSuccess;
   }
 }
 

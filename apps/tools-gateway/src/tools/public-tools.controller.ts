@@ -10,7 +10,7 @@ const BODY: ArgsSource = { kind: 'body' };
 /** The public family: GET (query string) or POST (JSON body) /api/v1/tools/{name}, and the tool listing. */
 @Controller('api/v1/tools')
 export class PublicToolsController {
-  private readonly listing = Buffer.from(toolListingBody(), 'utf8');
+  private readonly listing = toolListingBody();
 
   constructor(private readonly calls: RestToolCalls) {}
 

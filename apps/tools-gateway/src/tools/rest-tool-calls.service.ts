@@ -79,6 +79,20 @@ export class RestToolCalls {
     }
   }
 
+  /**
+   * Answers a public GET from this replica's copy of the shared cache when that needs nothing else: its
+   * query string validated before, the copy has not expired, and the caller holds a leased rate-limit
+   * token. Returns false (having sent nothing) when the full path must run; it then gives the same answer.
+   */
+  tryServeCached(req: Request, res: Response): boolean {
+    const call = this.queryCalls.get(req.url);
+    if (call === undefined || !call.tool.cacheable) return false;
+    const hit = this.cache.peek(call.cacheKey);
+    if (hit === undefined || !this.limiter.trySpend(`ip:${callerIp(req)}`)) return false;
+    sendCached(res, hit, 'HIT');
+    return true;
+  }
+
   async meCall(name: string, source: ArgsSource, req: Request, res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'private, no-store');
     const ctx = await this.meContext(req);
@@ -156,7 +170,7 @@ export function callerIp(req: Request): string {
   return ip ?? 'unknown';
 }
 
-export function sendJson(res: Response, status: number, body: string | Buffer): void {
+export function sendJson(res: Response, status: number, body: string): void {
   res.statusCode = status;
   res.setHeader('Content-Type', JSON_TYPE);
   res.end(body);

@@ -4,6 +4,7 @@ import { addDelta, applyAccountDeltas } from '../database/account-balances';
 import { type LedgerTx, writeLedger } from '../database/ledger-writer';
 import { appendPayout, cancelOwnClaims } from '../database/payout-claims';
 import { lockPool, savePool } from '../database/protocol-pool';
+import { settlingPosition } from '../database/settling-position';
 import type { Sql } from '../database/sql-transaction';
 import type { FreshPrice, PriceBook } from '../prices/price-book.service';
 import { type IntentOutcome, refused } from './intent-message';
@@ -71,15 +72,7 @@ export async function closePositions(sql: Sql, payload: ClosePayload, wallet: st
     for (const r of open) {
       const exit = marks.get(r.market)!.mid;
       const acc = closeAccounting({
-        position: {
-          wallet,
-          side: r.side,
-          entryPrice: BigInt(r.entry_price),
-          marginMicro: BigInt(r.margin_micro),
-          leverage: r.leverage,
-          marginQueuedMicro: BigInt(r.margin_queued_micro),
-          bustPrice: BigInt(r.bust_price),
-        },
+        position: settlingPosition(r),
         exit,
         config: marketConfig(r.market),
         pool,

@@ -7,6 +7,7 @@ import { addDelta, applyAccountDeltas, lockAccounts } from '../database/account-
 import { type LedgerTx, writeLedger } from '../database/ledger-writer';
 import { cancelOwnClaims } from '../database/payout-claims';
 import { lockPool, savePool } from '../database/protocol-pool';
+import { settlingPosition } from '../database/settling-position';
 import { inTransaction, type Sql } from '../database/sql-transaction';
 import { liquidationsTotal } from '../metrics/executor-metrics';
 
@@ -96,15 +97,7 @@ export class LiquidationService {
     let shortOi = 0n;
     for (const r of rows) {
       const acc = liquidationAccounting({
-        position: {
-          wallet: r.wallet,
-          side: r.side,
-          entryPrice: BigInt(r.entry_price),
-          marginMicro: BigInt(r.margin_micro),
-          leverage: r.leverage,
-          marginQueuedMicro: BigInt(r.margin_queued_micro),
-          bustPrice: BigInt(r.bust_price),
-        },
+        position: settlingPosition(r),
         pool,
       });
       pool = { ...pool, ...acc.pool };

@@ -5,10 +5,13 @@ import { TOOLS_REDIS } from '../redis/tools-redis';
 import type { Redis } from 'ioredis';
 import { TOOLS_RUNTIME_OPTIONS, type ToolsRuntimeOptions } from '../runtime-options';
 
-/** One cached result: the serialised envelope as bytes, ready to send as is. */
+/**
+ * One cached result: the serialised envelope, sent as it is. A string, not bytes: Node writes a string
+ * body together with the response head in one write, while a Buffer body needs a gathered write of two.
+ */
 export interface CacheEntry {
-  /** The serialised result envelope (UTF-8 JSON). */
-  readonly body: Buffer;
+  /** The serialised result envelope (JSON). */
+  readonly body: string;
   /** Epoch ms when the shared entry expires. */
   readonly expiresAt: number;
 }
@@ -18,7 +21,6 @@ export interface CachedBody extends CacheEntry {
 }
 
 const LOCAL_LIMIT = 5000;
-const NEWLINE = 0x0a;
 
 /** JSON with object keys sorted, so equal arguments give equal cache keys. */
 export function canonicalJson(value: unknown): string {
@@ -35,7 +37,7 @@ export function canonicalJson(value: unknown): string {
 /**
  * The 5-second cache of public tool results, shared by every replica through Redis. The first replica to
  * compute a result stores it with its expiry; every replica serves that same entry until it expires,
- * keeping a local copy (the bytes to send) for the rest of its life so hot keys cost no Redis round trip
+ * keeping a local copy (the text to send) for the rest of its life so hot keys cost no Redis round trip
  * and no re-serialisation. Concurrent misses of one key in a process compute once. Redis trouble only
  * turns the cache off, never fails a call.
  */
@@ -74,22 +76,22 @@ export class ToolResultCache {
   }
 
   private async load(key: string, compute: () => Promise<string>): Promise<CachedBody> {
-    const shared = await this.redis.getBuffer(key).catch((error: Error) => {
+    const shared = await this.redis.get(key).catch((error: Error) => {
       this.logger.warn(`cache read failed: ${error.message}`);
       return null;
     });
     if (shared) {
-      const split = shared.indexOf(NEWLINE);
-      const expiresAt = Number(shared.subarray(0, Math.max(0, split)).toString('latin1'));
+      const split = shared.indexOf('\n');
+      const expiresAt = Number(shared.slice(0, Math.max(0, split)));
       if (split > 0 && expiresAt > Date.now()) {
-        const entry = { body: shared.subarray(split + 1), expiresAt };
+        const entry = { body: shared.slice(split + 1), expiresAt };
         this.remember(key, entry);
         return { ...entry, hit: true };
       }
     }
-    const body = Buffer.from(await compute(), 'utf8');
+    const body = await compute();
     const expiresAt = Date.now() + this.ttlMs;
-    const stored = await this.redis.set(key, Buffer.concat([Buffer.from(`${expiresAt}\n`, 'latin1'), body]), 'PX', this.ttlMs, 'NX').catch(() => null);
+    const stored = await this.redis.set(key, `${expiresAt}\n${body}`, 'PX', this.ttlMs, 'NX').catch(() => null);
     if (stored === 'OK') this.remember(key, { body, expiresAt });
     return { body, expiresAt, hit: false };
   }
