@@ -4,7 +4,7 @@
  * Run: node -r ./tools/dev/register.cjs tools/bench/tools-gateway.bench.ts [seconds per round, default 5]
  * (builds the apps into dist/bench-<pid>; the stack uses a fresh database and Redis prefix).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,16 +23,23 @@ interface Case {
   label: string;
   server: 'bare' | 'gateway';
   options: (urls: { bare: string; gateway: string }) => autocannon.Options;
+  /** The bare case (same response bytes) this one is compared with. */
+  baseline?: string;
 }
+
+const BARE_MARKETS = 'bare NestJS endpoint, get_markets bytes (baseline)';
+const BARE_CALC = 'bare NestJS endpoint, calculate_position bytes (baseline)';
 
 let varying = 0;
 const CASES: Case[] = [
-  { label: 'bare NestJS endpoint (baseline)', server: 'bare', options: (u) => ({ url: `${u.bare}/bare` }) },
-  { label: 'get_markets (cached)', server: 'gateway', options: (u) => ({ url: `${u.gateway}/api/v1/tools/get_markets` }) },
-  { label: 'calculate_position (cached)', server: 'gateway', options: (u) => ({ url: `${u.gateway}/api/v1/tools/calculate_position?${CALC_QUERY}` }) },
+  { label: BARE_MARKETS, server: 'bare', options: (u) => ({ url: `${u.bare}/bare/markets` }) },
+  { label: 'get_markets (cached)', server: 'gateway', baseline: BARE_MARKETS, options: (u) => ({ url: `${u.gateway}/api/v1/tools/get_markets` }) },
+  { label: BARE_CALC, server: 'bare', options: (u) => ({ url: `${u.bare}/bare/calc` }) },
+  { label: 'calculate_position (cached)', server: 'gateway', baseline: BARE_CALC, options: (u) => ({ url: `${u.gateway}/api/v1/tools/calculate_position?${CALC_QUERY}` }) },
   {
     label: 'calculate_position (uncached: new arguments each call)',
     server: 'gateway',
+    baseline: BARE_CALC,
     options: (u) => ({
       url: u.gateway,
       requests: [
@@ -60,6 +67,13 @@ async function metric(url: string, name: string): Promise<number> {
   return Number(line?.split(' ').pop() ?? NaN);
 }
 
+/** Sum and count of a histogram series whose label set contains `labels` (e.g. `kind="open"`). */
+async function histogram(url: string, name: string, labels: string): Promise<{ sum: number; count: number }> {
+  const lines = (await (await fetch(`${url}/metrics`)).text()).split('\n');
+  const value = (suffix: string) => Number(lines.find((l) => l.startsWith(`${name}_${suffix}{`) && l.includes(labels))?.split(' ').pop() ?? 0);
+  return { sum: value('sum'), count: value('count') };
+}
+
 async function round(server: string, options: autocannon.Options): Promise<Round> {
   const cpuBefore = await metric(server, 'process_cpu_seconds_total');
   const result = await autocannon({ connections: CONNECTIONS, duration: ROUND_SECONDS, ...options });
@@ -76,11 +90,46 @@ async function post(url: string, token: string, body: object): Promise<{ ok: boo
   return (await res.json()) as { ok: boolean; data?: Record<string, unknown> };
 }
 
-async function startBare(bodyFile: string): Promise<{ url: string; child: ChildProcess }> {
+/** Resident memory of a process in MB (VmRSS of /proc/<pid>/status). */
+function residentMb(pid: number): number {
+  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return Number(line?.match(/\d+/)?.[0] ?? NaN) / 1024;
+}
+
+/** Process ids whose command line runs `file` (the apps of this benchmark's build). */
+function pidsRunning(file: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes(file);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/**
+ * Pins processes (all their threads) to one CPU with taskset, when the machine has it and two CPUs:
+ * the compared servers then share one core and the load generator keeps the other, so neither server
+ * profits from a quieter core. Returns whether pinning happened.
+ */
+function pin(pids: number[], cpu: number): boolean {
+  try {
+    for (const pid of pids) execFileSync('taskset', ['-a', '-p', '-c', String(cpu), String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function startBare(bodiesFile: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   const child = spawn(process.execPath, [...SERVICE_NODE_OPTIONS, '-r', path.join(WORKSPACE_ROOT, 'tools/dev/register.cjs'), path.join(__dirname, 'bare-nest.app.ts')], {
     cwd: WORKSPACE_ROOT,
-    env: { ...process.env, PORT: String(port), BENCH_BODY_FILE: bodyFile, LOG_LEVEL: 'warn' },
+    env: { ...process.env, PORT: String(port), BENCH_BODIES_FILE: bodiesFile, LOG_LEVEL: 'warn' },
     stdio: 'inherit',
   });
   const url = `http://127.0.0.1:${port}`;
@@ -121,27 +170,30 @@ async function main(): Promise<void> {
       if (Date.now() > ready) throw new Error('no live prices after 30 s');
       await new Promise((r) => setTimeout(r, 200));
     }
-    fs.writeFileSync(bodyFile, body);
+    const calc = await (await fetch(`${gateway}/api/v1/tools/calculate_position?${CALC_QUERY}`)).text();
+    fs.writeFileSync(bodyFile, JSON.stringify({ markets: body, calc }));
     bare = await startBare(bodyFile);
     const urls = { bare: bare.url, gateway };
-    const watched: Record<string, string> = {
-      'tools-gateway': gateway,
-      'trading-executor': stack.appUrls['trading-executor']!,
-      'venue-sim': stack.appUrls['venue-sim']!,
-      'bare baseline': bare.url,
+    const appPids = ['venue-sim', 'trading-executor'].flatMap((app) => pidsRunning(path.join(distDir, 'apps', app, 'src', 'main.js')));
+    const pinned =
+      os.cpus().length >= 2 &&
+      pin([bare.child.pid!, ...pidsRunning(path.join(distDir, 'apps', 'tools-gateway', 'src', 'main.js'))], 1) &&
+      pin([process.pid, ...appPids], 0);
+    // Resident memory is read from /proc, so sampling it costs the measured services nothing.
+    const watched: Record<string, number> = {
+      'tools-gateway': pidsRunning(path.join(distDir, 'apps', 'tools-gateway', 'src', 'main.js'))[0]!,
+      'trading-executor': pidsRunning(path.join(distDir, 'apps', 'trading-executor', 'src', 'main.js'))[0]!,
+      'venue-sim': pidsRunning(path.join(distDir, 'apps', 'venue-sim', 'src', 'main.js'))[0]!,
+      'bare baseline': bare.child.pid!,
     };
     const idle: Record<string, number> = {};
-    for (const [name, url] of Object.entries(watched)) idle[name] = (await metric(url, 'process_resident_memory_bytes')) / 1e6;
+    for (const [name, pid] of Object.entries(watched)) idle[name] = residentMb(pid);
     const peak: Record<string, number> = { ...idle };
     let sampling = true;
-    let sampleEveryMs = 250;
     const sampler = (async () => {
       while (sampling) {
-        for (const [name, url] of Object.entries(watched)) {
-          const mb = (await metric(url, 'process_resident_memory_bytes')) / 1e6;
-          peak[name] = Math.max(peak[name] ?? 0, mb);
-        }
-        await new Promise((r) => setTimeout(r, sampleEveryMs));
+        for (const [name, pid] of Object.entries(watched)) peak[name] = Math.max(peak[name] ?? 0, residentMb(pid));
+        await new Promise((r) => setTimeout(r, 250));
       }
     })();
 
@@ -152,12 +204,11 @@ async function main(): Promise<void> {
       for (const c of CASES) rounds.get(c.label)!.push(await round(c.server === 'bare' ? urls.bare : urls.gateway, c.options(urls)));
     }
 
-    // Scrapes cost the services a little CPU: sample less often while single round trips are timed.
-    sampleEveryMs = 1000;
     const trader = await connectBenchTrader(stack, issuer, testRedisUrl(), 20_000);
     const trade = { market: 'ETH', side: 'long', marginUsd: 10, leverage: 1000 };
     const totals: number[] = [];
     const opens: number[] = [];
+    let executorBefore = { sum: 0, count: 0 };
     for (let i = 0; i < ROUND_TRIPS + 20; i += 1) {
       const started = performance.now();
       const preview = await post(`${gateway}/api/v1/me/tools/preview_trade`, trader.token, trade);
@@ -165,29 +216,35 @@ async function main(): Promise<void> {
       const open = await post(`${gateway}/api/v1/me/tools/open_position`, trader.token, { ...trade, quoteId: preview.data?.['quoteId'] });
       const done = performance.now();
       if (open.data?.['status'] !== 'filled') throw new Error(`open not filled: ${JSON.stringify(open).slice(0, 300)}`);
+      if (i === 19) executorBefore = await histogram(stack.appUrls['trading-executor']!, 'exchange_intent_duration_seconds', 'kind="open"');
       if (i >= 20) {
         totals.push(done - started);
         opens.push(done - opening);
       }
     }
+    const executorAfter = await histogram(stack.appUrls['trading-executor']!, 'exchange_intent_duration_seconds', 'kind="open"');
+    const executorMs = ((executorAfter.sum - executorBefore.sum) / Math.max(1, executorAfter.count - executorBefore.count)) * 1000;
     sampling = false;
     await sampler;
 
     // Each case is compared with the bare endpoint of the same round (measured seconds apart), so slow
     // phases of the shared machine cancel out; the table shows the median over the rounds.
-    const bareRounds = rounds.get(CASES[0]!.label)!;
-    console.log('| endpoint | requests/s | vs bare (median of per-round ratios) | p50 ms | p99 ms | server CPU µs/request |');
+    console.log('| endpoint | requests/s | vs bare, same bytes (median of per-round ratios) | p50 ms | p99 ms | server CPU µs/request |');
     console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
     for (const c of CASES) {
       const r = rounds.get(c.label)!;
+      const bareRounds = rounds.get(c.baseline ?? c.label)!;
       const rps = median(r.map((x) => x.rps));
       const ratio = median(r.map((x, i) => x.rps / bareRounds[i]!.rps));
       console.log(
         `| ${c.label} | ${rps.toFixed(0)} | ${ratio.toFixed(2)} | ${median(r.map((x) => x.p50)).toFixed(1)} | ${median(r.map((x) => x.p99)).toFixed(1)} | ${median(r.map((x) => x.cpuMicros)).toFixed(0)} |`,
       );
-      console.error(`${c.label}: ${r.map((x) => x.rps.toFixed(0)).join(' / ')} req/s`);
+      console.error(`${c.label}: ${r.map((x) => `${x.rps.toFixed(0)} req/s (${x.cpuMicros.toFixed(0)} µs)`).join(' / ')}`);
     }
-    console.log(`\nMedian of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s, ${CONNECTIONS} connections (autocannon), direct to each app.`);
+    console.log(
+      `\nMedian of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s, ${CONNECTIONS} connections (autocannon), direct to each app` +
+        (pinned ? '; the bare endpoint and tools-gateway pinned to one CPU, the load generator and the other apps to the other.' : '.'),
+    );
     const sortedTotals = [...totals].sort((a, b) => a - b);
     const sortedOpens = [...opens].sort((a, b) => a - b);
     console.log(`\n| preview + open + fill (${ROUND_TRIPS} sequential) | p50 ms | p95 ms | p99 ms | max ms |`);
@@ -195,7 +252,8 @@ async function main(): Promise<void> {
     for (const [label, values] of [['preview_trade + open_position (filled)', sortedTotals], ['open_position alone (sign, queue, fill)', sortedOpens]] as const) {
       console.log(`| ${label} | ${percentile(values, 50).toFixed(1)} | ${percentile(values, 95).toFixed(1)} | ${percentile(values, 99).toFixed(1)} | ${values.at(-1)!.toFixed(1)} |`);
     }
-    console.log(`\nRSS idle -> peak (sampled every 250 ms under load, every second during the round trips): ${Object.entries(peak).map(([n, mb]) => `${n} ${idle[n]!.toFixed(0)} -> ${mb.toFixed(0)} MB`).join(', ')}.`);
+    console.log(`\nOf which trading-executor executing an open intent (verify, lock, open, ledger): ${executorMs.toFixed(1)} ms on average.`);
+    console.log(`\nRSS idle -> peak (sampled every 250 ms from /proc): ${Object.entries(peak).map(([n, mb]) => `${n} ${idle[n]!.toFixed(0)} -> ${mb.toFixed(0)} MB`).join(', ')}.`);
   } finally {
     bare?.child.kill('SIGTERM');
     await stack.stop();

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { INTENTS_QUEUE, type IntentResult, type SignedIntentPayload } from '@paper/contracts';
-import { INTENT_TTL_SECONDS, intentId } from '@paper/exchange-signing';
+import { DigestSignatureVerifier, INTENT_TTL_SECONDS, intentId } from '@paper/exchange-signing';
 import { QueueRegistry } from '@paper/nest-infra';
 import type { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { type Hex, recoverAddress } from 'viem';
+import type { Hex } from 'viem';
 import { lockAccounts } from '../database/account-balances';
 import { inTransaction, plainSql } from '../database/sql-transaction';
 import { intentDuration, intentsExecuted } from '../metrics/executor-metrics';
@@ -28,6 +28,8 @@ const EXPIRY_SLACK_SECONDS = 300;
 export class IntentExecutionService {
   private readonly logger = new Logger('Intents');
   private readonly approvals = new ApprovalCache();
+  /** Session keys sign every intent: their public keys are kept for fast verification. */
+  private readonly signatures = new DigestSignatureVerifier();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -53,16 +55,12 @@ export class IntentExecutionService {
       // The id does not match the signed content: nothing is recorded under an id that cannot be trusted.
       return toResult(payload, refused('bad_intent_id', 'The intent id does not match the signed intent; build and sign the intent again.'), new Date());
     }
-    const stored = await findIntentResult(plainSql(this.dataSource), payload.intentId);
+    // A redelivered intent returns its recorded result; the signature is checked while that read runs.
+    const storedRead = findIntentResult(plainSql(this.dataSource), payload.intentId);
+    // The intent id is the EIP-712 digest the session key signed.
+    const signedByKey = this.signatures.verify(digest, payload.signature as Hex, payload.sessionKey);
+    const stored = await storedRead;
     if (stored) return stored;
-
-    let signer: string | null = null;
-    try {
-      // The intent id is the EIP-712 digest the session key signed.
-      signer = (await recoverAddress({ hash: digest, signature: payload.signature as Hex })).toLowerCase();
-    } catch {
-      signer = null;
-    }
     let jobToRemove: Job | undefined;
     const result = await inTransaction(this.dataSource, async (sql) => {
       jobToRemove = undefined;
@@ -72,7 +70,7 @@ export class IntentExecutionService {
       if (existing) return existing;
       const now = new Date();
       let outcome: IntentOutcome | undefined;
-      if (signer !== payload.sessionKey.toLowerCase()) {
+      if (!signedByKey) {
         outcome = refused('bad_signature', 'The intent signature does not match the session key; sign the intent with the approved session key.');
       }
       outcome ??= this.checkExpiry(payload, enqueuedAt, now);

@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import { type Hex, keccak256, recoverAddress, toHex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { DigestSignatureVerifier } from './digest-signature.verifier';
+
+const digestOf = (seed: number) => keccak256(toHex(`digest-${seed}`));
+const flip = (hex: Hex, at: number): Hex => `0x${hex.slice(2, 2 + at)}${hex[2 + at] === '0' ? '1' : '0'}${hex.slice(3 + at)}` as Hex;
+
+describe('DigestSignatureVerifier', () => {
+  const keys = Array.from({ length: 3 }, () => privateKeyToAccount(generatePrivateKey()));
+
+  it('agrees with ecrecover on signatures of known and new keys, valid or tampered', async () => {
+    const verifier = new DigestSignatureVerifier(2);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }), fc.nat(1_000_000), fc.constantFrom('none', 'digest', 'r', 's'), async (signerIx, claimedIx, seed, tamper) => {
+        const digest = digestOf(seed);
+        const signature = await keys[signerIx]!.sign({ hash: digest });
+        const checked = tamper === 'digest' ? flip(digest, 10) : digest;
+        const sent = tamper === 'r' ? flip(signature, 20) : tamper === 's' ? flip(signature, 90) : signature;
+        const claimed = keys[claimedIx]!.address;
+        const recovered = await recoverAddress({ hash: checked, signature: sent }).catch(() => null);
+        expect(verifier.verify(checked, sent, claimed)).toBe(recovered?.toLowerCase() === claimed.toLowerCase());
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  it('accepts v as 27/28 or 0/1 and refuses malformed input without throwing', async () => {
+    const verifier = new DigestSignatureVerifier();
+    const key = keys[0]!;
+    const digest = digestOf(1);
+    const signature = await key.sign({ hash: digest });
+    const v = parseInt(signature.slice(-2), 16);
+    const zeroBased = `${signature.slice(0, -2)}${(v - 27).toString(16).padStart(2, '0')}` as Hex;
+    expect(verifier.verify(digest, zeroBased, key.address)).toBe(true);
+    expect(verifier.verify(digest, signature, key.address.toUpperCase().replace('0X', '0x'))).toBe(true);
+    expect(verifier.verify(digest, '0x1234', key.address)).toBe(false);
+    expect(verifier.verify('0xabcd', signature, key.address)).toBe(false);
+    expect(verifier.verify(digest, `${signature.slice(0, -2)}05` as Hex, keys[1]!.address)).toBe(false);
+    expect(verifier.verify(digest, `0x${'00'.repeat(64)}1b`, key.address)).toBe(false);
+  });
+
+  it('keeps at most its capacity of keys and still verifies a dropped one', async () => {
+    const verifier = new DigestSignatureVerifier(1);
+    for (const key of [...keys, ...keys]) {
+      const digest = digestOf(7);
+      expect(verifier.verify(digest, await key.sign({ hash: digest }), key.address)).toBe(true);
+    }
+    expect((verifier as unknown as { keys: Map<string, unknown> }).keys.size).toBe(1);
+  });
+});
