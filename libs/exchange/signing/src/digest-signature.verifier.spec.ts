@@ -6,17 +6,24 @@ import { DigestSignatureVerifier } from './digest-signature.verifier';
 const digestOf = (seed: number) => keccak256(toHex(`digest-${seed}`));
 const flip = (hex: Hex, at: number): Hex => `0x${hex.slice(2, 2 + at)}${hex[2 + at] === '0' ? '1' : '0'}${hex.slice(3 + at)}` as Hex;
 
+/** v of the other recovery bit (27 <-> 28, 0 <-> 1). */
+const otherRecoveryBit = (signature: Hex) => {
+  const v = parseInt(signature.slice(-2), 16);
+  return (v >= 27 ? 27 + ((v - 27) ^ 1) : v ^ 1).toString(16).padStart(2, '0');
+};
+
 describe('DigestSignatureVerifier', () => {
   const keys = Array.from({ length: 3 }, () => privateKeyToAccount(generatePrivateKey()));
 
   it('agrees with ecrecover on signatures of known and new keys, valid or tampered', async () => {
     const verifier = new DigestSignatureVerifier(2);
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }), fc.nat(1_000_000), fc.constantFrom('none', 'digest', 'r', 's'), async (signerIx, claimedIx, seed, tamper) => {
+      fc.asyncProperty(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }), fc.nat(1_000_000), fc.constantFrom('none', 'digest', 'r', 's', 'v'), async (signerIx, claimedIx, seed, tamper) => {
         const digest = digestOf(seed);
         const signature = await keys[signerIx]!.sign({ hash: digest });
         const checked = tamper === 'digest' ? flip(digest, 10) : digest;
-        const sent = tamper === 'r' ? flip(signature, 20) : tamper === 's' ? flip(signature, 90) : signature;
+        const otherV = otherRecoveryBit(signature);
+        const sent = tamper === 'r' ? flip(signature, 20) : tamper === 's' ? flip(signature, 90) : tamper === 'v' ? (`${signature.slice(0, -2)}${otherV}` as Hex) : signature;
         const claimed = keys[claimedIx]!.address;
         const recovered = await recoverAddress({ hash: checked, signature: sent }).catch(() => null);
         expect(verifier.verify(checked, sent, claimed)).toBe(recovered?.toLowerCase() === claimed.toLowerCase());
@@ -38,6 +45,18 @@ describe('DigestSignatureVerifier', () => {
     expect(verifier.verify('0xabcd', signature, key.address)).toBe(false);
     expect(verifier.verify(digest, `${signature.slice(0, -2)}05` as Hex, keys[1]!.address)).toBe(false);
     expect(verifier.verify(digest, `0x${'00'.repeat(64)}1b`, key.address)).toBe(false);
+  });
+
+  it('refuses a signature whose v names the other recovery bit, also for a key it already knows', async () => {
+    const verifier = new DigestSignatureVerifier();
+    const key = keys[1]!;
+    for (const seed of [3, 4, 5, 6]) {
+      const digest = digestOf(seed);
+      const signature = await key.sign({ hash: digest });
+      const otherV = otherRecoveryBit(signature);
+      expect(verifier.verify(digest, signature, key.address)).toBe(true);
+      expect(verifier.verify(digest, `${signature.slice(0, -2)}${otherV}` as Hex, key.address)).toBe(false);
+    }
   });
 
   it('keeps at most its capacity of keys and still verifies a dropped one', async () => {

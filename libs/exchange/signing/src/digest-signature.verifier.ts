@@ -41,16 +41,16 @@ export class DigestSignatureVerifier {
       if (raw.length !== 65) return false;
       const hash = hexToBytes(digest);
       if (hash.length !== 32) return false;
+      const v = raw[64]!;
+      const recovery = v >= 27 ? v - 27 : v;
+      if (recovery !== 0 && recovery !== 1) return false;
       const sig = secp256k1.Signature.fromCompact(raw.subarray(0, 64));
       const known = this.keys.get(expected);
       if (known) {
         this.keys.delete(expected);
         this.keys.set(expected, known);
-        return verifyWith(known, hash, sig.r, sig.s);
+        return verifyWith(known, hash, sig.r, sig.s, recovery);
       }
-      const v = raw[64]!;
-      const recovery = v >= 27 ? v - 27 : v;
-      if (recovery !== 0 && recovery !== 1) return false;
       const key = sig.addRecoveryBit(recovery).recoverPublicKey(hash);
       if (addressOf(key) !== expected) return false;
       this.remember(expected, key);
@@ -67,13 +67,17 @@ export class DigestSignatureVerifier {
   }
 }
 
-/** ECDSA verification of (r, s) over a 32-byte digest against a known public key. */
-function verifyWith(key: Point, hash: Uint8Array, r: bigint, s: bigint): boolean {
+/**
+ * ECDSA verification of (r, s) over a 32-byte digest against a known public key, plus the recovery bit:
+ * the point R = u1·G + u2·Q must have the y parity that v names, or ecrecover would find another key.
+ */
+function verifyWith(key: Point, hash: Uint8Array, r: bigint, s: bigint, recovery: number): boolean {
   if (r <= 0n || r >= N || s <= 0n || s >= N) return false;
   const h = mod(BigInt(`0x${Buffer.from(hash).toString('hex')}`), N);
   const sInv = invert(s, N);
   // multiply() uses the precomputed tables of G and of the cached key
   const sum = G.multiply(mod(h * sInv, N)).add(key.multiply(mod(r * sInv, N)));
   if (sum.equals(secp256k1.ProjectivePoint.ZERO)) return false;
-  return mod(sum.toAffine().x, N) === r;
+  const { x, y } = sum.toAffine();
+  return mod(x, N) === r && Number(y & 1n) === recovery;
 }
