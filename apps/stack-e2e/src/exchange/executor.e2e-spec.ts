@@ -151,6 +151,9 @@ describe('trading-executor with venue-sim (signed intents over the queue)', () =
     });
     expect(refused.body).toMatchObject({ ok: true, data: { status: 'refused', reason: 'session_key_not_allowed' } });
     expect((await exec('/dev/owner-actions', { kind: 'withdraw' })).body).toMatchObject({ ok: false, error: { code: 'invalid_arguments' } });
+    // An expiry past uint64 cannot be the signed one: refused as input, never queued to fail there.
+    const tooFar = await exec('/dev/owner-actions', { kind: 'withdraw', message: { ...ownerActionMessageStrings(bySessionKey), expiresAt: (2n ** 64n).toString() }, signature: `0x${'1'.repeat(130)}`, actionId: ownerActionId(bySessionKey) });
+    expect(tooFar).toMatchObject({ status: 400, body: { ok: false, error: { code: 'invalid_arguments', message: expect.stringMatching(/expiresAt/) } } });
     expect((await one(`SELECT free_micro FROM exchange.accounts WHERE wallet = $1`, [wallet]))['free_micro']).toBe(String(usdc(799)));
   });
 

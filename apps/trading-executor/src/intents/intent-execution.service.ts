@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { INTENTS_QUEUE, type IntentResult, type SignedIntentPayload } from '@paper/contracts';
-import { DigestSignatureVerifier, INTENT_TTL_SECONDS, intentId } from '@paper/exchange-signing';
+import { DigestSignatureVerifier, intentId, signedExpiryProblem } from '@paper/exchange-signing';
 import { QueueRegistry } from '@paper/nest-infra';
 import type { Job } from 'bullmq';
 import { DataSource } from 'typeorm';
@@ -15,9 +15,6 @@ import { type IntentOutcome, refused, toIntentMessage, toResult } from './intent
 import { findIntentResult, recordIntent } from './intent-store';
 import { openPosition } from './open-position.handler';
 import { ApprovalCache, checkSessionKey } from './session-key-check';
-
-/** Clock skew tolerated on a signed expiry. */
-const EXPIRY_SLACK_SECONDS = 300;
 
 /**
  * Executes one signed intent exactly once. Everything happens in one transaction that first locks the
@@ -97,14 +94,9 @@ export class IntentExecutionService {
   }
 
   private checkExpiry(payload: SignedIntentPayload, enqueuedAt: number, now: Date): IntentOutcome | undefined {
-    const nowSeconds = Math.floor(now.getTime() / 1000);
-    const expiresAt = Number(payload.message.expiresAt);
-    if (expiresAt <= nowSeconds || now.getTime() - enqueuedAt > INTENT_TTL_SECONDS * 1000) {
-      return refused('intent_expired', 'The intent expired before it could run (intents are valid for 1 hour); submit it again.');
-    }
-    if (expiresAt > nowSeconds + INTENT_TTL_SECONDS + EXPIRY_SLACK_SECONDS) {
-      return refused('intent_expiry_too_far', 'The intent expires more than 1 hour from now; sign it again with an expiry within the hour.');
-    }
+    const problem = signedExpiryProblem(payload.message.expiresAt, enqueuedAt, now);
+    if (problem === 'expired') return refused('intent_expired', 'The intent expired before it could run (intents are valid for 1 hour); submit it again.');
+    if (problem === 'too_far') return refused('intent_expiry_too_far', 'The intent expires more than 1 hour from now; sign it again with an expiry within the hour.');
     return undefined;
   }
 }

@@ -10,19 +10,16 @@ import {
   planWithdrawal,
 } from '@paper/exchange';
 import { creditChainBalance } from '@paper/exchange-data';
-import { INTENT_TTL_SECONDS, ownerActionId, recoverOwnerActionSigner } from '@paper/exchange-signing';
+import { ownerActionId, signedExpiryProblem } from '@paper/exchange-signing';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
-import type { Hex } from 'viem';
+import { type Hex, recoverAddress } from 'viem';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import { writeLedger } from '../database/ledger-writer';
 import { inTransaction, plainSql, type Sql } from '../database/sql-transaction';
 import { ownerActionsExecuted } from '../metrics/executor-metrics';
 import { type OwnerActionOutcome, refusedAction, toActionResult, toOwnerActionMessage } from './owner-action-message';
 import { findOwnerActionResult, recordOwnerAction } from './owner-action-store';
-
-/** Clock skew tolerated on a signed expiry. */
-const EXPIRY_SLACK_SECONDS = 300;
 
 const LEDGER_REASON = { withdraw: 'withdrawal', claim_rewards: 'staking_claim', stake: 'stake', unstake: 'unstake' } as const;
 
@@ -57,8 +54,8 @@ export class OwnerActionService {
   }
 
   private async run(payload: SignedOwnerActionPayload, enqueuedAt: number): Promise<OwnerActionResult> {
-    const action = toOwnerActionMessage(payload);
-    if (ownerActionId(action) !== payload.actionId.toLowerCase()) {
+    const digest = ownerActionId(toOwnerActionMessage(payload));
+    if (digest !== payload.actionId.toLowerCase()) {
       // The id does not match the signed content: nothing is recorded under an id that cannot be trusted.
       return toActionResult(payload, refusedAction('bad_action_id', 'The action id does not match the signed action; build and sign the action again.'), new Date());
     }
@@ -66,7 +63,8 @@ export class OwnerActionService {
     if (stored) return stored;
     let signer: string | null;
     try {
-      signer = (await recoverOwnerActionSigner(action, payload.signature as Hex)).toLowerCase();
+      // The action id is the EIP-712 digest the wallet signed.
+      signer = (await recoverAddress({ hash: digest, signature: payload.signature as Hex })).toLowerCase();
     } catch {
       signer = null;
     }
@@ -134,16 +132,12 @@ export class OwnerActionService {
   }
 
   private checkExpiry(payload: SignedOwnerActionPayload, enqueuedAt: number, now: Date): OwnerActionOutcome | undefined {
-    const nowSeconds = Math.floor(now.getTime() / 1000);
-    const expiresAt = Number(payload.message.expiresAt);
-    if (expiresAt <= nowSeconds || now.getTime() - enqueuedAt > INTENT_TTL_SECONDS * 1000) {
-      return refusedAction('action_expired', 'The action expired before it could run (actions are valid for 1 hour); sign it again.');
-    }
-    if (expiresAt > nowSeconds + INTENT_TTL_SECONDS + EXPIRY_SLACK_SECONDS) {
-      return refusedAction('action_expiry_too_far', 'The action expires more than 1 hour from now; sign it again with an expiry within the hour.');
-    }
+    const problem = signedExpiryProblem(payload.message.expiresAt, enqueuedAt, now);
+    if (problem === 'expired') return refusedAction('action_expired', 'The action expired before it could run (actions are valid for 1 hour); sign it again.');
+    if (problem === 'too_far') return refusedAction('action_expiry_too_far', 'The action expires more than 1 hour from now; sign it again with an expiry within the hour.');
     return undefined;
   }
+
 }
 
 function ownerAccount(wallet: string, row: AccountRow): OwnerAccount {

@@ -1,16 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { JobPayload, SessionKeyResult } from '@paper/contracts';
 import { SESSION_KEYS_QUEUE } from '@paper/contracts';
-import { approvalFromGuardrails, depositProxyAddress, MAX_SESSION_KEY_TTL_SECONDS, verifyApproval } from '@paper/exchange-signing';
+import { approvalFromGuardrails, depositProxyAddress, EXPIRY_SLACK_SECONDS, MAX_SESSION_KEY_TTL_SECONDS, verifyApproval } from '@paper/exchange-signing';
 import { DataSource } from 'typeorm';
 import type { Hex } from 'viem';
 import { inTransaction } from '../database/sql-transaction';
 
 type RegisterPayload = JobPayload<typeof SESSION_KEYS_QUEUE, 'register-session-key'>;
 type RevokePayload = JobPayload<typeof SESSION_KEYS_QUEUE, 'revoke-session-key'>;
-
-/** Clock skew tolerated on the 30-day limit. */
-const EXPIRY_SLACK_SECONDS = 300;
 
 /**
  * Writes session keys approved by wallet owners (after verifying the owner's EIP-712 approval) and

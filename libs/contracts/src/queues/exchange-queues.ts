@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { defineQueue } from './queue-contract';
-
-const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
-const uint = z.string().regex(/^\d+$/);
+import { address, hex32, signature65 as signature, uint256, uint64 } from './signed-fields';
 
 /** A signed intent as it travels on the queue: integers as decimal strings. */
 export const signedIntentSchema = z.discriminatedUnion('kind', [
@@ -15,32 +12,32 @@ export const signedIntentSchema = z.discriminatedUnion('kind', [
           wallet: address,
           market: z.enum(['BTC', 'ETH']),
           side: z.enum(['long', 'short']),
-          marginMicro: uint,
+          marginMicro: uint256,
           leverage: z.number().int().min(1).max(1000),
-          nonce: uint,
-          expiresAt: uint,
+          nonce: uint256,
+          expiresAt: uint64,
         })
         .strict(),
       sessionKey: address,
-      signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/),
+      signature,
       intentId: hex32,
     })
     .strict(),
   z
     .object({
       kind: z.literal('close'),
-      message: z.object({ wallet: address, positionIds: z.array(uint).min(1).max(12), nonce: uint, expiresAt: uint }).strict(),
+      message: z.object({ wallet: address, positionIds: z.array(uint256).min(1).max(12), nonce: uint256, expiresAt: uint64 }).strict(),
       sessionKey: address,
-      signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/),
+      signature,
       intentId: hex32,
     })
     .strict(),
   z
     .object({
       kind: z.literal('cancel'),
-      message: z.object({ wallet: address, intentId: hex32, nonce: uint, expiresAt: uint }).strict(),
+      message: z.object({ wallet: address, intentId: hex32, nonce: uint256, expiresAt: uint64 }).strict(),
       sessionKey: address,
-      signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/),
+      signature,
       intentId: hex32,
     })
     .strict(),

@@ -1,10 +1,6 @@
 import { z } from 'zod';
 import { defineQueue } from './queue-contract';
-
-const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
-const uint = z.string().regex(/^\d+$/);
-const signature = z.string().regex(/^0x[0-9a-fA-F]{130}$/);
+import { address, hex32, signature65 as signature, uint256, uint64 } from './signed-fields';
 
 /**
  * An owner action as it travels on the queue (integers as decimal strings): withdraw USDC to the wallet,
@@ -15,7 +11,7 @@ export const signedOwnerActionSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('withdraw'),
-      message: z.object({ wallet: address, to: address, amountMicro: uint, nonce: uint, expiresAt: uint }).strict(),
+      message: z.object({ wallet: address, to: address, amountMicro: uint256, nonce: uint256, expiresAt: uint64 }).strict(),
       signature,
       actionId: hex32,
     })
@@ -23,7 +19,7 @@ export const signedOwnerActionSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('stake'),
-      message: z.object({ wallet: address, amountMicro: uint, nonce: uint, expiresAt: uint }).strict(),
+      message: z.object({ wallet: address, amountMicro: uint256, nonce: uint256, expiresAt: uint64 }).strict(),
       signature,
       actionId: hex32,
     })
@@ -31,7 +27,7 @@ export const signedOwnerActionSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('unstake'),
-      message: z.object({ wallet: address, amountMicro: uint, nonce: uint, expiresAt: uint }).strict(),
+      message: z.object({ wallet: address, amountMicro: uint256, nonce: uint256, expiresAt: uint64 }).strict(),
       signature,
       actionId: hex32,
     })
@@ -39,7 +35,7 @@ export const signedOwnerActionSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('claim_rewards'),
-      message: z.object({ wallet: address, nonce: uint, expiresAt: uint }).strict(),
+      message: z.object({ wallet: address, nonce: uint256, expiresAt: uint64 }).strict(),
       signature,
       actionId: hex32,
     })

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineQueue } from './queue-contract';
-
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+import { address, signature65, uint64 } from './signed-fields';
 
 /** Guardrails as chosen by the owner (amounts as decimal USDC strings, null = no limit). */
 export const guardrailsSchema = z
@@ -28,8 +27,8 @@ export const SESSION_KEYS_QUEUE = defineQueue('exchange-session-keys', {
       sessionKey: address,
       guardrails: guardrailsSchema,
       /** Unix seconds, at most 30 days ahead. */
-      expiresAt: z.string().regex(/^\d+$/),
-      approvalSignature: z.string().regex(/^0x[0-9a-fA-F]{130}$/),
+      expiresAt: uint64,
+      approvalSignature: signature65,
       label: z.string().max(120).nullable(),
     })
     .strict(),

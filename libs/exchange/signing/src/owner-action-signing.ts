@@ -1,4 +1,4 @@
-import { getAddress, hashTypedData, type Hex, recoverTypedDataAddress } from 'viem';
+import { hashTypedData, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { exchangeDomain } from './typed-data';
 
@@ -82,11 +82,6 @@ export function ownerActionId(action: OwnerActionMessage, chainId?: number): Hex
 
 export async function signOwnerAction(action: OwnerActionMessage, ownerPrivateKey: Hex, chainId?: number): Promise<Hex> {
   return privateKeyToAccount(ownerPrivateKey).signTypedData(ownerActionTypedData(action, chainId));
-}
-
-/** The address that signed the action (the executor accepts only the wallet itself). */
-export async function recoverOwnerActionSigner(action: OwnerActionMessage, signature: Hex, chainId?: number): Promise<Hex> {
-  return getAddress(await recoverTypedDataAddress({ ...ownerActionTypedData(action, chainId), signature }));
 }
 
 /** Owner actions built here are valid for 50 minutes (the executor accepts at most 1 hour ahead). */

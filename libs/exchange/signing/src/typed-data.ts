@@ -104,3 +104,19 @@ export const PRIMARY_TYPE = { open: 'OpenIntent', close: 'CloseIntent', cancel: 
 export const INTENT_TTL_SECONDS = 3600;
 export const MAX_POSITIONS_PER_CLOSE_INTENT = 12;
 export const MAX_SESSION_KEY_TTL_SECONDS = 30 * 24 * 3600;
+/** Clock skew tolerated on a signed expiry. */
+export const EXPIRY_SLACK_SECONDS = 300;
+
+/**
+ * Why a signed intent or owner action may not run any more, if it may not: `expired` (its signed expiry
+ * passed, or it waited in the queue longer than an intent lives) or `too_far` (it claims to be valid
+ * for more than the hour intents live, beyond the tolerated clock skew).
+ * @param expiresAt the signed expiry (unix seconds, decimal string) @param enqueuedAt when it was submitted (ms)
+ */
+export function signedExpiryProblem(expiresAt: string, enqueuedAt: number, now: Date): 'expired' | 'too_far' | undefined {
+  const nowSeconds = Math.floor(now.getTime() / 1000);
+  const expires = Number(expiresAt);
+  if (expires <= nowSeconds || now.getTime() - enqueuedAt > INTENT_TTL_SECONDS * 1000) return 'expired';
+  if (expires > nowSeconds + INTENT_TTL_SECONDS + EXPIRY_SLACK_SECONDS) return 'too_far';
+  return undefined;
+}
