@@ -59,7 +59,7 @@ export class McpAccessGate {
     const calls = messages.map(toolCall).filter((c): c is CallMessage => c !== undefined);
     const firstId = calls[0]?.id ?? requestId(messages[0]);
     const caller = await this.caller(authorization);
-    const limited = await this.limit(caller, callerIp, firstId);
+    const limited = await this.limit(caller, callerIp, firstId, Math.max(1, messages.length));
     if (limited) return limited;
     if (caller.kind === 'refuse') return { ...caller, id: firstId };
     if (caller.kind === 'anonymous') return this.anonymous(callerIp, calls);
@@ -95,11 +95,16 @@ export class McpAccessGate {
     }
   }
 
-  /** One request of the caller's rate limit (per wallet and client with a valid token, else per client address). */
-  private async limit(caller: Caller, callerIp: string, id: JsonRpcId): Promise<Refusal | undefined> {
+  /**
+   * One request of the caller's rate limit per JSON-RPC message (a batch costs what its messages would
+   * cost one by one), per wallet and client with a valid token, else per client address.
+   */
+  private async limit(caller: Caller, callerIp: string, id: JsonRpcId, messages: number): Promise<Refusal | undefined> {
     const [key, limit] = caller.kind === 'token' ? [caller.ctx.callerId, this.meLimit] : [`ip:${callerIp}`, this.publicLimit];
     try {
-      if (!this.limiter.trySpend(key)) await this.limiter.take(key, limit);
+      for (let i = 0; i < messages; i += 1) {
+        if (!this.limiter.trySpend(key)) await this.limiter.take(key, limit);
+      }
       return undefined;
     } catch (error) {
       if (!isCodedError(error) || error.code !== ToolErrorCode.RateLimited) throw error;

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { OAUTH_ROUTES } from './provider-configuration';
+import { OAUTH_ROUTES, providerRoute } from './provider-configuration';
 
 /** Public documents and open registration: any origin may read them (`*`, never an echoed Origin). */
 const OPEN_PATHS: Record<string, string> = {
@@ -14,7 +14,7 @@ const OPEN_PATHS: Record<string, string> = {
  * here. oidc-provider keeps headers that are already set, so it does not echo the Origin on these paths.
  */
 export function openCors(req: Request, res: Response, next: NextFunction): void {
-  const methods = OPEN_PATHS[req.path];
+  const methods = OPEN_PATHS[providerRoute(req.path)];
   if (!methods) return next();
   res.setHeader('Access-Control-Allow-Origin', '*');
   res.setHeader('Access-Control-Allow-Methods', methods);

@@ -18,6 +18,11 @@ export const OAUTH_ROUTES = {
   jwks: '/jwks',
 } as const;
 
+/** The provider route a request path reaches: oidc-provider's router also matches a path with one trailing slash. */
+export function providerRoute(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
 export interface ProviderDependencies {
   config: OauthServerConfig;
   dataSource: DataSource;

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { OAUTH_ROUTES } from '../provider/provider-configuration';
+import { OAUTH_ROUTES, providerRoute } from '../provider/provider-configuration';
 import { clientIp } from './client-ip';
 import { RateLimitError } from './rate-limit.exception';
 import type { RateLimitService } from './rate-limit.service';
@@ -7,7 +7,7 @@ import type { RateLimitService } from './rate-limit.service';
 /** Limits POST /register per client IP; over the limit answers 429 with Retry-After in the OAuth error format. */
 export function limitRegistrations(limiter: RateLimitService) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (req.path !== OAUTH_ROUTES.registration || req.method !== 'POST') return next();
+    if (providerRoute(req.path) !== OAUTH_ROUTES.registration || req.method !== 'POST') return next();
     limiter.take('register', clientIp(req)).then(
       () => next(),
       (error: unknown) => {

@@ -252,6 +252,15 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
     expect((await rawMcpPost(stack.baseUrl, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(200);
   });
 
+  it('counts a JSON-RPC batch as one request per message', async () => {
+    const token = await signStackToken(stack, { wallet: `0x${'c4'.repeat(20)}`, audience: mcpResource(stack.baseUrl), clientId: 'rate-limit-batch' });
+    const pings = (n: number) => Array.from({ length: n }, (_, id) => ({ jsonrpc: '2.0', id, method: 'ping' }));
+    // Bursts of 40 per wallet and client: a batch of 45 is over the limit, though it is one POST.
+    const batch = await rawMcpPost(stack.baseUrl, pings(45), { authorization: `Bearer ${token}` });
+    expect(batch.status).toBe(429);
+    expect(await batch.json()).toMatchObject({ jsonrpc: '2.0', id: 0, error: { data: { code: 'rate_limited' } } });
+  });
+
   it('works with the MCP Inspector CLI: tools/list and tools/call', async () => {
     const url = `${stack.baseUrl}/mcp`;
     const listed = await runInspectorCli(url, ['--method', 'tools/list']);

@@ -141,8 +141,8 @@ describe('OAuth: requests that must not yield a token or a trade', () => {
 
   it('limits client registrations per client IP: 429 with Retry-After in the OAuth error format, other IPs unaffected', async () => {
     const oauthServer = suite.stack.appUrls['oauth-server']!;
-    const register = (ip: string) =>
-      fetch(`${oauthServer}/register`, {
+    const register = (ip: string, path = '/register') =>
+      fetch(`${oauthServer}${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-forwarded-for': ip, origin: 'https://agent.example' },
         body: JSON.stringify({ client_name: 'Flood', redirect_uris: ['http://127.0.0.1:9/callback'], token_endpoint_auth_method: 'none' }),
@@ -154,6 +154,8 @@ describe('OAuth: requests that must not yield a token or a trade', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
     expect(await refused.json()).toEqual({ error: 'rate_limited', error_description: expect.stringMatching(/At most 20 per minute/) });
+    // The provider also serves /register/: it is the same endpoint and the same limit.
+    expect((await register('198.51.100.7', '/register/')).status).toBe(429);
     expect((await register('198.51.100.8')).status).toBe(201);
   });
 
