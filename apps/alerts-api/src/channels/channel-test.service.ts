@@ -54,8 +54,9 @@ export class ChannelTestService {
         `The channel is ${why}: test messages go only to active channels. Set it active with PATCH /api/channels/${channel.id} {"status": "active"} first.`,
       );
     }
-    await this.limiter.take(channel.id);
+    // The destination's slot first: when the receiver is busy (429), the channel's 5 tests a minute are untouched.
     await this.destinationSlot(channel);
+    await this.limiter.take(channel.id);
     const eventId = `evt_test_${randomUUID()}`;
     const outcome = await this.send(channel, eventId);
     if (outcome.kind === 'disable') await this.channels.disable(channel, outcome.reason);

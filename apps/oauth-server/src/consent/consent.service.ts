@@ -12,6 +12,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { OauthServerConfig } from '../config/oauth-server.config';
 import { redirectHostLabel } from '../pages/redirect-host';
 import { OidcProviderService } from '../provider/oidc-provider.service';
+import { issuesRefreshToken } from '../provider/provider-configuration';
 import { SessionKeyRegistrationError, SessionKeysService } from '../session-keys/session-keys.service';
 import { type Challenge, WalletAuthService } from '../wallet-auth/wallet-auth.service';
 import { approvalFor, browserTypedData } from './approval-typed-data';
@@ -68,7 +69,7 @@ export class ConsentService {
       scopes,
       resources: this.resources(details),
       tradeRequested: scopes.includes(SCOPES.write),
-      staysConnected: client?.grantTypeAllowed('refresh_token') ?? false,
+      staysConnected: client ? issuesRefreshToken(client) : false,
       wallet: request?.wallet ?? null,
       paperMode: this.config.PAPER_MODE,
     };

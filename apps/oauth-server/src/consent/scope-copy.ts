@@ -7,7 +7,7 @@ export interface PermissionCopy {
   detail: string;
 }
 
-/** What each scope lets an app do, in plain words (consent and connections pages). */
+/** What each scope lets an app do, in plain words (consent and connections pages); `offline_access` is `stayConnectedCopy`. */
 export function describeScope(scope: string): PermissionCopy {
   switch (scope) {
     case SCOPES.read:
@@ -17,8 +17,6 @@ export function describeScope(scope: string): PermissionCopy {
         title: 'Trade within your limits',
         detail: 'Open and close positions with the funds of the wallet you connect, only within the limits you set in the last step. It can never withdraw.',
       };
-    case SCOPES.offline:
-      return { title: 'Stay connected', detail: 'Keep access without asking you again until the connection ends or you revoke it.' };
     case 'openid':
       return { title: 'Know your wallet address', detail: 'Learn which wallet you connected.' };
     default:

@@ -18,6 +18,11 @@ export const OAUTH_ROUTES = {
   jwks: '/jwks',
 } as const;
 
+/** Whether a client's connection gets a (rotating) refresh token: whenever it registered the refresh_token grant. */
+export function issuesRefreshToken(client: { grantTypeAllowed(grant: string): boolean }): boolean {
+  return client.grantTypeAllowed('refresh_token');
+}
+
 /** The provider route a request path reaches: oidc-provider's router also matches a path with one trailing slash. */
 export function providerRoute(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
@@ -115,7 +120,7 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
     // MCP clients ask for the scope of the resource's challenge (trade:read), not offline_access, yet register
     // the refresh_token grant: every such client gets a rotating refresh token, so it stays connected without
     // a new consent (and a new session key) every 15 minutes. offline_access is accepted as well.
-    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    issueRefreshToken: (_ctx, client) => issuesRefreshToken(client),
     // Tokens belong to the connection (grant), never to the browser session of the consent page.
     expiresWithSession: () => false,
     // Every authorization request shows the consent page (a new session key per connection).

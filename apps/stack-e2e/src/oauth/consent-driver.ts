@@ -1,13 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
-import { WORKSPACE_ROOT } from '@paper/dev-stack';
-
-export const CHROMIUM = '/usr/bin/chromium';
+import { TEST_CHROMIUM_PATH, WORKSPACE_ROOT } from '@paper/dev-stack';
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: TEST_CHROMIUM_PATH,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });

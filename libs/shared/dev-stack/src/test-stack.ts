@@ -9,6 +9,9 @@ export const WORKSPACE_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
 const PG_ADMIN_URL = process.env['TEST_DATABASE_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
+/** The browser the end-to-end tests drive (CHROMIUM_PATH, default the distribution's Chromium). */
+export const TEST_CHROMIUM_PATH = process.env['CHROMIUM_PATH'] || '/usr/bin/chromium';
+
 /** The Redis server the tests use (TEST_REDIS_URL, default local). */
 export function testRedisUrl(): string {
   return REDIS_URL;
