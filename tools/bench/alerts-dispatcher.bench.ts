@@ -5,16 +5,14 @@
  * Run: node -r ./tools/dev/register.cjs tools/bench/alerts-dispatcher.bench.ts [deliveries, default 3000] [concurrency, default 32]
  * (builds the apps into dist/bench-<pid> first; fresh database and Redis prefix).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { buildWebhookEvent, sendWebhook } from '@paper/alerts-delivery';
 import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
-import { startTestStack, startWebhookReceiver, WORKSPACE_ROOT } from '@paper/dev-stack';
+import { startTestStack, startWebhookReceiver } from '@paper/dev-stack';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
-import { runBench } from './run-bench';
+import { buildBenchDist, runBench } from './run-bench';
 
 const DELIVERIES = Number(process.argv[2] ?? 3000);
 const CONCURRENCY = Number(process.argv[3] ?? 32);
@@ -27,11 +25,7 @@ async function rss(url: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const distDir = path.join(WORKSPACE_ROOT, 'dist', `bench-${process.pid}`);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { buildAll } = require('../dev/build-app.cjs') as { buildAll(dir: string): unknown };
-  buildAll(distDir);
-  process.env['STACK_DIST_DIR'] = distDir;
+  buildBenchDist();
   const receiver = await startWebhookReceiver();
   receiver.setSecret(SECRET);
   const stack = await startTestStack({
@@ -102,7 +96,6 @@ async function main(): Promise<void> {
     await db.end();
     await stack.stop();
     await receiver.close();
-    fs.rmSync(distDir, { recursive: true, force: true });
   }
 }
 

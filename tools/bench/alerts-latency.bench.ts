@@ -7,13 +7,10 @@
  * Run: node -r ./tools/dev/register.cjs tools/bench/alerts-latency.bench.ts [samples, default 15] [ALERTS_POLL_MS, default 1000]
  * (builds the apps into dist/bench-<pid> first; fresh database and Redis prefix).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { WORKSPACE_ROOT } from '@paper/dev-stack';
 import { eventually, newAccount, sql } from '../../apps/stack-e2e/src/alerts/alerts-test-kit';
 import { openPosition, startDeliveryWorld } from '../../apps/stack-e2e/src/alerts-delivery/alerts-delivery-kit';
 import { callTool, connectTrader, setVenuePrice } from '../../apps/stack-e2e/src/tools/tool-test-kit';
-import { runBench } from './run-bench';
+import { buildBenchDist, runBench } from './run-bench';
 
 const SAMPLES = Number(process.argv[2] ?? 15);
 const POLL_MS = process.argv[3] ?? '1000';
@@ -27,11 +24,7 @@ async function rss(url: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const distDir = path.join(WORKSPACE_ROOT, 'dist', `bench-${process.pid}`);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { buildAll } = require('../dev/build-app.cjs') as { buildAll(dir: string): unknown };
-  buildAll(distDir);
-  process.env['STACK_DIST_DIR'] = distDir;
+  buildBenchDist();
   const world = await startDeliveryWorld({ ALERTS_POLL_MS: POLL_MS, LOG_LEVEL: 'warn' });
   const { stack, call, receiver } = world;
   const peak: Record<string, number> = Object.fromEntries(ALERTS_APPS.map((a) => [a, 0]));
@@ -86,7 +79,6 @@ async function main(): Promise<void> {
     sampling = false;
     await sampler;
     await world.stop();
-    fs.rmSync(distDir, { recursive: true, force: true });
   }
 }
 

@@ -11,13 +11,11 @@
  * (builds the apps into dist/bench-<pid> first; fresh database and Redis prefix). A shorter refreshMs
  * reaches the same steady state sooner; the default is the poller's default.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DEFAULT_WALLET_RULES } from '@paper/contracts';
 import { createTestDatabase, json, migrateDatabase, startFakeServer, startStack, WORKSPACE_ROOT } from '@paper/dev-stack';
 import { Client } from 'pg';
-import { runBench } from './run-bench';
+import { buildBenchDist, runBench } from './run-bench';
 
 const WATCHES = Number(process.argv[2] ?? 10_000);
 const STEADY_CYCLES = Number(process.argv[3] ?? 20);
@@ -89,11 +87,7 @@ async function startExchangeStandIn() {
 interface LastCycle { accountReads: number; scanPages: number; unseeded: number }
 
 async function main(): Promise<void> {
-  const distDir = path.join(WORKSPACE_ROOT, 'dist', `bench-${process.pid}`);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { buildAll } = require('../dev/build-app.cjs') as { buildAll(dir: string): unknown };
-  buildAll(distDir);
-  process.env['STACK_DIST_DIR'] = distDir;
+  const distDir = buildBenchDist();
   const database = await createTestDatabase('paper_bench');
   migrateDatabase(database.url, ['alerts']);
   const api = await startExchangeStandIn();
@@ -127,7 +121,10 @@ async function main(): Promise<void> {
     const durations: number[] = [];
     const perCycle: Record<string, number>[] = [];
     let callsAtLast = 0;
+    // Generous: at the default limits the baselines of 10,000 watches take about half an hour.
+    const giveUpAt = start + 4 * 3600_000 + 2 * REFRESH_MS;
     while (durations.length < STEADY_CYCLES) {
+      if (Date.now() > giveUpAt) throw new Error(`no steady state after ${((Date.now() - start) / 60_000).toFixed(0)} min (covered: ${coveredMs > 0}, baselines: ${await baselines()})`);
       await new Promise((r) => setTimeout(r, 200));
       peak = Math.max(peak, await rss(url));
       const row = await cycle();
@@ -163,7 +160,6 @@ async function main(): Promise<void> {
     await db.end();
     await api.close();
     await database.drop();
-    fs.rmSync(distDir, { recursive: true, force: true });
   }
 }
 

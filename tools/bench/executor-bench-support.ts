@@ -1,10 +1,9 @@
 /** Shared set-up of the trading-executor benchmarks: a fresh build, database and Redis prefix, and the executor as a child process. */
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { type PriceTick, priceKey, priceTickChannel } from '@paper/contracts';
 import { createTestDatabase, migrateDatabase, startStack, type TestDatabase, WORKSPACE_ROOT } from '@paper/dev-stack';
 import { Redis } from 'ioredis';
+import { buildBenchDist } from './run-bench';
 
 export const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
@@ -34,11 +33,7 @@ export async function metricValue(url: string, name: string): Promise<number> {
 
 /** Builds the apps, creates a database with the exchange schema, and starts trading-executor (no ingest: the bench publishes prices). */
 export async function startExecutorBench(env: Record<string, string> = {}, prepare?: (databaseUrl: string) => Promise<void>): Promise<ExecutorBench> {
-  const distDir = path.join(WORKSPACE_ROOT, 'dist', `bench-${process.pid}`);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { buildAll } = require('../dev/build-app.cjs') as { buildAll(dir: string): unknown };
-  buildAll(distDir);
-  process.env['STACK_DIST_DIR'] = distDir;
+  const distDir = buildBenchDist();
   const database = await createTestDatabase('paper_bench');
   migrateDatabase(database.url, ['exchange']);
   await prepare?.(database.url);
@@ -68,7 +63,6 @@ export async function startExecutorBench(env: Record<string, string> = {}, prepa
       if (keys.length) await redis.del(...keys);
       await redis.quit();
       await database.drop();
-      fs.rmSync(distDir, { recursive: true, force: true });
     },
   };
   return bench;

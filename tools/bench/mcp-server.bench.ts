@@ -5,12 +5,10 @@
  * Run: node -r ./tools/dev/register.cjs tools/bench/mcp-server.bench.ts [seconds per round, default 5]
  * (builds the apps into dist/bench-<pid> first; the stack uses a fresh database and Redis prefix).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { WORKSPACE_ROOT, startTestStack } from '@paper/dev-stack';
-import { runBench } from './run-bench';
+import { startTestStack } from '@paper/dev-stack';
+import { buildBenchDist, runBench } from './run-bench';
 
 const ROUND_SECONDS = Number(process.argv[2] ?? 5);
 const ROUNDS = 3;
@@ -124,11 +122,7 @@ function serverConstruction(): { fresh: number; shared: number } {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
-  const distDir = path.join(WORKSPACE_ROOT, 'dist', `bench-${process.pid}`);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { buildAll } = require('../dev/build-app.cjs') as { buildAll(dir: string): unknown };
-  buildAll(distDir);
-  process.env['STACK_DIST_DIR'] = distDir;
+  buildBenchDist();
   const stack = await startTestStack({
     apps: ['venue-sim', 'trading-executor', 'tools-gateway', 'mcp-server'],
     env: { RATE_LIMIT_PUBLIC_PER_SECOND: '1000000', RATE_LIMIT_PUBLIC_BURST: '1000000', LOG_LEVEL: 'warn' },
@@ -183,7 +177,6 @@ async function main(): Promise<void> {
     );
   } finally {
     await stack.stop();
-    fs.rmSync(distDir, { recursive: true, force: true });
   }
 }
 

@@ -4,10 +4,8 @@
  * Run: node -r ./tools/dev/register.cjs tools/bench/memory.bench.ts [seconds=20] (builds the apps into
  * dist/bench-<pid> first; fresh database and Redis prefix).
  */
-import fs from 'node:fs';
-import path from 'node:path';
-import { STACK_APPS, startTestStack, WORKSPACE_ROOT } from '@paper/dev-stack';
-import { runBench } from './run-bench';
+import { STACK_APPS, startTestStack } from '@paper/dev-stack';
+import { buildBenchDist, runBench } from './run-bench';
 
 const LOAD_SECONDS = Number(process.argv[2] ?? 20);
 
@@ -49,10 +47,7 @@ async function load(stack: { baseUrl: string; alertsUrl: string }, until: number
 }
 
 async function main(): Promise<void> {
-  const distDir = path.join(WORKSPACE_ROOT, 'dist', `bench-${process.pid}`);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  (require('../dev/build-app.cjs') as { buildAll(dir: string): unknown }).buildAll(distDir);
-  process.env['STACK_DIST_DIR'] = distDir;
+  buildBenchDist();
   const stack = await startTestStack();
   try {
     await new Promise((r) => setTimeout(r, 5000));
@@ -73,7 +68,6 @@ async function main(): Promise<void> {
     console.log(`\n${requests} requests in ${LOAD_SECONDS} s of mixed load (16 concurrent clients).`);
   } finally {
     await stack.stop();
-    fs.rmSync(distDir, { recursive: true, force: true });
   }
 }
 

@@ -1,3 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { WORKSPACE_ROOT } from '@paper/dev-stack';
+
 /**
  * Runs a benchmark's main and ends the process with its outcome: 0 once the report is printed and the
  * benchmark's stack is stopped, 1 with the error otherwise. A benchmark is a script, so a client handle
@@ -11,4 +15,18 @@ export function runBench(main: () => Promise<void>): void {
       process.exit(1);
     },
   );
+}
+
+/**
+ * Builds the apps into dist/bench-<pid> (removed when the process exits) and points the stack helpers at
+ * that build (STACK_DIST_DIR). Returns the directory.
+ */
+export function buildBenchDist(): string {
+  const distDir = path.join(WORKSPACE_ROOT, 'dist', `bench-${process.pid}`);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { buildAll } = require('../dev/build-app.cjs') as { buildAll(dir: string): unknown };
+  process.once('exit', () => fs.rmSync(distDir, { recursive: true, force: true }));
+  buildAll(distDir);
+  process.env['STACK_DIST_DIR'] = distDir;
+  return distDir;
 }

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { SERVICE_NODE_OPTIONS, WORKSPACE_ROOT, freePort, startTestStack, testRedisUrl } from '@paper/dev-stack';
 import autocannon from 'autocannon';
 import { connectBenchTrader, startBenchIssuer } from './bench-trader';
-import { runBench } from './run-bench';
+import { buildBenchDist, runBench } from './run-bench';
 
 const ROUND_SECONDS = Number(process.argv[2] ?? 5);
 const ROUNDS = 5;
@@ -96,21 +96,6 @@ function residentMb(pid: number): number {
   return Number(line?.match(/\d+/)?.[0] ?? NaN) / 1024;
 }
 
-/** Process ids whose command line runs `file` (the apps of this benchmark's build). */
-function pidsRunning(file: string): number[] {
-  return fs
-    .readdirSync('/proc')
-    .filter((d) => /^\d+$/.test(d))
-    .filter((d) => {
-      try {
-        return fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0').includes(file);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
-
 /**
  * Pins processes (all their threads) to one CPU with taskset, when the machine has it and two CPUs:
  * the compared servers then share one core and the load generator keeps the other, so neither server
@@ -143,11 +128,7 @@ async function startBare(bodiesFile: string): Promise<{ url: string; child: Chil
 }
 
 async function main(): Promise<void> {
-  const distDir = path.join(WORKSPACE_ROOT, 'dist', `bench-${process.pid}`);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { buildAll } = require('../dev/build-app.cjs') as { buildAll(dir: string): unknown };
-  buildAll(distDir);
-  process.env['STACK_DIST_DIR'] = distDir;
+  buildBenchDist();
   const issuer = await startBenchIssuer();
   const stack = await startTestStack({
     apps: ['venue-sim', 'trading-executor', 'tools-gateway'],
@@ -174,14 +155,15 @@ async function main(): Promise<void> {
     fs.writeFileSync(bodyFile, JSON.stringify({ markets: body, calc }));
     bare = await startBare(bodyFile);
     const urls = { bare: bare.url, gateway };
-    const appPids = ['venue-sim', 'trading-executor'].flatMap((app) => pidsRunning(path.join(distDir, 'apps', app, 'src', 'main.js')));
-    const gatewayPids = pidsRunning(path.join(distDir, 'apps', 'tools-gateway', 'src', 'main.js'));
+    const pidOf = (app: string) => stack.pid(app)!;
+    const appPids = [pidOf('venue-sim'), pidOf('trading-executor')];
+    const gatewayPids = [pidOf('tools-gateway')];
     const pinned = os.cpus().length >= 2 && pin([bare.child.pid!, ...gatewayPids], '1') && pin([process.pid, ...appPids], '0');
     // Resident memory is read from /proc, so sampling it costs the measured services nothing.
     const watched: Record<string, number> = {
-      'tools-gateway': gatewayPids[0]!,
-      'trading-executor': pidsRunning(path.join(distDir, 'apps', 'trading-executor', 'src', 'main.js'))[0]!,
-      'venue-sim': pidsRunning(path.join(distDir, 'apps', 'venue-sim', 'src', 'main.js'))[0]!,
+      'tools-gateway': pidOf('tools-gateway'),
+      'trading-executor': pidOf('trading-executor'),
+      'venue-sim': pidOf('venue-sim'),
       'bare baseline': bare.child.pid!,
     };
     const idle: Record<string, number> = {};
@@ -259,7 +241,6 @@ async function main(): Promise<void> {
     await stack.stop();
     issuer.stop();
     fs.rmSync(bodyFile, { force: true });
-    fs.rmSync(distDir, { recursive: true, force: true });
   }
 }
 

@@ -34,6 +34,8 @@ export interface RunningStack {
   alertsUrl: string;
   appUrls: Record<string, string>;
   logs(app: string): string;
+  /** The process id of a running app (its own Node process). */
+  pid(app: string): number | undefined;
   /** Stops one app (SIGTERM, or SIGKILL when `hard`) and resolves when it has exited. */
   stopApp(app: string, hard?: boolean): Promise<number | null>;
   /** Starts a stopped app again with the same environment and waits until it is ready. */
@@ -185,6 +187,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     alertsUrl: `http://localhost:${serverPort(edges[1]!)}`,
     appUrls,
     logs: (app) => (buffers.get(app) ?? []).join(''),
+    pid: (app) => children.get(app)?.pid,
     stopApp,
     restartApp: async (app) => {
       const child = launch(app);
