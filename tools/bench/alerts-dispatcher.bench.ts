@@ -13,16 +13,12 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { buildBenchDist, runBench } from './run-bench';
+import { residentMemoryMb } from './app-metrics';
 
 const DELIVERIES = Number(process.argv[2] ?? 3000);
 const CONCURRENCY = Number(process.argv[3] ?? 32);
 const CHANNELS = 20;
 const SECRET = 'whsec_bench';
-
-async function rss(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  return Number(text.split('\n').find((l) => l.startsWith('process_resident_memory_bytes'))?.split(' ').pop() ?? NaN) / 1e6;
-}
 
 async function main(): Promise<void> {
   buildBenchDist();
@@ -56,7 +52,7 @@ async function main(): Promise<void> {
       )
     ).rows.map((r: { id: string }) => r.id);
     const url = stack.appUrls['alerts-dispatcher']!;
-    let peak = await rss(url);
+    let peak = await residentMemoryMb(url);
     const started = performance.now();
     for (let i = 0; i < ids.length; i += 500) {
       await queue.addBulk(ids.slice(i, i + 500).map((id) => ({ name: 'deliver', data: { deliveryId: id }, opts: { jobId: id, removeOnComplete: 1000 } })));
@@ -64,7 +60,7 @@ async function main(): Promise<void> {
     let delivered = 0;
     while (delivered < ids.length) {
       await new Promise((r) => setTimeout(r, 100));
-      peak = Math.max(peak, await rss(url));
+      peak = Math.max(peak, await residentMemoryMb(url));
       delivered = (await db.query(`SELECT count(*)::int AS n FROM alerts.deliveries WHERE status = 'delivered'`)).rows[0].n;
       if (performance.now() - started > 600_000) throw new Error(`only ${delivered} of ${ids.length} delivered after 10 minutes`);
     }

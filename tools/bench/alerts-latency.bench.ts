@@ -11,17 +11,13 @@ import { eventually, newAccount, sql } from '../../apps/stack-e2e/src/alerts/ale
 import { openPosition, startDeliveryWorld } from '../../apps/stack-e2e/src/alerts-delivery/alerts-delivery-kit';
 import { callTool, connectTrader, setVenuePrice } from '../../apps/stack-e2e/src/tools/tool-test-kit';
 import { buildBenchDist, runBench } from './run-bench';
+import { residentMemoryMb } from './app-metrics';
 
 const SAMPLES = Number(process.argv[2] ?? 15);
 const POLL_MS = process.argv[3] ?? '1000';
 const ALERTS_APPS = ['alerts-api', 'alerts-poller', 'alerts-dispatcher'] as const;
 
 const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
-
-async function rss(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  return Number(text.split('\n').find((l) => l.startsWith('process_resident_memory_bytes'))?.split(' ').pop() ?? NaN) / 1e6;
-}
 
 async function main(): Promise<void> {
   buildBenchDist();
@@ -31,7 +27,7 @@ async function main(): Promise<void> {
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
-      for (const app of ALERTS_APPS) peak[app] = Math.max(peak[app]!, await rss(stack.appUrls[app]!).catch(() => 0));
+      for (const app of ALERTS_APPS) peak[app] = Math.max(peak[app]!, await residentMemoryMb(stack.appUrls[app]!).catch(() => 0));
       await new Promise((r) => setTimeout(r, 250));
     }
   })();

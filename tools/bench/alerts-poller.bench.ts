@@ -16,6 +16,7 @@ import { DEFAULT_WALLET_RULES } from '@paper/contracts';
 import { createTestDatabase, json, migrateDatabase, startFakeServer, startStack, WORKSPACE_ROOT } from '@paper/dev-stack';
 import { Client } from 'pg';
 import { buildBenchDist, runBench } from './run-bench';
+import { residentMemoryMb } from './app-metrics';
 
 const WATCHES = Number(process.argv[2] ?? 10_000);
 const STEADY_CYCLES = Number(process.argv[3] ?? 20);
@@ -29,11 +30,6 @@ const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 const address = (i: number) => `0x${i.toString(16).padStart(40, '0')}`;
 const count = (calls: readonly string[]) => calls.reduce<Record<string, number>>((acc, tool) => ({ ...acc, [tool]: (acc[tool] ?? 0) + 1 }), {});
-
-async function rss(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  return Number(text.split('\n').find((l) => l.startsWith('process_resident_memory_bytes'))?.split(' ').pop() ?? NaN) / 1e6;
-}
 
 /** The tool API stand-in: a trade feed that advances by EVENTS_PER_CYCLE on every read, and accounts and a trader listing that agree with it. */
 async function startExchangeStandIn() {
@@ -126,7 +122,7 @@ async function main(): Promise<void> {
     while (durations.length < STEADY_CYCLES) {
       if (Date.now() > giveUpAt) throw new Error(`no steady state after ${((Date.now() - start) / 60_000).toFixed(0)} min (covered: ${coveredMs > 0}, baselines: ${await baselines()})`);
       await new Promise((r) => setTimeout(r, 200));
-      peak = Math.max(peak, await rss(url));
+      peak = Math.max(peak, await residentMemoryMb(url));
       const row = await cycle();
       if (!row || (seen && row.last_finished_at.getTime() === seen.getTime())) continue;
       seen = row.last_finished_at;

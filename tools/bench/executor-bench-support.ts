@@ -4,6 +4,7 @@ import { type PriceTick, priceKey, priceTickChannel } from '@paper/contracts';
 import { createTestDatabase, migrateDatabase, startStack, type TestDatabase, WORKSPACE_ROOT } from '@paper/dev-stack';
 import { Redis } from 'ioredis';
 import { buildBenchDist } from './run-bench';
+import { residentMemoryMb } from './app-metrics';
 
 export const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
@@ -23,12 +24,6 @@ export interface ExecutorBench {
   sampleRss(): Promise<number>;
   peakRssMb(): number;
   stop(): Promise<void>;
-}
-
-export async function metricValue(url: string, name: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-  return Number(line?.split(' ').pop() ?? NaN);
 }
 
 /** Builds the apps, creates a database with the exchange schema, and starts trading-executor (no ingest: the bench publishes prices). */
@@ -53,7 +48,7 @@ export async function startExecutorBench(env: Record<string, string> = {}, prepa
       await redis.multi().hset(priceKey(redisPrefix, market), { ...tick, ts: String(tick.ts) }).publish(priceTickChannel(redisPrefix), JSON.stringify(tick)).exec();
     },
     sampleRss: async () => {
-      peak = Math.max(peak, (await metricValue(executorUrl, 'process_resident_memory_bytes')) / 1e6);
+      peak = Math.max(peak, await residentMemoryMb(executorUrl));
       return peak;
     },
     peakRssMb: () => peak,

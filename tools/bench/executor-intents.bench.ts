@@ -11,7 +11,8 @@ import { Queue, QueueEvents, Worker } from 'bullmq';
 import { Client } from 'pg';
 import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { metricValue, REDIS_URL, startExecutorBench } from './executor-bench-support';
+import { metricValue } from './app-metrics';
+import { REDIS_URL, startExecutorBench } from './executor-bench-support';
 import { runBench } from './run-bench';
 
 const WALLETS = Number(process.argv[2] ?? 200);

@@ -5,7 +5,8 @@
  * Run: node -r ./tools/dev/register.cjs tools/bench/liquidation-latency.bench.ts [clusters, default 30] [cluster size, default 400]
  */
 import { Client } from 'pg';
-import { metricValue, pct, startExecutorBench } from './executor-bench-support';
+import { metricValue } from './app-metrics';
+import { pct, startExecutorBench } from './executor-bench-support';
 import { runBench } from './run-bench';
 
 const CLUSTERS = Number(process.argv[2] ?? 30);

@@ -9,6 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { startTestStack } from '@paper/dev-stack';
 import { buildBenchDist, runBench } from './run-bench';
+import { metricValue, residentMemoryMb } from './app-metrics';
 
 const ROUND_SECONDS = Number(process.argv[2] ?? 5);
 const ROUNDS = 3;
@@ -75,14 +76,6 @@ async function throughput(call: () => Promise<Response>, seconds: number): Promi
   return count / ((Date.now() - started) / 1000);
 }
 
-async function metric(url: string, name: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-  return Number(line?.split(' ').pop() ?? NaN);
-}
-
-const rssMb = async (url: string) => (await metric(url, 'process_resident_memory_bytes')) / 1e6;
-
 interface Round {
   perSecond: number;
   /** CPU time the serving app spent per call (user + system), microseconds. */
@@ -91,11 +84,11 @@ interface Round {
 
 /** One round against one app: calls per second, and the app's own CPU time per call (robust to a busy load generator). */
 async function round(app: string, call: () => Promise<Response>, seconds: number): Promise<Round> {
-  const cpuBefore = await metric(app, 'process_cpu_seconds_total');
+  const cpuBefore = await metricValue(app, 'process_cpu_seconds_total');
   const started = Date.now();
   const perSecond = await throughput(call, seconds);
   const calls = perSecond * ((Date.now() - started) / 1000);
-  const cpu = (await metric(app, 'process_cpu_seconds_total')) - cpuBefore;
+  const cpu = (await metricValue(app, 'process_cpu_seconds_total')) - cpuBefore;
   return { perSecond, cpuMicros: (cpu * 1e6) / calls };
 }
 
@@ -134,12 +127,12 @@ async function main(): Promise<void> {
       if (Date.now() > ready) throw new Error('no live prices after 30 s');
       await new Promise((r) => setTimeout(r, 200));
     }
-    const peak = { mcp: await rssMb(urls.mcp), rest: await rssMb(urls.rest) };
+    const peak = { mcp: await residentMemoryMb(urls.mcp), rest: await residentMemoryMb(urls.rest) };
     let running = true;
     const sampler = (async () => {
       while (running) {
-        peak.mcp = Math.max(peak.mcp, await rssMb(urls.mcp));
-        peak.rest = Math.max(peak.rest, await rssMb(urls.rest));
+        peak.mcp = Math.max(peak.mcp, await residentMemoryMb(urls.mcp));
+        peak.rest = Math.max(peak.rest, await residentMemoryMb(urls.rest));
         await new Promise((r) => setTimeout(r, 250));
       }
     })();

@@ -6,14 +6,9 @@
  */
 import { STACK_APPS, startTestStack } from '@paper/dev-stack';
 import { buildBenchDist, runBench } from './run-bench';
+import { residentMemoryMb } from './app-metrics';
 
 const LOAD_SECONDS = Number(process.argv[2] ?? 20);
-
-async function rss(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('process_resident_memory_bytes'));
-  return Number(line?.split(' ').pop() ?? NaN) / 1e6;
-}
 
 async function load(stack: { baseUrl: string; alertsUrl: string }, until: number): Promise<number> {
   const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_markets', arguments: {} } });
@@ -52,12 +47,12 @@ async function main(): Promise<void> {
   try {
     await new Promise((r) => setTimeout(r, 5000));
     const idle: Record<string, number> = {};
-    for (const app of STACK_APPS) idle[app.name] = await rss(stack.appUrls[app.name]!);
+    for (const app of STACK_APPS) idle[app.name] = await residentMemoryMb(stack.appUrls[app.name]!);
     const peak: Record<string, number> = { ...idle };
     const until = Date.now() + LOAD_SECONDS * 1000;
     const sampler = (async () => {
       while (Date.now() < until) {
-        for (const app of STACK_APPS) peak[app.name] = Math.max(peak[app.name]!, await rss(stack.appUrls[app.name]!));
+        for (const app of STACK_APPS) peak[app.name] = Math.max(peak[app.name]!, await residentMemoryMb(stack.appUrls[app.name]!));
         await new Promise((r) => setTimeout(r, 250));
       }
     })();

@@ -12,6 +12,7 @@ import { SERVICE_NODE_OPTIONS, WORKSPACE_ROOT, freePort, startTestStack, testRed
 import autocannon from 'autocannon';
 import { connectBenchTrader, startBenchIssuer } from './bench-trader';
 import { buildBenchDist, runBench } from './run-bench';
+import { histogramTotals, metricValue } from './app-metrics';
 
 const ROUND_SECONDS = Number(process.argv[2] ?? 5);
 const ROUNDS = 5;
@@ -61,23 +62,10 @@ interface Round {
   cpuMicros: number;
 }
 
-async function metric(url: string, name: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
-  return Number(line?.split(' ').pop() ?? NaN);
-}
-
-/** Sum and count of a histogram series whose label set contains `labels` (e.g. `kind="open"`). */
-async function histogram(url: string, name: string, labels: string): Promise<{ sum: number; count: number }> {
-  const lines = (await (await fetch(`${url}/metrics`)).text()).split('\n');
-  const value = (suffix: string) => Number(lines.find((l) => l.startsWith(`${name}_${suffix}{`) && l.includes(labels))?.split(' ').pop() ?? 0);
-  return { sum: value('sum'), count: value('count') };
-}
-
 async function round(server: string, options: autocannon.Options): Promise<Round> {
-  const cpuBefore = await metric(server, 'process_cpu_seconds_total');
+  const cpuBefore = await metricValue(server, 'process_cpu_seconds_total');
   const result = await autocannon({ connections: CONNECTIONS, duration: ROUND_SECONDS, ...options });
-  const cpu = (await metric(server, 'process_cpu_seconds_total')) - cpuBefore;
+  const cpu = (await metricValue(server, 'process_cpu_seconds_total')) - cpuBefore;
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${options.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpuMicros: (cpu * 1e6) / result.requests.total };
 }
@@ -198,13 +186,13 @@ async function main(): Promise<void> {
       const open = await post(`${gateway}/api/v1/me/tools/open_position`, trader.token, { ...trade, quoteId: preview.data?.['quoteId'] });
       const done = performance.now();
       if (open.data?.['status'] !== 'filled') throw new Error(`open not filled: ${JSON.stringify(open).slice(0, 300)}`);
-      if (i === 19) executorBefore = await histogram(stack.appUrls['trading-executor']!, 'exchange_intent_duration_seconds', 'kind="open"');
+      if (i === 19) executorBefore = await histogramTotals(stack.appUrls['trading-executor']!, 'exchange_intent_duration_seconds', 'kind="open"');
       if (i >= 20) {
         totals.push(done - started);
         opens.push(done - opening);
       }
     }
-    const executorAfter = await histogram(stack.appUrls['trading-executor']!, 'exchange_intent_duration_seconds', 'kind="open"');
+    const executorAfter = await histogramTotals(stack.appUrls['trading-executor']!, 'exchange_intent_duration_seconds', 'kind="open"');
     const executorMs = ((executorAfter.sum - executorBefore.sum) / Math.max(1, executorAfter.count - executorBefore.count)) * 1000;
     sampling = false;
     await sampler;

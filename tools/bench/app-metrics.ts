@@ -1,0 +1,23 @@
+/** Readings from an app's Prometheus endpoint (`<url>/metrics`), as the benchmarks take them. */
+
+async function metricLines(url: string): Promise<string[]> {
+  return (await (await fetch(`${url}/metrics`)).text()).split('\n');
+}
+
+/** The first sample of a metric (any labels); NaN when the app does not report it. */
+export async function metricValue(url: string, name: string): Promise<number> {
+  const line = (await metricLines(url)).find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+  return Number(line?.split(' ').pop() ?? NaN);
+}
+
+/** The app's resident memory in MB (`process_resident_memory_bytes`). */
+export async function residentMemoryMb(url: string): Promise<number> {
+  return (await metricValue(url, 'process_resident_memory_bytes')) / 1e6;
+}
+
+/** Sum and count of a histogram series whose label set contains `labels` (e.g. `kind="open"`). */
+export async function histogramTotals(url: string, name: string, labels: string): Promise<{ sum: number; count: number }> {
+  const lines = await metricLines(url);
+  const value = (suffix: string) => Number(lines.find((l) => l.startsWith(`${name}_${suffix}{`) && l.includes(labels))?.split(' ').pop() ?? 0);
+  return { sum: value('sum'), count: value('count') };
+}
