@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SCOPES, ToolErrorCode, findTool, isCodedError } from '@paper/contracts';
 import { APP_CONFIG } from '@paper/nest-infra';
-import { AccessTokenVerifier, RateLimiter, type RateLimit, ToolExecutor, type ToolContext, anonymousContext } from '@paper/tools-runtime';
+import { AccessTokenVerifier, RateLimiter, type RateLimit, ToolExecutor, type ToolContext, anonymousContext, tokenContext } from '@paper/tools-runtime';
 import type { McpServerConfig } from '../config/mcp-server.config';
 import { mcpBearerChallenge, needsConnectedWallet, scopesFor } from './mcp-challenge';
 
@@ -82,9 +82,7 @@ export class McpAccessGate {
   private async caller(authorization: string | undefined): Promise<Caller> {
     if (authorization === undefined) return { kind: 'anonymous' };
     try {
-      const token = await this.verifier.verifyHeader(authorization);
-      const callerId = `sub:${token.wallet}:${token.clientId ?? '-'}`;
-      return { kind: 'token', ctx: { family: 'me', wallet: token.wallet, scopes: token.scopes, sessionKey: token.sessionKey, clientId: token.clientId, callerId } };
+      return { kind: 'token', ctx: tokenContext(await this.verifier.verifyHeader(authorization)) };
     } catch (error) {
       if (!isCodedError(error)) throw error;
       const headers = { ...error.headers };
@@ -103,7 +101,8 @@ export class McpAccessGate {
     const [key, limit] = caller.kind === 'token' ? [caller.ctx.callerId, this.meLimit] : [`ip:${callerIp}`, this.publicLimit];
     try {
       for (let i = 0; i < messages; i += 1) {
-        if (!this.limiter.trySpend(key)) await this.limiter.take(key, limit);
+        const limiting = this.limiter.spend(key, limit);
+        if (limiting) await limiting;
       }
       return undefined;
     } catch (error) {

@@ -12,6 +12,7 @@ import {
   type ToolContext,
   anonymousContext,
   coerceQueryArgs,
+  tokenContext,
   isPlainObject,
 } from '@paper/tools-runtime';
 import type { Request, Response } from 'express';
@@ -58,7 +59,7 @@ export class RestToolCalls {
   async publicCall(name: string, source: ArgsSource, req: Request, res: Response): Promise<void> {
     try {
       const ip = callerIp(req);
-      const limiting = this.limit(`ip:${ip}`, this.publicLimit);
+      const limiting = this.limiter.spend(`ip:${ip}`, this.publicLimit);
       if (limiting) await limiting;
       const call = source.kind === 'query' ? this.queryCall(name, req) : this.bodyCall(name, req);
       if (!call.tool.cacheable) {
@@ -111,20 +112,14 @@ export class RestToolCalls {
 
   /** Verifies the bearer token and applies the per-subject rate limit. */
   async meContext(req: Request): Promise<ToolContext> {
-    const token = await this.verifier.verifyHeader(req.headers.authorization);
-    const callerId = `sub:${token.wallet}:${token.clientId ?? '-'}`;
-    const limiting = this.limit(callerId, this.meLimit);
+    const ctx = tokenContext(await this.verifier.verifyHeader(req.headers.authorization));
+    const limiting = this.limiter.spend(ctx.callerId, this.meLimit);
     if (limiting) await limiting;
-    return { family: 'me', wallet: token.wallet, scopes: token.scopes, sessionKey: token.sessionKey, clientId: token.clientId, callerId };
+    return ctx;
   }
 
   async limitPublic(req: Request): Promise<void> {
-    await this.limit(`ip:${callerIp(req)}`, this.publicLimit);
-  }
-
-  /** Spends one request of the caller's limit: nothing to wait for while this replica holds leased tokens. */
-  private limit(callerId: string, limit: RateLimit): Promise<void> | undefined {
-    return this.limiter.trySpend(callerId) ? undefined : this.limiter.take(callerId, limit);
+    await this.limiter.spend(`ip:${callerIp(req)}`, this.publicLimit);
   }
 
   /**

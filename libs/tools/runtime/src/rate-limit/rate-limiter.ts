@@ -67,9 +67,14 @@ export class RateLimiter {
   }
 
   /**
-   * Spends one request of the caller's limit. Callers on a hot path try `trySpend` first and await this only
-   * when it returns false.
+   * Spends one request of the caller's limit: undefined when a token leased to this replica paid for it
+   * (nothing to wait for, no promise made), otherwise `take`'s promise.
    */
+  spend(callerId: string, limit: RateLimit): Promise<void> | undefined {
+    return this.trySpend(callerId) ? undefined : this.take(callerId, limit);
+  }
+
+  /** Spends one request of the caller's limit; rejects with `rate_limited` (Retry-After) over it. */
   async take(callerId: string, limit: RateLimit): Promise<void> {
     if (this.trySpend(callerId)) return;
     for (let running = this.pending.get(callerId); running; running = this.pending.get(callerId)) {
