@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, Inject, Post, Req, Res } from '@nestjs/common';
-import { APP_CONFIG } from '@paper/nest-infra';
+import { APP_CONFIG, clientIp } from '@paper/nest-infra';
 import type { Request, Response } from 'express';
 import type { McpServerConfig } from '../config/mcp-server.config';
 import { type JsonRpcId, McpAccessGate } from './mcp-access.gate';
@@ -32,7 +32,7 @@ export class McpController {
     }
     const value = body.kind === 'json' ? body.value : undefined;
     const messages = Array.isArray(value) ? value : value === undefined ? [] : [value];
-    const access = await this.gate.check(req.headers.authorization, req.ip ?? req.socket.remoteAddress ?? 'unknown', messages);
+    const access = await this.gate.check(req.headers.authorization, clientIp(req), messages);
     if (access.kind === 'refuse') {
       for (const [name, headerValue] of Object.entries(access.headers)) res.setHeader(name, headerValue);
       return sendRpcError(res, access.status, SERVER_ERROR, access.message, access.id, { code: access.code });

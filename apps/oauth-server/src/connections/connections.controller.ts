@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { APP_CONFIG } from '@paper/nest-infra';
+import { APP_CONFIG, clientIp } from '@paper/nest-infra';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { OauthServerConfig } from '../config/oauth-server.config';
@@ -7,7 +7,6 @@ import { challengeBody, proofBody } from '../consent/consent.dto';
 import { FaucetService } from '../faucet/faucet.service';
 import { renderErrorPage } from '../pages/page-layout';
 import { parseBody } from '../pages/parse-body';
-import { clientIp } from '../rate-limit/client-ip';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { WalletAuthError, WalletAuthErrorCode } from '../wallet-auth/wallet-auth.exception';
 import { WalletAuthService } from '../wallet-auth/wallet-auth.service';

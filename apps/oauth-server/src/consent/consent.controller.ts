@@ -1,11 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { Inject } from '@nestjs/common';
-import { APP_CONFIG } from '@paper/nest-infra';
+import { APP_CONFIG, clientIp } from '@paper/nest-infra';
 import type { Request, Response } from 'express';
 import type { OauthServerConfig } from '../config/oauth-server.config';
 import { renderErrorPage } from '../pages/page-layout';
 import { parseBody } from '../pages/parse-body';
-import { clientIp } from '../rate-limit/client-ip';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { setWalletSessionCookie } from '../wallet-auth/wallet-session-cookie';
 import { WalletAuthService } from '../wallet-auth/wallet-auth.service';

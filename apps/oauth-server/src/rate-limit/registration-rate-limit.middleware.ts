@@ -1,6 +1,6 @@
+import { clientIp } from '@paper/nest-infra';
 import type { NextFunction, Request, Response } from 'express';
 import { OAUTH_ROUTES, providerRoute } from '../provider/provider-configuration';
-import { clientIp } from './client-ip';
 import { RateLimitError } from './rate-limit.exception';
 import type { RateLimitService } from './rate-limit.service';
 

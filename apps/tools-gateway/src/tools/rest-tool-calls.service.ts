@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PUBLIC_CACHE_SECONDS, ToolErrorCode, type ToolDefinition } from '@paper/contracts';
-import { APP_CONFIG } from '@paper/nest-infra';
+import { APP_CONFIG, clientIp } from '@paper/nest-infra';
 import {
   AccessTokenVerifier,
   type CacheEntry,
@@ -58,7 +58,7 @@ export class RestToolCalls {
 
   async publicCall(name: string, source: ArgsSource, req: Request, res: Response): Promise<void> {
     try {
-      const ip = callerIp(req);
+      const ip = clientIp(req);
       const limiting = this.limiter.spend(`ip:${ip}`, this.publicLimit);
       if (limiting) await limiting;
       const call = source.kind === 'query' ? this.queryCall(name, req) : this.bodyCall(name, req);
@@ -89,7 +89,7 @@ export class RestToolCalls {
     const call = this.queryCalls.get(req.url);
     if (call === undefined || !call.tool.cacheable) return false;
     const hit = this.cache.peek(call.cacheKey);
-    if (hit === undefined || !this.limiter.trySpend(`ip:${callerIp(req)}`)) return false;
+    if (hit === undefined || !this.limiter.trySpend(`ip:${clientIp(req)}`)) return false;
     sendCached(res, hit, 'HIT');
     return true;
   }
@@ -119,7 +119,7 @@ export class RestToolCalls {
   }
 
   async limitPublic(req: Request): Promise<void> {
-    await this.limiter.spend(`ip:${callerIp(req)}`, this.publicLimit);
+    await this.limiter.spend(`ip:${clientIp(req)}`, this.publicLimit);
   }
 
   /**
@@ -154,15 +154,6 @@ export class RestToolCalls {
     }
     return req.body;
   }
-}
-
-/**
- * The client address (`req.ip`, which honours X-Forwarded-For from trusted proxies). Without that header it
- * is the socket's address, read directly instead of through Express's proxy evaluation.
- */
-export function callerIp(req: Request): string {
-  const ip = req.headers['x-forwarded-for'] === undefined ? req.socket.remoteAddress : req.ip;
-  return ip ?? 'unknown';
 }
 
 export function sendJson(res: Response, status: number, body: string): void {

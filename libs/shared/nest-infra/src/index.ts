@@ -16,3 +16,4 @@ export * from './bootstrap/bootstrap-app';
 export * from './bootstrap/run-app';
 export * from './queues/queue-registry';
 export * from './queues/queue.module';
+export * from './http/client-ip';
