@@ -12,10 +12,11 @@
 import { OWNER_ACTIONS_QUEUE, type OwnerActionResult, parseJob } from '@paper/contracts';
 import { decimalToScaled } from '@paper/exchange';
 import { newOwnerAction, type OwnerActionMessage, ownerActionId, ownerActionMessageStrings, signOwnerAction } from '@paper/exchange-signing';
-import { bullConnection } from '@paper/nest-infra';
+import { bullConnection, redisEnvShape } from '@paper/nest-infra';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { z } from 'zod';
 import { paperModeRefusal } from './paper-mode';
 
 const USAGE = [
@@ -56,7 +57,9 @@ export async function runOwnerAction(argv: readonly string[], environment: Recor
   const payload = { kind: action.kind, message: ownerActionMessageStrings(action), signature: await signOwnerAction(action, key as Hex), actionId };
   parseJob(OWNER_ACTIONS_QUEUE, 'execute-owner-action', payload);
 
-  const settings = { REDIS_URL: environment['REDIS_URL'] ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: environment['REDIS_PREFIX'] ?? 'paper' };
+  const redis = z.object(redisEnvShape).safeParse(environment);
+  if (!redis.success) throw new Error(`REDIS_URL or REDIS_PREFIX is invalid: ${redis.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  const settings = redis.data;
   const queue = new Queue(OWNER_ACTIONS_QUEUE.queue, bullConnection(settings));
   const events = new QueueEvents(OWNER_ACTIONS_QUEUE.queue, bullConnection(settings));
   try {

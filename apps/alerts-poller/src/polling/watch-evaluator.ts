@@ -6,7 +6,7 @@ import { evaluateSessionKeys } from '../rules/session-key.rule';
 import { evaluateTradeEvents, tradeDetails } from '../rules/trade-events.rule';
 import type { AccountData, Marks, TradeEvent } from '../tool-api/tool-data';
 import type { ScanVerdict } from './open-position-scan';
-import { type AccountFetchState, needsAccount, needsPositions, RECHECK_WINDOW_MS, type RuleStates, type WatchRow } from './watch-state';
+import { type AccountFetchState, disableOffRules, needsAccount, needsPositions, RECHECK_WINDOW_MS, type RuleStates, type WatchRow } from './watch-state';
 
 /** What one cycle observed about a watch's wallet. */
 export interface WatchObservation {
@@ -110,18 +110,7 @@ export function evaluateWatch(watch: WatchRow, prev: RuleStates, obs: WatchObser
       alerts.push(...liquidation.alerts);
     }
   }
-  return { next: disableOffRules(watch, prune(next)), alerts };
-}
-
-/** Rules turned off since the last read: their states say so at once (turning them on again then starts silently). */
-function disableOffRules(watch: WatchRow, states: RuleStates): RuleStates {
-  const r = watch.rules;
-  const next = { ...states };
-  if (!r.liquidation.enabled && next.positions?.enabled) next.positions = { ...next.positions, enabled: false };
-  if (!r.balance.enabled && next.balance?.enabled) next.balance = { ...next.balance, enabled: false };
-  if (!r.sessionKey.enabled && next.session_key?.enabled) next.session_key = { ...next.session_key, enabled: false };
-  if (!r.rewards.enabled && next.rewards?.enabled) next.rewards = { ...next.rewards, enabled: false };
-  return next;
+  return { next: disableOffRules(watch.rules, prune(next)), alerts };
 }
 
 function prune(states: RuleStates): RuleStates {

@@ -50,9 +50,17 @@ export const RULE_STATE_KEYS: readonly RuleStateKey[] = ['account', 'positions',
 /** How long a lagging account is re-read every cycle (the tool API caches answers for 5 s). */
 export const RECHECK_WINDOW_MS = 30_000;
 
+/** The rules that need the wallet's account, each with the state it keeps (liquidation first). */
+export const ACCOUNT_RULE_STATES = [
+  ['liquidation', 'positions'],
+  ['balance', 'balance'],
+  ['sessionKey', 'session_key'],
+  ['rewards', 'rewards'],
+] as const satisfies readonly (readonly [keyof WalletRules, RuleStateKey])[];
+
 /** Rules that need the wallet's account (positions, balances, session keys, queued winnings). */
 export function needsAccount(rules: WalletRules): boolean {
-  return rules.liquidation.enabled || rules.balance.enabled || rules.sessionKey.enabled || rules.rewards.enabled;
+  return ACCOUNT_RULE_STATES.some(([rule]) => rules[rule].enabled);
 }
 
 /** Rules whose value changes when the wallet trades (balance, queued winnings): a close re-reads the account for them. */
@@ -67,15 +75,20 @@ export function needsPositions(rules: WalletRules, states: RuleStates | undefine
 
 /** A rule other than liquidation is on but was never evaluated: its baseline needs one account read. */
 export function needsBaseline(rules: WalletRules, states: RuleStates | undefined): boolean {
-  return (rules.balance.enabled && !states?.balance?.enabled) || (rules.sessionKey.enabled && !states?.session_key?.enabled) || (rules.rewards.enabled && !states?.rewards?.enabled);
+  return ACCOUNT_RULE_STATES.some(([rule, state]) => rule !== 'liquidation' && rules[rule].enabled && !states?.[state]?.enabled);
 }
 
 /** A rule was turned off but its state still says it is on (flipped without a read, so turning it on again starts silently). */
 export function hasStaleEnabled(rules: WalletRules, states: RuleStates): boolean {
-  return (
-    (!rules.liquidation.enabled && Boolean(states.positions?.enabled)) ||
-    (!rules.balance.enabled && Boolean(states.balance?.enabled)) ||
-    (!rules.sessionKey.enabled && Boolean(states.session_key?.enabled)) ||
-    (!rules.rewards.enabled && Boolean(states.rewards?.enabled))
-  );
+  return ACCOUNT_RULE_STATES.some(([rule, state]) => !rules[rule].enabled && Boolean(states[state]?.enabled));
+}
+
+/** The states of rules turned off, marked off (turning such a rule on again then starts silently). */
+export function disableOffRules(rules: WalletRules, states: RuleStates): RuleStates {
+  const next = { ...states };
+  for (const [rule, state] of ACCOUNT_RULE_STATES) {
+    const kept = next[state];
+    if (!rules[rule].enabled && kept?.enabled) (next as Record<string, unknown>)[state] = { ...kept, enabled: false };
+  }
+  return next;
 }

@@ -67,11 +67,6 @@ export class RestToolCalls {
         sendJson(res, 200, JSON.stringify(await this.executor.run(call.tool, call.args, anonymousContext(ip))));
         return;
       }
-      const hit = this.cache.peek(call.cacheKey);
-      if (hit) {
-        sendCached(res, hit, 'HIT');
-        return;
-      }
       const cached = await this.cache.getOrCompute(call.cacheKey, async () => JSON.stringify(await this.executor.run(call.tool, call.args, anonymousContext(ip))));
       sendCached(res, cached, cached.hit ? 'HIT' : 'MISS');
     } catch (error) {

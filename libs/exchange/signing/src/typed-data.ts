@@ -1,8 +1,9 @@
 import type { Hex } from 'viem';
 
 /**
- * EIP-712 messages of the exchange. Every write is an intent signed by the wallet's session key; a
+ * EIP-712 messages of the exchange. Trading writes are intents signed by the wallet's session key; a
  * session key is approved once by the wallet owner's signature over the key, its guardrails and expiry.
+ * Moving funds (withdraw, stake, unstake, claim) is signed by the wallet itself (owner-action-signing.ts).
  * Amounts are integers (micro-USDC); guardrail limits use 0 for "no limit" and "*" for all markets.
  */
 export const EXCHANGE_DOMAIN_NAME = 'Paper Perps';

@@ -82,7 +82,7 @@ export class ToolResultCache {
     });
     if (shared) {
       const split = shared.indexOf('\n');
-      const expiresAt = Number(shared.slice(0, Math.max(0, split)));
+      const expiresAt = Number(shared.slice(0, split));
       if (split > 0 && expiresAt > Date.now()) {
         const entry = { body: shared.slice(split + 1), expiresAt };
         this.remember(key, entry);
