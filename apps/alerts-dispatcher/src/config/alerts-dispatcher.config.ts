@@ -57,8 +57,8 @@ export const alertsDispatcherConfigSchema = z
       'Cap on rate-limited answers (429) per delivery. Each waits exactly Retry-After and uses up no attempt; the answer that reaches this count dead-letters the delivery.',
     ),
     ...destinationRateEnvShape,
-    ALERTS_DELIVERY_LOCK_MS: env.positiveInt(30000).describe('BullMQ job lock (ms): the job of a dispatcher that died is taken up again after its lock lapses.'),
-    ALERTS_DELIVERY_STALLED_INTERVAL_MS: env.positiveInt(30000).describe('How often (ms) workers look for jobs whose lock lapsed.'),
+    ALERTS_DELIVERY_LOCK_MS: env.positiveInt(3000).describe('BullMQ job lock (ms), renewed while a delivery runs: the job of a dispatcher that died is taken up again after its lock lapses.'),
+    ALERTS_DELIVERY_STALLED_INTERVAL_MS: env.positiveInt(1000).describe('How often (ms) workers look for jobs whose lock lapsed.'),
     ALERTS_SWEEP_MS: env.positiveInt(30000).describe('Period (ms) of the outbox sweeper that re-enqueues pending deliveries left without a job.'),
     ALERTS_SWEEP_GRACE_MS: env.positiveInt(60000).describe('How long (ms) a pending delivery may be overdue before the sweeper checks its job.'),
   })

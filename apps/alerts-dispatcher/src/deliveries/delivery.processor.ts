@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { type DeliveryOutcome, TokenBuckets } from '@paper/alerts-delivery';
 import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
-import { APP_CONFIG, metricsRegistry, QueueRegistry, REDIS } from '@paper/nest-infra';
+import { APP_CONFIG, isDependencyOutage, metricsRegistry, outageDelay, QueueRegistry, REDIS } from '@paper/nest-infra';
 import { DelayedError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
@@ -16,6 +16,8 @@ const sendSeconds = new Histogram({ name: 'alerts_delivery_send_seconds', help: 
 
 /** Small early arrivals (clock skew between replicas) are sent rather than delayed again. */
 const EARLY_SLACK_MS = 250;
+/** How long the record that a delivery was sent is kept in Redis beside its row (seconds). */
+const SENT_MARK_TTL_S = 7 * 86_400;
 
 export type DeliverResult = 'missing' | 'already_final' | 'skipped' | 'delivered' | 'retry_scheduled' | 'dead' | 'channel_disabled';
 
@@ -25,6 +27,11 @@ type JobControl = Pick<Job, 'moveToDelayed' | 'token'>;
  * Works the `deliver` jobs (job id = delivery id): one attempt per run, at least once. A delivered or
  * dead delivery is never sent again by a redelivered job; retries and rate-limit waits move the same
  * job to the delayed set; a process killed mid-attempt leaves the job to BullMQ's stalled-job recovery.
+ *
+ * Sending and recording belong together: once a receiver took a delivery, the dispatcher marks it sent
+ * in Redis and then records it in PostgreSQL, retrying that write through an outage (and through a
+ * shutdown, which waits for it) instead of giving the job up; a run that finds the mark (the record
+ * failed for good, the process died in between) records the delivery without sending it again.
  */
 @Injectable()
 export class DeliveryProcessor implements OnApplicationBootstrap {
@@ -37,7 +44,7 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     private readonly store: DeliveryStore,
     private readonly sender: DeliverySender,
     private readonly sweeper: DeliverySweeper,
-    @Inject(REDIS) redis: Redis,
+    @Inject(REDIS) private readonly redis: Redis,
     @Inject(APP_CONFIG) private readonly config: AlertsDispatcherConfig,
   ) {
     this.buckets = new TokenBuckets(redis, config.REDIS_PREFIX);
@@ -49,9 +56,8 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     };
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    const queue = this.queues.queue(ALERTS_DELIVERY_QUEUE);
-    await queue.upsertJobScheduler('sweep-deliveries', { every: this.config.ALERTS_SWEEP_MS }, { name: 'sweep-deliveries', data: {}, opts: { removeOnComplete: 20, removeOnFail: 50 } });
+  onApplicationBootstrap(): void {
+    this.queues.schedule(ALERTS_DELIVERY_QUEUE, 'sweep-deliveries', this.config.ALERTS_SWEEP_MS, { removeOnComplete: 20, removeOnFail: 50 });
     this.queues.worker(
       ALERTS_DELIVERY_QUEUE,
       async (name, data, job) => (name === 'sweep-deliveries' ? this.sweeper.sweep() : this.deliver((data as { deliveryId: string }).deliveryId, job)),
@@ -59,7 +65,6 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
         concurrency: this.config.ALERTS_DELIVERY_CONCURRENCY,
         lockDuration: this.config.ALERTS_DELIVERY_LOCK_MS,
         stalledInterval: this.config.ALERTS_DELIVERY_STALLED_INTERVAL_MS,
-        maxStalledCount: 10,
       },
     );
   }
@@ -79,13 +84,18 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     if (wait > 0) return this.delay(job, now + wait);
     const attempts = await this.store.claim(id);
     if (attempts === undefined) return 'already_final';
+    if (await this.wasSent(id)) {
+      await this.record(() => this.store.delivered(id));
+      return 'delivered';
+    }
     const end = sendSeconds.startTimer({ kind: delivery.channel.kind });
     const outcome: DeliveryOutcome = await this.sender.send(delivery).catch((error: unknown) => ({ kind: 'retry', reason: `send failed: ${(error as Error).message}` }));
     end();
     outcomes.inc({ kind: delivery.channel.kind, outcome: outcome.kind });
     switch (outcome.kind) {
       case 'delivered':
-        await this.store.delivered(id);
+        await this.markSent(id);
+        await this.record(() => this.store.delivered(id));
         return 'delivered';
       case 'failed':
         await this.store.dead(id, outcome.reason);
@@ -123,6 +133,31 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     const at = Date.now() + delay;
     await this.store.rateLimited(delivery.id, outcome.reason, new Date(at));
     return this.delay(job, at);
+  }
+
+  private sentKey(id: string): string {
+    return `${this.config.REDIS_PREFIX}:alerts:sent:${id}`;
+  }
+
+  private async wasSent(id: string): Promise<boolean> {
+    return (await this.redis.exists(this.sentKey(id)).catch(() => 0)) === 1;
+  }
+
+  private async markSent(id: string): Promise<void> {
+    await this.redis.set(this.sentKey(id), '1', 'EX', SENT_MARK_TTL_S).catch(() => undefined);
+  }
+
+  /** Writes the outcome of a send that happened, retrying while PostgreSQL is unreachable (never re-sending). */
+  private async record(write: () => Promise<void>): Promise<void> {
+    for (let retry = 0; ; retry += 1) {
+      try {
+        return await write();
+      } catch (error) {
+        if (!isDependencyOutage(error)) throw error;
+        if (retry === 0) this.logger.warn(`recording a sent delivery waits for PostgreSQL: ${(error as Error).message}`);
+        await new Promise((r) => setTimeout(r, outageDelay(retry)));
+      }
+    }
   }
 
   get attemptsLimit(): number {

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, REDIS } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
@@ -16,7 +16,7 @@ const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
  * where it stopped. In webhook mode the webhook is registered instead (Telegram allows only one of the two).
  */
 @Injectable()
-export class TelegramLongPoller implements OnApplicationBootstrap, OnApplicationShutdown {
+export class TelegramLongPoller implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(TelegramLongPoller.name);
   private readonly owner = randomUUID();
   private readonly abort = new AbortController();
@@ -41,7 +41,7 @@ export class TelegramLongPoller implements OnApplicationBootstrap, OnApplication
     if (this.config.TELEGRAM_UPDATES_MODE === 'polling') this.loop = this.run();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     this.abort.abort();
     await this.loop;
     await this.redis.eval(RELEASE, 1, this.key('poller'), this.owner).catch(() => undefined);

@@ -41,11 +41,10 @@ export class PollProcessor implements OnApplicationBootstrap {
     };
   }
 
-  async onApplicationBootstrap(): Promise<void> {
-    const queue = this.queues.queue(ALERTS_POLL_QUEUE);
-    const template = { opts: { removeOnComplete: 50, removeOnFail: 200 } };
-    await queue.upsertJobScheduler('poll-wallets', { every: this.config.ALERTS_POLL_MS }, { name: 'poll-wallets', data: {}, ...template });
-    await queue.upsertJobScheduler('poll-protocol', { every: this.config.ALERTS_PROTOCOL_POLL_MS }, { name: 'poll-protocol', data: {}, ...template });
+  onApplicationBootstrap(): void {
+    const opts = { removeOnComplete: 50, removeOnFail: 200 };
+    this.queues.schedule(ALERTS_POLL_QUEUE, 'poll-wallets', this.config.ALERTS_POLL_MS, opts);
+    this.queues.schedule(ALERTS_POLL_QUEUE, 'poll-protocol', this.config.ALERTS_PROTOCOL_POLL_MS, opts);
     this.queues.worker(ALERTS_POLL_QUEUE, (name) => this.handle(name as 'poll-wallets' | 'poll-protocol'), { concurrency: 2 });
   }
 

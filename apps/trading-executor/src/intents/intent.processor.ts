@@ -17,7 +17,6 @@ export class IntentProcessor implements OnApplicationBootstrap {
     this.registry.worker(INTENTS_QUEUE, (_name, data, job) => this.execution.execute(data as SignedIntentPayload, job.timestamp), {
       concurrency: this.config.INTENT_CONCURRENCY,
       lockDuration: this.config.INTENT_LOCK_MS,
-      stalledInterval: this.config.INTENT_LOCK_MS,
     });
   }
 }

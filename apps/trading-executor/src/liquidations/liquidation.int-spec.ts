@@ -112,7 +112,7 @@ describe('liquidations (PostgreSQL + Redis)', () => {
       release();
       await listener.idle();
     } finally {
-      await listener.onApplicationShutdown();
+      await listener.beforeApplicationShutdown();
     }
     expect(passes).toEqual([{ low: 1_000_000n, high: 1_000_000n }, { low: 990_400n, high: 1_000_000n }]);
     const [row] = await kit.db.query(`SELECT status, exit_price FROM exchange.positions WHERE id = $1`, [long.positionId]);

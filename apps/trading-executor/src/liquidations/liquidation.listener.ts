@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
 import { type PriceTick, priceTickChannel } from '@paper/contracts';
 import type { Market } from '@paper/exchange';
 import { APP_CONFIG, REDIS } from '@paper/nest-infra';
@@ -22,7 +22,7 @@ interface MarketPass {
  * through a bust price that reverts within one pass still liquidates.
  */
 @Injectable()
-export class LiquidationListener implements OnApplicationBootstrap, OnApplicationShutdown {
+export class LiquidationListener implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Liquidations');
   private readonly lease: LeaderLease;
   private subscriber?: Redis;
@@ -48,7 +48,7 @@ export class LiquidationListener implements OnApplicationBootstrap, OnApplicatio
     await this.subscriber.subscribe(priceTickChannel(this.config.REDIS_PREFIX));
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearInterval(this.renewTimer);
     await this.subscriber?.quit().catch(() => this.subscriber?.disconnect());

@@ -12,7 +12,7 @@ import { HarvestService } from './harvest.service';
 type MaintenanceJob = JobName<typeof EXCHANGE_MAINTENANCE_QUEUE>;
 
 /**
- * Schedules the repeatable maintenance jobs (BullMQ job schedulers, upserted by every replica; each run
+ * Schedules the repeatable maintenance jobs (BullMQ job schedulers, kept alive by every replica; each run
  * goes to one worker) and runs them: harvest, equity snapshots, daily roll-up, deposit sweep, intent expiry.
  */
 @Injectable()
@@ -29,8 +29,7 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
     private readonly expiry: IntentExpiryService,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    const queue = this.registry.queue(EXCHANGE_MAINTENANCE_QUEUE);
+  onApplicationBootstrap(): void {
     const every: Record<MaintenanceJob, number> = {
       'harvest-payouts': this.config.HARVEST_EVERY_MS,
       'snapshot-equity': this.config.SNAPSHOT_EVERY_MS,
@@ -39,7 +38,7 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
       'expire-intents': this.config.EXPIRE_INTENTS_EVERY_MS,
     };
     for (const [name, ms] of Object.entries(every)) {
-      await queue.upsertJobScheduler(name, { every: ms }, { name, data: {}, opts: { removeOnComplete: 100, removeOnFail: 100 } });
+      this.registry.schedule(EXCHANGE_MAINTENANCE_QUEUE, name, ms, { removeOnComplete: 100, removeOnFail: 100 });
     }
     this.registry.worker(EXCHANGE_MAINTENANCE_QUEUE, (name, data) => this.run(name as MaintenanceJob, data as { day?: string }), { concurrency: 2 });
   }

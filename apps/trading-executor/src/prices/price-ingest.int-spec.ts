@@ -58,11 +58,11 @@ describe('price ingest (Redis)', () => {
     expect(await book.fresh('BTC', Date.now() + 3000)).toBeNull();
 
     // Replica A stops (lease released): B takes over on its next poll.
-    await a.onApplicationShutdown();
+    await a.beforeApplicationShutdown();
     venueB.state.BTC = { bid: '101000', ask: '101000.2' };
     await b.poll();
     expect(b.isIngesting).toBe(true);
     expect((await book.latest('BTC'))?.mid).toBe('1010001');
-    await b.onApplicationShutdown();
+    await b.beforeApplicationShutdown();
   });
 });

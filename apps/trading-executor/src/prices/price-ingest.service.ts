@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { type Market, MARKETS } from '@paper/exchange';
 import { APP_CONFIG, REDIS } from '@paper/nest-infra';
 import { createUpstreamClient, type HyperliquidInfoClient, isUpstreamError } from '@paper/upstream';
@@ -22,7 +22,7 @@ export function ingestUpstreamClient(config: TradingExecutorConfig): Hyperliquid
  * failure the last price stays (and turns stale after PRICE_STALE_MS, which stops execution).
  */
 @Injectable()
-export class PriceIngestService implements OnModuleInit, OnApplicationShutdown {
+export class PriceIngestService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('PriceIngest');
   private readonly lease: LeaderLease;
   private timer?: NodeJS.Timeout;
@@ -48,7 +48,7 @@ export class PriceIngestService implements OnModuleInit, OnApplicationShutdown {
     this.timer = setInterval(() => void this.poll(), this.config.PRICE_POLL_MS);
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.lease.release();
   }

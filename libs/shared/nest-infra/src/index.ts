@@ -16,4 +16,8 @@ export * from './bootstrap/bootstrap-app';
 export * from './bootstrap/run-app';
 export * from './queues/queue-registry';
 export * from './queues/queue.module';
+export * from './queues/job-schedules';
+export * from './queues/outage-retry';
+export * from './errors/dependency-outage';
+export * from './database/pg-connections';
 export * from './http/client-ip';

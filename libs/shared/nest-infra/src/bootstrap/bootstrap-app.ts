@@ -32,7 +32,8 @@ export interface RunningApp {
 
 /**
  * Starts an app the same way everywhere: JSON logs, request logs, metrics, the global error filter,
- * graceful shutdown on SIGTERM/SIGINT (readiness turns 503, HTTP drains, workers close, then exit).
+ * ordered shutdown on SIGTERM/SIGINT (readiness turns 503 and HTTP stops accepting; workers and HTTP
+ * requests in flight finish; then PostgreSQL and Redis close; then exit).
  */
 export async function bootstrapApp(options: BootstrapOptions): Promise<RunningApp> {
   const logger = createLogger(options.app, options.config.LOG_LEVEL);
@@ -43,6 +44,12 @@ export async function bootstrapApp(options: BootstrapOptions): Promise<RunningAp
   });
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // While draining, every answer closes its keep-alive connection, so clients move to another replica.
+  let draining = false;
+  app.use((_req: unknown, res: { setHeader(name: string, value: string): void }, next: () => void) => {
+    if (draining) res.setHeader('Connection', 'close');
+    next();
+  });
   app.use(requestLogger(logger));
   app.use(httpMetrics());
   const limit = options.bodyLimit ?? '256kb';
@@ -66,9 +73,20 @@ export async function bootstrapApp(options: BootstrapOptions): Promise<RunningAp
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      // 1. Readiness turns 503 and HTTP stops accepting: idle keep-alive connections close now, busy
+      //    ones after their answer (sent with `Connection: close`).
       app.get(HealthRegistry).markShuttingDown();
+      draining = true;
+      server.close();
       server.closeIdleConnections();
-      await app.close();
+      const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
+      try {
+        // 2. beforeApplicationShutdown: queue workers finish or hand back their jobs, background loops stop;
+        //    then Nest waits for the last HTTP connection; 3. onApplicationShutdown: PostgreSQL and Redis close.
+        await app.close();
+      } finally {
+        clearInterval(idleSweep);
+      }
     })();
     return closing;
   };

@@ -34,7 +34,9 @@ export const baseEnvShape = {
   NODE_ENV: env.nodeEnv().describe('development, test or production (production refuses development secrets).'),
   LOG_LEVEL: env.logLevel().describe('pino log level of the JSON logs.'),
   HOST: z.string().default('0.0.0.0').describe('Interface the HTTP server listens on.'),
-  SHUTDOWN_GRACE_MS: env.positiveInt(10000).describe('On SIGTERM, how long (ms) HTTP and queue workers may drain before the process exits.'),
+  SHUTDOWN_GRACE_MS: env.positiveInt(20000).describe(
+    'On SIGTERM, how long (ms) HTTP requests and queue jobs in flight may take to finish before the process exits anyway (PostgreSQL and Redis close after them).',
+  ),
 };
 
 export const redisEnvShape = {
@@ -44,6 +46,9 @@ export const redisEnvShape = {
     .regex(/^[a-z0-9:_-]+$/i)
     .default('paper')
     .describe('Prefix of every Redis key and BullMQ queue (<prefix>:bull:<queue>); lets several stacks share one Redis.'),
+  REDIS_COMMAND_TIMEOUT_MS: env
+    .positiveInt(1000)
+    .describe('Longest wait (ms) for one Redis command on a request path, reconnection included: while Redis is down, requests answer 503 (502 on the tool API) within it. Queue workers wait out outages instead.'),
 };
 
 export const databaseEnvShape = {

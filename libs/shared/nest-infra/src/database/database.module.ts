@@ -1,6 +1,7 @@
 import { type DynamicModule, Global, Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { DataSource, MigrationExecutor } from 'typeorm';
 import { HealthRegistry } from '../health/health-registry';
+import { guardPostgresDataSource } from './pg-connections';
 
 export const DATA_SOURCE_FACTORY = Symbol('DATA_SOURCE_FACTORY');
 const DATABASE_OPTIONS = Symbol('DATABASE_OPTIONS');
@@ -27,7 +28,15 @@ class DatabaseLifecycle implements OnModuleInit, OnApplicationShutdown {
     @Inject(DATABASE_OPTIONS) private readonly options: DatabaseOptions,
   ) {}
 
+  /** Connection errors are reported at most once per 5 s: a terminated backend raises several at once. */
+  private lastReport = 0;
+
   async onModuleInit(): Promise<void> {
+    guardPostgresDataSource(this.dataSource, (error) => {
+      if (Date.now() - this.lastReport < 5000) return;
+      this.lastReport = Date.now();
+      this.logger.warn(`PostgreSQL connection lost (${(error as { code?: string }).code ?? 'no code'}): ${error.message}; it is replaced on next use`);
+    });
     this.health.register('database', async () => {
       if (!this.dataSource.isInitialized) throw new Error('not connected');
       await this.dataSource.query('SELECT 1');

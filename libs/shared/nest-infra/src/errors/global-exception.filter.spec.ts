@@ -31,6 +31,12 @@ describe('GlobalExceptionFilter.render', () => {
     expect(filter.render(new BadRequestException(cause.message, { cause }))).toMatchObject({ status: 400, code: 'invalid_json' });
   });
 
+  it('answers 503 with Retry-After when PostgreSQL or Redis is unreachable', () => {
+    const terminated = Object.assign(new Error('terminating connection due to administrator command'), { driverError: { code: '57P01' } });
+    expect(filter.render(terminated)).toMatchObject({ status: 503, code: 'service_unavailable', headers: { 'Retry-After': '2' } });
+    expect(filter.render(new Error('Command timed out'))).toMatchObject({ status: 503 });
+  });
+
   it('hides internal errors behind a generic 500', () => {
     const rendered = filter.render(new Error('password=hunter2 leaked'));
     expect(rendered.status).toBe(500);

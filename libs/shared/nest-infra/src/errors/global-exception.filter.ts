@@ -2,6 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '
 import { isCodedError } from '@paper/contracts';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
+import { isDependencyOutage, OUTAGE_RETRY_AFTER_SECONDS } from './dependency-outage';
 
 export interface RenderedError {
   status: number;
@@ -37,7 +38,9 @@ export class GlobalExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const rendered = this.render(exception);
-    if (rendered.status >= 500) {
+    if (rendered.status === 503 && rendered.code === 'service_unavailable') {
+      this.logger.warn({ err: exception }, 'request met a database or Redis outage');
+    } else if (rendered.status >= 500) {
       this.logger.error({ err: exception }, 'request failed');
     }
     if (res.headersSent) {
@@ -67,6 +70,14 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     const parserError = bodyParserError(exception);
     if (parserError) {
       return parserError;
+    }
+    if (isDependencyOutage(exception)) {
+      return {
+        status: 503,
+        code: 'service_unavailable',
+        message: 'The service could not reach its database or Redis just now. Please retry in a few seconds.',
+        headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) },
+      };
     }
     return { status: 500, code: 'internal_error', message: 'Something went wrong on our side. Please try again shortly.' };
   }

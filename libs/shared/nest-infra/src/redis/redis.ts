@@ -1,20 +1,46 @@
+import { Logger } from '@nestjs/common';
 import type { ConnectionOptions } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 
 export interface RedisSettings {
   REDIS_URL: string;
   REDIS_PREFIX: string;
+  /** Bound (ms) on one command of a request-path client, time spent waiting for a reconnection included. */
+  REDIS_COMMAND_TIMEOUT_MS?: number;
 }
 
-/** A plain ioredis client (caches, buckets, pub/sub). Reconnects forever; commands fail fast while down. */
+/** Default of REDIS_COMMAND_TIMEOUT_MS: an answer while Redis is down comes well within 2 s. */
+export const REDIS_COMMAND_TIMEOUT_MS = 1000;
+const CONNECT_TIMEOUT_MS = 2000;
+const reconnectDelay = (attempt: number): number => Math.min(attempt * 200, 2000);
+
+/** Logs a connection's errors at most once per 5 s each: an outage raises one per reconnection attempt. */
+export function connectionErrorLogger(what: string, logger = new Logger('Redis')): (error: Error) => void {
+  let last = 0;
+  return (error) => {
+    if (Date.now() - last < 5000) return;
+    last = Date.now();
+    logger.warn(`${what}: ${error.message}`);
+  };
+}
+
+/**
+ * A plain ioredis client (caches, buckets, leases, pub/sub) for request paths: it reconnects forever, and
+ * every command fails within REDIS_COMMAND_TIMEOUT_MS while Redis is unreachable (the caller answers 503
+ * or retries) instead of waiting for the reconnection.
+ */
 export function createRedis(settings: RedisSettings, extra: RedisOptions = {}): Redis {
-  return new Redis(settings.REDIS_URL, {
+  const redis = new Redis(settings.REDIS_URL, {
     lazyConnect: false,
     enableOfflineQueue: true,
     maxRetriesPerRequest: 1,
-    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    commandTimeout: settings.REDIS_COMMAND_TIMEOUT_MS ?? REDIS_COMMAND_TIMEOUT_MS,
+    retryStrategy: reconnectDelay,
     ...extra,
   });
+  redis.on('error', connectionErrorLogger('Redis connection'));
+  return redis;
 }
 
 /** Connection options parsed from a redis:// or rediss:// URL. */
@@ -32,8 +58,9 @@ export function redisOptionsFromUrl(url: string): RedisOptions {
 }
 
 /**
- * Connection options for BullMQ queues and workers. BullMQ creates and owns (and closes) the connection;
- * blocking commands need maxRetriesPerRequest null.
+ * Connection options for BullMQ workers and queue-event listeners. BullMQ creates and owns (and closes)
+ * the connection; blocking commands need maxRetriesPerRequest null, and these connections wait out an
+ * outage patiently (they reconnect forever).
  */
 export function bullConnection(settings: RedisSettings): { connection: ConnectionOptions; prefix: string } {
   return {
@@ -41,8 +68,22 @@ export function bullConnection(settings: RedisSettings): { connection: Connectio
       ...redisOptionsFromUrl(settings.REDIS_URL),
       maxRetriesPerRequest: null,
       enableReadyCheck: true,
-      retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      retryStrategy: reconnectDelay,
     } as ConnectionOptions,
     prefix: `${settings.REDIS_PREFIX}:bull`,
+  };
+}
+
+/**
+ * Connection options for BullMQ queues that add jobs (often on a request path): once connected, a command
+ * fails at once while Redis is unreachable instead of queueing until it is back, so the caller can answer
+ * 503 or retry later.
+ */
+export function bullProducerConnection(settings: RedisSettings): { connection: ConnectionOptions; prefix: string } {
+  const { connection, prefix } = bullConnection(settings);
+  return {
+    connection: { ...(connection as RedisOptions), enableOfflineQueue: false, commandTimeout: settings.REDIS_COMMAND_TIMEOUT_MS ?? REDIS_COMMAND_TIMEOUT_MS } as ConnectionOptions,
+    prefix,
   };
 }

@@ -1,39 +1,10 @@
 import { CodedError, ToolErrorCode } from '@paper/contracts';
+import { isDependencyOutage } from '@paper/nest-infra';
 import { isUpstreamError } from '@paper/upstream';
 import { ToolError, toolErrors } from '../errors/tool.error';
 
-/**
- * Socket errors, and PostgreSQL SQLSTATEs of a database that cannot serve: shut down or restarting (57P01-03),
- * dropped (57P04, and 3D000 for the connections made after), too many connections (53300), connection
- * exceptions (08xxx).
- */
-const CONNECTION_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  '57P01',
-  '57P02',
-  '57P03',
-  '57P04',
-  '3D000',
-  '53300',
-  '08000',
-  '08001',
-  '08003',
-  '08004',
-  '08006',
-]);
-const CONNECTION_MESSAGES = /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Connection is closed|MaxRetriesPerRequest|Driver not Connected|DataSource is not initialized|Reached the max retries per request limit|Stream isn't writeable/i;
-
 /** True for failures of PostgreSQL or Redis being unreachable (the exchange did not answer), not for bugs. */
-export function isInfrastructureError(error: unknown): boolean {
-  const e = error as { code?: unknown; message?: unknown; driverError?: { code?: unknown } } | null;
-  if (!e || typeof e !== 'object') return false;
-  const code = String(e.code ?? e.driverError?.code ?? '');
-  return CONNECTION_CODES.has(code) || CONNECTION_MESSAGES.test(String(e.message ?? ''));
-}
+export const isInfrastructureError = isDependencyOutage;
 
 /**
  * Maps whatever a handler threw to what the transports render: ToolErrors pass through, upstream
