@@ -1,5 +1,6 @@
 // Test tiers: unit (*.spec.ts, no infrastructure), integration (*.int-spec.ts, real PostgreSQL and Redis),
-// end-to-end (apps/stack-e2e, the real apps over HTTP). `npm test` runs all three.
+// end-to-end (apps/stack-e2e, the real apps over HTTP). `npm test` runs these three; `npm run test:faults`
+// runs the fault experiments (*.fault-spec.ts: the built apps on a private Redis and database, broken on purpose).
 const transform = { '^.+\\.ts$': '<rootDir>/tools/dev/jest-transform.cjs' };
 const common = {
   testEnvironment: 'node',
@@ -25,6 +26,14 @@ module.exports = {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/apps/stack-e2e/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/tools/dev/jest-e2e-setup.cjs',
+      globalTeardown: '<rootDir>/tools/dev/jest-e2e-teardown.cjs',
+    },
+    {
+      ...common,
+      displayName: 'faults',
+      testMatch: ['<rootDir>/apps/stack-e2e/**/*.fault-spec.ts'],
+      testTimeout: 300000,
       globalSetup: '<rootDir>/tools/dev/jest-e2e-setup.cjs',
       globalTeardown: '<rootDir>/tools/dev/jest-e2e-teardown.cjs',
     },

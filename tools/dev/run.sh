@@ -73,7 +73,13 @@ case "$cmd" in
     echo "[test] typecheck"
     npx tsc -p tsconfig.json --noEmit
     echo "[test] unit, integration and end-to-end tests"
-    exec npx jest --ci "$@"
+    exec npx jest --ci --selectProjects unit integration e2e "$@"
     ;;
-  *) echo "usage: run.sh start|test|migrate|seed|faucet|owner-action|build|lint|typecheck" >&2; exit 2 ;;
+  test-faults)
+    node $REG tools/dev/ensure-services.ts
+    command -v redis-server >/dev/null 2>&1 || { echo "[faults] redis-server is needed (the experiments start their own)" >&2; exit 1; }
+    echo "[faults] fault experiments against the built apps"
+    exec npx jest --ci --selectProjects faults "$@"
+    ;;
+  *) echo "usage: run.sh start|test|test-faults|migrate|seed|faucet|owner-action|build|lint|typecheck" >&2; exit 2 ;;
 esac

@@ -126,7 +126,7 @@ export async function connectTrader(stack: TestStack, issuer: TestIssuer, option
   const expiresAt = Math.floor(Date.now() / 1000) + 86_400;
   const approval = approvalFromGuardrails(wallet, sessionKey, guardrails, BigInt(expiresAt));
   const signature = await signApproval(approval, ownerPrivateKey);
-  const queue = new Queue(SESSION_KEYS_QUEUE.queue, { connection: redisOptions(), prefix: `${stack.redisPrefix}:bull` });
+  const queue = new Queue(SESSION_KEYS_QUEUE.queue, { connection: redisOptions(stack.redisUrl), prefix: `${stack.redisPrefix}:bull` });
   try {
     await queue.add(
       'register-session-key',
@@ -164,8 +164,8 @@ export async function fund(stack: TestStack, wallet: string, usd: number): Promi
   }
 }
 
-export function redisOptions(): { host: string; port: number } {
-  const url = new URL(REDIS_URL);
+export function redisOptions(redisUrl = REDIS_URL): { host: string; port: number } {
+  const url = new URL(redisUrl);
   return { host: url.hostname, port: Number(url.port || 6379) };
 }
 

@@ -15,7 +15,7 @@ export const tradingExecutorConfigSchema = z.object({
   LIQUIDATIONS: env.bool(true).describe('Whether this replica takes part in the liquidator election (one replica liquidates at a time).'),
   LEADER_LEASE_MS: env.positiveInt(5000).describe('Redis lease (ms) of the single price ingester and liquidator; another replica takes over after it lapses.'),
   INTENT_CONCURRENCY: env.positiveInt(8).describe("Intents executed in parallel by one replica (one account's intents always run one at a time)."),
-  INTENT_LOCK_MS: env.positiveInt(3000).describe("BullMQ lock of a running intent (ms), renewed while it runs: a killed replica's intent runs again elsewhere within about 1.3 times this."),
+  INTENT_LOCK_MS: env.positiveInt(2000).describe("BullMQ lock of a running intent (ms), renewed while it runs: a killed replica's intent runs again elsewhere within about 1.3 times this."),
   LIQUIDATION_BATCH: env.positiveInt(500).describe('Positions liquidated per database transaction, per side of a market.'),
   HARVEST_EVERY_MS: env.positiveInt(10000).describe('Interval (ms) of the payout-queue harvest and staker payments.'),
   SNAPSHOT_EVERY_MS: env.positiveInt(60000).describe('Interval (ms) of the equity snapshots of active accounts.'),

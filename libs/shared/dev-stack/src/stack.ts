@@ -40,6 +40,11 @@ export interface RunningStack {
   stopApp(app: string, hard?: boolean): Promise<number | null>;
   /** Starts a stopped app again with the same environment and waits until it is ready. */
   restartApp(app: string): Promise<void>;
+  /**
+   * Starts one more replica of an app (same environment, its own port; not behind the edges) and waits
+   * until it is ready. Resolves to its name (`<app>#<n>`), which pid, logs, stopApp and restartApp take.
+   */
+  addReplica(app: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -105,7 +110,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const buffers = new Map<string, string[]>();
   const edges: Server[] = [];
 
-  const launch = (app: string): ChildProcess => {
+  const launch = (name: string): ChildProcess => {
+    const app = name.split('#')[0]!;
     // Built apps run as in the images; compiled-on-load sources keep source maps for readable stacks.
     const main =
       options.mode === 'dist'
@@ -113,12 +119,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         : ['--enable-source-maps', '-r', path.join(options.root, 'tools', 'dev', 'register.cjs'), path.join(options.root, 'apps', app, 'src', 'main.ts')];
     const child = spawn(process.execPath, [...SERVICE_NODE_OPTIONS, ...main], {
       cwd: options.root,
-      env: { ...process.env, ...sharedEnv, PORT: String(ports[app]) },
+      env: { ...process.env, ...sharedEnv, PORT: String(ports[name]) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const sink = options.logDir ? fs.createWriteStream(path.join(options.logDir, `${app}.log`), { flags: 'a' }) : undefined;
-    const buffer = buffers.get(app) ?? [];
-    buffers.set(app, buffer);
+    const sink = options.logDir ? fs.createWriteStream(path.join(options.logDir, `${name}.log`), { flags: 'a' }) : undefined;
+    const buffer = buffers.get(name) ?? [];
+    buffers.set(name, buffer);
     const onData = (chunk: Buffer) => {
       sink?.write(chunk);
       buffer.push(chunk.toString());
@@ -127,7 +133,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('exit', () => sink?.end());
-    children.set(app, child);
+    children.set(name, child);
     liveChildren.add(child);
     child.once('exit', () => liveChildren.delete(child));
     return child;
@@ -191,7 +197,14 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     stopApp,
     restartApp: async (app) => {
       const child = launch(app);
-      await waitReady(appUrls[app]!, child, options.readyTimeoutMs ?? 60000);
+      await waitReady(`http://127.0.0.1:${ports[app]}`, child, options.readyTimeoutMs ?? 60000);
+    },
+    addReplica: async (app) => {
+      const name = `${app}#${[...children.keys()].filter((n) => n.split('#')[0] === app).length + 1}`;
+      ports[name] = await freePort();
+      const child = launch(name);
+      await waitReady(`http://127.0.0.1:${ports[name]}`, child, options.readyTimeoutMs ?? 60000);
+      return name;
     },
     stop,
   };

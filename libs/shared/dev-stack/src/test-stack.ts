@@ -60,6 +60,8 @@ export function migrateDatabase(url: string, schemas: readonly string[] = []): s
 export interface TestStack extends RunningStack {
   database: TestDatabase;
   redisPrefix: string;
+  /** The Redis server the apps use. */
+  redisUrl: string;
 }
 
 export interface TestStackOptions {
@@ -67,6 +69,12 @@ export interface TestStackOptions {
   env?: Record<string, string>;
   /** Apply migrations before starting (default true). */
   migrate?: boolean;
+  /** The Redis server the apps use (default TEST_REDIS_URL, the shared test server). */
+  redisUrl?: string;
+  /** Directory for one log file per app (default: the last lines are kept in memory). */
+  logDir?: string;
+  /** The URL the apps reach the test database at (default its own URL), for a proxy in front of it. */
+  appDatabaseUrl?: (database: TestDatabase) => string;
 }
 
 /**
@@ -81,20 +89,22 @@ export async function startTestStack(options: TestStackOptions = {}): Promise<Te
     const stack = await startStack({
       root: WORKSPACE_ROOT,
       apps: options.apps,
-      databaseUrl: database.url,
-      redisUrl: REDIS_URL,
+      databaseUrl: options.appDatabaseUrl?.(database) ?? database.url,
+      redisUrl: options.redisUrl ?? REDIS_URL,
       redisPrefix,
       basePort: 0,
       alertsPort: 0,
       randomAppPorts: true,
       mode: 'dist',
       distDir: testDistDir(),
+      logDir: options.logDir,
       env: { LOG_LEVEL: 'warn', NODE_ENV: 'test', ...options.env },
     });
     return {
       ...stack,
       database,
       redisPrefix,
+      redisUrl: options.redisUrl ?? REDIS_URL,
       stop: async () => {
         await stack.stop();
         await database.drop();

@@ -33,6 +33,8 @@ const OUTAGE_MESSAGES = new RegExp(
     'Client has encountered a connection error',
     'Client was closed and is not queryable',
     'Cannot use a pool after calling end',
+    // TypeORM releases a query runner whose connection failed; the transaction's next statement says so.
+    'Query runner already released',
     'Connection is closed',
     'MaxRetriesPerRequest',
     'Reached the max retries per request limit',

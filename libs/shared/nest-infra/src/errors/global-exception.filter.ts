@@ -38,8 +38,8 @@ export class GlobalExceptionFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const rendered = this.render(exception);
-    if (rendered.status === 503 && rendered.code === 'service_unavailable') {
-      this.logger.warn({ err: exception }, 'request met a database or Redis outage');
+    if (rendered.status === 502 || rendered.status === 503) {
+      this.logger.warn({ err: exception }, 'request met an unavailable dependency');
     } else if (rendered.status >= 500) {
       this.logger.error({ err: exception }, 'request failed');
     }

@@ -15,7 +15,7 @@ export type JobHandler = (name: string, data: unknown, job: Job) => Promise<unkn
  * Lock of a running job (ms), unless a worker sets its own. With the stalled check at a third of it, the
  * job of a process killed with SIGKILL is running again elsewhere within about 1.3 × this.
  */
-export const DEFAULT_LOCK_MS = 3000;
+export const DEFAULT_LOCK_MS = 2000;
 /**
  * Times a job may be found stalled (its process died while running it) before BullMQ fails it for good.
  * Crashes and deploys must never fail work, so this is high; a job that kills its process every time

@@ -26,8 +26,9 @@ export function connectionErrorLogger(what: string, logger = new Logger('Redis')
 
 /**
  * A plain ioredis client (caches, buckets, leases, pub/sub) for request paths: it reconnects forever, and
- * every command fails within REDIS_COMMAND_TIMEOUT_MS while Redis is unreachable (the caller answers 503
- * or retries) instead of waiting for the reconnection.
+ * while Redis is unreachable every command fails at once, or within REDIS_COMMAND_TIMEOUT_MS when it was
+ * already sent (the caller answers 503 or retries), instead of waiting for the reconnection. A
+ * `duplicate()` (a subscriber) should pass `{ enableOfflineQueue: true }` to wait for its first connection.
  */
 export function createRedis(settings: RedisSettings, extra: RedisOptions = {}): Redis {
   const redis = new Redis(settings.REDIS_URL, {
@@ -40,6 +41,11 @@ export function createRedis(settings: RedisSettings, extra: RedisOptions = {}): 
     ...extra,
   });
   redis.on('error', connectionErrorLogger('Redis connection'));
+  // Commands wait for the first connection (start-up); once connected, a command issued while the
+  // connection is down fails at once instead of queueing for the reconnection.
+  redis.once('ready', () => {
+    redis.options.enableOfflineQueue = extra.enableOfflineQueue ?? false;
+  });
   return redis;
 }
 

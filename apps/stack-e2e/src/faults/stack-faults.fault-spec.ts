@@ -1,0 +1,211 @@
+import { INTENTS_QUEUE } from '@paper/contracts';
+import { callTool } from '../tools/tool-test-kit';
+import {
+  CLEAN_VERDICT,
+  type FaultLab,
+  FAULT_APPS,
+  hitsByEvent,
+  intentBurst,
+  judgeBurst,
+  queueDeliveries,
+  recordExperiment,
+  schedulesResumed,
+  startFaultLab,
+  until,
+  webhookAccount,
+} from './harness';
+
+/**
+ * The fault experiments: the built apps on an isolated database (behind a fault proxy) and a private
+ * redis-server, broken the ways production breaks them. Each experiment asserts that every accepted
+ * intent ends exactly once in a definite state, nothing fails for good, no effect or delivery happens
+ * twice, the books balance, no caller gets a 500, and no process dies of a dependency's error.
+ * Figures (durations, recovery times) go to tmp/fault-suite.json.
+ */
+describe('fault experiments', () => {
+  let lab: FaultLab;
+  const EXECUTOR = 'trading-executor';
+
+  beforeAll(async () => {
+    lab = await startFaultLab({ env: { ALERTS_WEBHOOK_RATE: '100/1000' } });
+  }, 240_000);
+
+  afterAll(async () => {
+    await lab?.stop();
+  }, 60_000);
+
+  /** Every app still runs (none died of the fault); apps an experiment stopped were started again. */
+  const expectAllAlive = () => expect(FAULT_APPS.filter((app) => !lab.alive(app))).toEqual([]);
+
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('PostgreSQL connections terminated every second for 20 s during a burst', async () => {
+    let terminated = 0;
+    const started = Date.now();
+    const burst = await intentBurst(lab, async () => {
+      for (let i = 0; i < 20; i += 1) {
+        terminated += await lab.terminateBackends();
+        await sleep(1000);
+      }
+    });
+    const verdict = await judgeBurst(lab, burst);
+    recordExperiment('pg-terminate-every-second', { seconds: (Date.now() - started) / 1000, terminated, calls: verdict.calls, answers: verdict.answers, accepted: verdict.accepted, executed: verdict.executed });
+    expect(terminated).toBeGreaterThan(20);
+    expect(verdict).toMatchObject(CLEAN_VERDICT);
+    expect(verdict.accepted).toBeGreaterThan(0);
+    expectAllAlive();
+  }, 180_000);
+
+  it('PostgreSQL refusing connections for 20 s during a burst', async () => {
+    const started = Date.now();
+    let cut = 0;
+    const burst = await intentBurst(lab, async () => {
+      lab.proxy.refuse(true);
+      cut = lab.proxy.cutAll();
+      await sleep(20_000);
+      lab.proxy.refuse(false);
+    });
+    const verdict = await judgeBurst(lab, burst);
+    recordExperiment('pg-refusing-20s', { seconds: (Date.now() - started) / 1000, cut, calls: verdict.calls, answers: verdict.answers, accepted: verdict.accepted, executed: verdict.executed });
+    expect(cut).toBeGreaterThan(0);
+    expect(verdict).toMatchObject(CLEAN_VERDICT);
+    expect(verdict.accepted).toBeGreaterThan(0);
+    expectAllAlive();
+  }, 180_000);
+
+  it('executor SIGTERM during a burst drains and fails nothing', async () => {
+    let exitCode: number | null = null;
+    let restartMs = 0;
+    const burst = await intentBurst(lab, async () => {
+      await sleep(1000);
+      exitCode = await lab.stack.stopApp(EXECUTOR);
+      const t = Date.now();
+      await lab.stack.restartApp(EXECUTOR);
+      restartMs = Date.now() - t;
+    });
+    const verdict = await judgeBurst(lab, burst);
+    recordExperiment('executor-sigterm', { exitCode, restartMs, calls: verdict.calls, answers: verdict.answers, accepted: verdict.accepted, executed: verdict.executed });
+    expect(exitCode).toBe(0);
+    expect(verdict).toMatchObject(CLEAN_VERDICT);
+    expect(verdict.accepted).toBeGreaterThan(0);
+    expectAllAlive();
+  }, 180_000);
+
+  it('executor killed with SIGKILL twice within the lock window during a burst', async () => {
+    const queue = lab.queue(INTENTS_QUEUE.queue);
+    let heldAtKills = 0;
+    const burst = await intentBurst(lab, async () => {
+      for (let kill = 0; kill < 2; kill += 1) {
+        // Kill while the executor holds intents (active jobs under its lock).
+        await until('an intent in flight', async () => (await queue.getActiveCount()) > 0, 20_000).catch(() => undefined);
+        heldAtKills += await queue.getActiveCount();
+        await lab.stack.stopApp(EXECUTOR, true);
+        await lab.stack.restartApp(EXECUTOR);
+      }
+    });
+    const verdict = await judgeBurst(lab, burst);
+    recordExperiment('executor-sigkill-twice', { heldAtKills, calls: verdict.calls, answers: verdict.answers, accepted: verdict.accepted, executed: verdict.executed });
+    expect(verdict).toMatchObject(CLEAN_VERDICT);
+    expect(verdict.accepted).toBeGreaterThan(0);
+    expectAllAlive();
+  }, 180_000);
+
+  it('two executor replicas: one killed with SIGKILL, the other runs its intents within 5 s', async () => {
+    const replica = await lab.stack.addReplica(EXECUTOR);
+    const queue = lab.queue(INTENTS_QUEUE.queue);
+    let recoveryMs = 0;
+    let held: string[] = [];
+    try {
+      const burst = await intentBurst(lab, async () => {
+        await until('intents in flight', async () => (await queue.getActiveCount()) > 0, 20_000).catch(() => undefined);
+        await lab.stack.stopApp(EXECUTOR, true);
+        const killedAt = Date.now();
+        held = (await queue.getActive()).map((j) => j.id!).filter(Boolean);
+        // The surviving replica takes over what the killed one held once its locks lapse.
+        await until(
+          'the killed replica\'s intents to run elsewhere',
+          async () => {
+            if (held.length === 0) return true;
+            const rows = await lab.sql<{ n: string }>(`SELECT count(*) AS n FROM exchange.intents WHERE id = ANY($1) AND status <> 'queued'`, [held]);
+            return Number(rows[0]!.n) === held.length;
+          },
+          30_000,
+        );
+        recoveryMs = Date.now() - killedAt;
+        await lab.stack.restartApp(EXECUTOR);
+      });
+      const verdict = await judgeBurst(lab, burst);
+      recordExperiment('two-replicas-one-killed', { held: held.length, recoveryMs, calls: verdict.calls, answers: verdict.answers, accepted: verdict.accepted, executed: verdict.executed });
+      expect(verdict).toMatchObject(CLEAN_VERDICT);
+      expect(verdict.accepted).toBeGreaterThan(0);
+      expect(recoveryMs).toBeLessThan(5000 + 3000);
+      expect(lab.alive(replica)).toBe(true);
+      expectAllAlive();
+    } finally {
+      await lab.stack.stopApp(replica);
+    }
+  }, 180_000);
+
+  it('alerts-dispatcher SIGTERM with 10 deliveries in flight sends each exactly once', async () => {
+    const { accountId, channelId } = await webhookAccount(lab);
+    const receivedBefore = lab.receiver.received.length;
+    const heldBefore = lab.receiver.held;
+    lab.receiver.hold(true);
+    let deliveries: { id: string; eventId: string }[] = [];
+    try {
+      deliveries = await queueDeliveries(lab, accountId, channelId, 10);
+      await until('10 deliveries held open by the receiver', async () => lab.receiver.held >= heldBefore + 10, 30_000);
+      const stopping = lab.stack.stopApp('alerts-dispatcher');
+      await until('the dispatcher to start draining', async () => {
+        const res = await fetch(`${lab.stack.appUrls['alerts-dispatcher']}/readyz`).catch(() => undefined);
+        return !res || res.status === 503;
+      });
+      lab.receiver.hold(false);
+      expect(await stopping).toBe(0);
+    } finally {
+      lab.receiver.hold(false);
+    }
+    const rows = await lab.sql<{ status: string }>(`SELECT status FROM alerts.deliveries WHERE id = ANY($1)`, [deliveries.map((d) => d.id)]);
+    expect(rows.map((r) => r.status)).toEqual(Array(10).fill('delivered'));
+    await lab.stack.restartApp('alerts-dispatcher');
+    // Two outbox sweeps after the restart: a delivery without a record would be sent again by now.
+    const restarted = Date.now();
+    await schedulesResumed(lab, restarted, 60_000, ['alerts-deliveries/sweep-deliveries']);
+    await schedulesResumed(lab, Date.now(), 60_000, ['alerts-deliveries/sweep-deliveries']);
+    const hits = hitsByEvent(lab);
+    expect(deliveries.map((d) => hits.get(d.eventId) ?? 0)).toEqual(Array(10).fill(1));
+    recordExperiment('dispatcher-sigterm', { deliveries: 10, receiverHits: lab.receiver.received.length - receivedBefore });
+    expectAllAlive();
+  }, 180_000);
+
+  it('Redis restarted without persistence during a burst: answers within 2 s while down, schedules resume within 60 s', async () => {
+    const downAnswers: { tool: string; status: number; ms: number; retryAfter: string | null }[] = [];
+    let restartedAt = 0;
+    const burst = await intentBurst(lab, async () => {
+      await lab.redis.kill();
+      // While Redis is down, requests that need it answer promptly: done, or a retryable refusal.
+      const probes: [string, Record<string, unknown>, string | undefined][] = [
+        ['get_markets', {}, undefined],
+        ['calculate_position', { market: 'ETH', side: 'short', marginUsd: 10, leverage: 100 }, undefined],
+        ['open_position', { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1000 }, lab.traders[0]!.token],
+      ];
+      for (const [tool, args, token] of probes) {
+        const t = Date.now();
+        const res = await callTool(lab.stack.baseUrl, tool, args, token ? { token } : {});
+        downAnswers.push({ tool, status: res.status, ms: Date.now() - t, retryAfter: res.headers.get('retry-after') });
+      }
+      await lab.redis.start();
+      restartedAt = Date.now();
+    });
+    const resumed = await schedulesResumed(lab, restartedAt);
+    const verdict = await judgeBurst(lab, burst);
+    recordExperiment('redis-restart-empty', { downAnswers, schedulesResumedAfterSeconds: resumed, calls: verdict.calls, answers: verdict.answers, accepted: verdict.accepted, executed: verdict.executed, lost: verdict.lost.length });
+    for (const answer of downAnswers) {
+      expect(answer.ms).toBeLessThan(2000);
+      expect(answer.status === 200 || ((answer.status === 502 || answer.status === 503) && answer.retryAfter !== null)).toBe(true);
+    }
+    expect(verdict).toMatchObject(CLEAN_VERDICT);
+    expect(verdict.accepted).toBeGreaterThan(0);
+    expectAllAlive();
+  }, 240_000);
+});
