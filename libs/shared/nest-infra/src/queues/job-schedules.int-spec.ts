@@ -22,9 +22,10 @@ describe('job schedules against real Redis', () => {
   let registry: QueueRegistry;
   let health: HealthRegistry;
   let redis: Redis;
-  const runs: number[] = [];
+  let runs: number[] = [];
 
   beforeEach(async () => {
+    runs = [];
     health = new HealthRegistry();
     registry = new QueueRegistry(settings, health);
     redis = new Redis(REDIS_URL);
@@ -50,6 +51,7 @@ describe('job schedules against real Redis', () => {
   it('creates a scheduler again after Redis lost every key', async () => {
     await until(async () => runs.length >= 1);
     const keys = await redis.keys(`${settings.REDIS_PREFIX}:*`);
+    expect(keys.length).toBeGreaterThan(0);
     await redis.del(...keys);
     const lostAt = Date.now();
     // Readiness checks the schedulers (as does a timer and every reconnection): the lost one comes back.
