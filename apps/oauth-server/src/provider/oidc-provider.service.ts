@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { APP_CONFIG, HealthRegistry } from '@paper/nest-infra';
+import { APP_CONFIG, HealthRegistry, isDependencyOutage } from '@paper/nest-infra';
 import type { NextFunction, Request, Response } from 'express';
 import Provider from 'oidc-provider';
 import { DataSource } from 'typeorm';
@@ -10,6 +10,7 @@ import { deleteExpiredRows } from './expired-rows';
 import { OAUTH_ROUTES, providerConfiguration } from './provider-configuration';
 import { treatOfflineAccessAsConsent } from './offline-access';
 import { loadProviderKeys } from './provider-keys';
+import { answerOutagesAsUnavailable } from './provider-outages';
 
 const PROVIDER_PATHS = [...Object.values(OAUTH_ROUTES), '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'];
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
@@ -84,7 +85,10 @@ export class OidcProviderService implements OnModuleInit, OnApplicationShutdown 
       treatOfflineAccessAsConsent(provider, OAUTH_ROUTES.authorization);
       // Removing a grant (reuse detection, /revoke) awaits the revocation of its session keys in the adapter.
       provider.on('grant.revoked', (_ctx, grantId: string) => this.logger.log(`connection revoked: grant ${grantId}`));
-      provider.on('server_error', (_ctx, error: Error) => this.logger.error(`server error: ${error.stack ?? error.message}`));
+      answerOutagesAsUnavailable(provider, (message) => this.logger.warn(message));
+      provider.on('server_error', (_ctx, error: Error) => {
+        if (!isDependencyOutage(error)) this.logger.error(`server error: ${error.stack ?? error.message}`);
+      });
       this.handler = provider.callback() as unknown as (req: Request, res: Response) => void;
       this.instance = provider;
       this.cleanup = setInterval(() => void deleteExpiredRows(this.dataSource).catch(() => undefined), CLEANUP_INTERVAL_MS);

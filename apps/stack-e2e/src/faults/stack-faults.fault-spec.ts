@@ -1,17 +1,18 @@
 import { INTENTS_QUEUE } from '@paper/contracts';
-import { callTool } from '../tools/tool-test-kit';
+import { callTool, waitFor } from '../tools/tool-test-kit';
 import {
   CLEAN_VERDICT,
   type FaultLab,
   FAULT_APPS,
+  badProbeAnswers,
   hitsByEvent,
   intentBurst,
   judgeBurst,
+  probeApps,
   queueDeliveries,
   recordExperiment,
   schedulesResumed,
   startFaultLab,
-  until,
   webhookAccount,
 } from './harness';
 
@@ -59,15 +60,20 @@ describe('fault experiments', () => {
   it('PostgreSQL refusing connections for 20 s during a burst', async () => {
     const started = Date.now();
     let cut = 0;
+    let probes: Awaited<ReturnType<typeof probeApps>> = [];
     const burst = await intentBurst(lab, async () => {
       lab.proxy.refuse(true);
       cut = lab.proxy.cutAll();
-      await sleep(20_000);
+      const refusedUntil = Date.now() + 20_000;
+      // Every HTTP app answers requests that need the database with a retryable refusal, never a 500.
+      probes = await probeApps(lab);
+      await sleep(Math.max(0, refusedUntil - Date.now()));
       lab.proxy.refuse(false);
     });
     const verdict = await judgeBurst(lab, burst);
-    recordExperiment('pg-refusing-20s', { seconds: (Date.now() - started) / 1000, cut, calls: verdict.calls, answers: verdict.answers, accepted: verdict.accepted, executed: verdict.executed });
+    recordExperiment('pg-refusing-20s', { seconds: (Date.now() - started) / 1000, cut, probes, calls: verdict.calls, answers: verdict.answers, accepted: verdict.accepted, executed: verdict.executed });
     expect(cut).toBeGreaterThan(0);
+    expect(badProbeAnswers(probes)).toEqual([]);
     expect(verdict).toMatchObject(CLEAN_VERDICT);
     expect(verdict.accepted).toBeGreaterThan(0);
     expectAllAlive();
@@ -97,7 +103,7 @@ describe('fault experiments', () => {
     const burst = await intentBurst(lab, async () => {
       for (let kill = 0; kill < 2; kill += 1) {
         // Kill while the executor holds intents (active jobs under its lock).
-        await until('an intent in flight', async () => (await queue.getActiveCount()) > 0, 20_000).catch(() => undefined);
+        await waitFor('an intent in flight', async () => ((await queue.getActiveCount()) > 0 ? true : undefined), 20_000).catch(() => undefined);
         heldAtKills += await queue.getActiveCount();
         await lab.stack.stopApp(EXECUTOR, true);
         await lab.stack.restartApp(EXECUTOR);
@@ -117,17 +123,17 @@ describe('fault experiments', () => {
     let held: string[] = [];
     try {
       const burst = await intentBurst(lab, async () => {
-        await until('intents in flight', async () => (await queue.getActiveCount()) > 0, 20_000).catch(() => undefined);
+        await waitFor('intents in flight', async () => ((await queue.getActiveCount()) > 0 ? true : undefined), 20_000).catch(() => undefined);
         await lab.stack.stopApp(EXECUTOR, true);
         const killedAt = Date.now();
         held = (await queue.getActive()).map((j) => j.id!).filter(Boolean);
         // The surviving replica takes over what the killed one held once its locks lapse.
-        await until(
-          'the killed replica\'s intents to run elsewhere',
+        await waitFor(
+          "the killed replica's intents to run elsewhere",
           async () => {
             if (held.length === 0) return true;
             const rows = await lab.sql<{ n: string }>(`SELECT count(*) AS n FROM exchange.intents WHERE id = ANY($1) AND status <> 'queued'`, [held]);
-            return Number(rows[0]!.n) === held.length;
+            return Number(rows[0]!.n) === held.length ? true : undefined;
           },
           30_000,
         );
@@ -154,11 +160,11 @@ describe('fault experiments', () => {
     let deliveries: { id: string; eventId: string }[] = [];
     try {
       deliveries = await queueDeliveries(lab, accountId, channelId, 10);
-      await until('10 deliveries held open by the receiver', async () => lab.receiver.held >= heldBefore + 10, 30_000);
+      await waitFor('10 deliveries held open by the receiver', async () => (lab.receiver.held >= heldBefore + 10 ? true : undefined), 30_000);
       const stopping = lab.stack.stopApp('alerts-dispatcher');
-      await until('the dispatcher to start draining', async () => {
+      await waitFor('the dispatcher to start draining', async () => {
         const res = await fetch(`${lab.stack.appUrls['alerts-dispatcher']}/readyz`).catch(() => undefined);
-        return !res || res.status === 503;
+        return !res || res.status === 503 ? true : undefined;
       });
       lab.receiver.hold(false);
       expect(await stopping).toBe(0);
@@ -180,6 +186,7 @@ describe('fault experiments', () => {
 
   it('Redis restarted without persistence during a burst: answers within 2 s while down, schedules resume within 60 s', async () => {
     const downAnswers: { tool: string; status: number; ms: number; retryAfter: string | null }[] = [];
+    let appProbes: Awaited<ReturnType<typeof probeApps>> = [];
     let restartedAt = 0;
     const burst = await intentBurst(lab, async () => {
       await lab.redis.kill();
@@ -194,12 +201,15 @@ describe('fault experiments', () => {
         const res = await callTool(lab.stack.baseUrl, tool, args, token ? { token } : {});
         downAnswers.push({ tool, status: res.status, ms: Date.now() - t, retryAfter: res.headers.get('retry-after') });
       }
+      appProbes = await probeApps(lab);
       await lab.redis.start();
       restartedAt = Date.now();
     });
     const resumed = await schedulesResumed(lab, restartedAt);
     const verdict = await judgeBurst(lab, burst);
-    recordExperiment('redis-restart-empty', { downAnswers, schedulesResumedAfterSeconds: resumed, calls: verdict.calls, answers: verdict.answers, accepted: verdict.accepted, executed: verdict.executed, lost: verdict.lost.length });
+    recordExperiment('redis-restart-empty', { downAnswers, appProbes, schedulesResumedAfterSeconds: resumed, calls: verdict.calls, answers: verdict.answers, accepted: verdict.accepted, executed: verdict.executed, lost: verdict.lost.length });
+    expect(badProbeAnswers(appProbes)).toEqual([]);
+    expect(appProbes.filter((a) => a.ms >= 2000)).toEqual([]);
     for (const answer of downAnswers) {
       expect(answer.ms).toBeLessThan(2000);
       expect(answer.status === 200 || ((answer.status === 502 || answer.status === 503) && answer.retryAfter !== null)).toBe(true);

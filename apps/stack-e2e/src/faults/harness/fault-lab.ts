@@ -10,11 +10,11 @@ import { type TestIssuer, startTestIssuer } from '../../tools/token-issuer';
 import { type PgFaultProxy, startPgFaultProxy } from './pg-fault-proxy';
 import { type PrivateRedis, startPrivateRedis } from './private-redis';
 
-/** Every app with PostgreSQL and Redis, the venue they trade against, and nothing shared with other tests. */
+/** All eight apps, and nothing shared with other tests. */
 /** The apps' logs of the last fault run (one file per app), to read when an experiment fails. */
 export const FAULT_LOG_DIR = path.join(WORKSPACE_ROOT, 'tmp', 'fault-logs');
 
-export const FAULT_APPS = ['venue-sim', 'trading-executor', 'tools-gateway', 'alerts-api', 'alerts-poller', 'alerts-dispatcher'] as const;
+export const FAULT_APPS = ['venue-sim', 'oauth-server', 'trading-executor', 'tools-gateway', 'mcp-server', 'alerts-api', 'alerts-poller', 'alerts-dispatcher'] as const;
 
 /**
  * An isolated world to break: the built apps on their own database (reached through a fault proxy) and

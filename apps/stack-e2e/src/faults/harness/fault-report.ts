@@ -14,14 +14,3 @@ export function recordExperiment(name: string, figures: Record<string, unknown>)
   current[name] = { ...figures, at: new Date().toISOString() };
   fs.writeFileSync(REPORT, `${JSON.stringify(current, null, 2)}\n`);
 }
-
-/** Polls `check` every 100 ms until it returns a value, or rejects after `timeoutMs` naming `what`. */
-export async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

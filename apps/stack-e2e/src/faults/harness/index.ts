@@ -5,3 +5,4 @@ export * from './pg-fault-proxy';
 export * from './private-redis';
 export * from './schedules';
 export * from './deliveries';
+export * from './probes';

@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { isDependencyOutage } from '../errors/dependency-outage';
 import { guardPostgresDataSource } from './pg-connections';
 
 const ADMIN_URL = process.env['TEST_DATABASE_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -32,7 +33,9 @@ describe('guarded PostgreSQL connections', () => {
     await expect(runner.query('SELECT 1')).rejects.toThrow();
     await runner.rollbackTransaction().catch(() => undefined);
     await runner.release();
-    expect(reported.map((e) => (e as { code?: string }).code ?? e.message).join(' ')).toMatch(/57P01|terminat/i);
+    // 57P01 from the server, or the socket's end or reset first: every one is reported as an outage.
+    expect(reported.length).toBeGreaterThan(0);
+    expect(reported.filter((e) => !isDependencyOutage(e))).toEqual([]);
     const [{ alive }] = (await dataSource.query('SELECT 1 AS alive')) as [{ alive: number }];
     expect(alive).toBe(1);
   });

@@ -12,7 +12,7 @@ export interface JobSchedule {
 }
 
 /** How often (ms) the keeper checks that every schedule exists and ran recently. */
-export const SCHEDULE_CHECK_MS = 10_000;
+export const SCHEDULE_CHECK_MS = 5_000;
 
 /** A schedule is stale (readiness and metrics say so) when it last ran more than this long ago. */
 export function staleAfterMs(everyMs: number): number {

@@ -28,7 +28,7 @@ export function connectionErrorLogger(what: string, logger = new Logger('Redis')
  * A plain ioredis client (caches, buckets, leases, pub/sub) for request paths: it reconnects forever, and
  * while Redis is unreachable every command fails at once, or within REDIS_COMMAND_TIMEOUT_MS when it was
  * already sent (the caller answers 503 or retries), instead of waiting for the reconnection. A
- * `duplicate()` (a subscriber) should pass `{ enableOfflineQueue: true }` to wait for its first connection.
+ * `duplicate()` made later copies these options: a subscriber passes `{ enableOfflineQueue: true, commandTimeout: undefined }`.
  */
 export function createRedis(settings: RedisSettings, extra: RedisOptions = {}): Redis {
   const redis = new Redis(settings.REDIS_URL, {
@@ -36,15 +36,16 @@ export function createRedis(settings: RedisSettings, extra: RedisOptions = {}): 
     enableOfflineQueue: true,
     maxRetriesPerRequest: 1,
     connectTimeout: CONNECT_TIMEOUT_MS,
-    commandTimeout: settings.REDIS_COMMAND_TIMEOUT_MS ?? REDIS_COMMAND_TIMEOUT_MS,
     retryStrategy: reconnectDelay,
     ...extra,
   });
   redis.on('error', connectionErrorLogger('Redis connection'));
-  // Commands wait for the first connection (start-up); once connected, a command issued while the
-  // connection is down fails at once instead of queueing for the reconnection.
+  // Commands wait for the first connection (start-up, however slow); once connected, a command issued
+  // while the connection is down fails at once instead of queueing for the reconnection, and one already
+  // sent fails after the command timeout. (ioredis reads both options when a command is sent.)
   redis.once('ready', () => {
     redis.options.enableOfflineQueue = extra.enableOfflineQueue ?? false;
+    redis.options.commandTimeout = extra.commandTimeout ?? settings.REDIS_COMMAND_TIMEOUT_MS ?? REDIS_COMMAND_TIMEOUT_MS;
   });
   return redis;
 }
@@ -82,14 +83,12 @@ export function bullConnection(settings: RedisSettings): { connection: Connectio
 }
 
 /**
- * Connection options for BullMQ queues that add jobs (often on a request path): once connected, a command
- * fails at once while Redis is unreachable instead of queueing until it is back, so the caller can answer
- * 503 or retry later.
+ * Connection options for BullMQ queues that add jobs (often on a request path): BullMQ waits for the
+ * first connection; after that a command fails at once while Redis is unreachable (and one in flight
+ * when the connection drops fails after one reconnection attempt) instead of waiting until Redis is
+ * back, so the caller can answer 503 or retry later.
  */
 export function bullProducerConnection(settings: RedisSettings): { connection: ConnectionOptions; prefix: string } {
   const { connection, prefix } = bullConnection(settings);
-  return {
-    connection: { ...(connection as RedisOptions), enableOfflineQueue: false, commandTimeout: settings.REDIS_COMMAND_TIMEOUT_MS ?? REDIS_COMMAND_TIMEOUT_MS } as ConnectionOptions,
-    prefix,
-  };
+  return { connection: { ...(connection as RedisOptions), enableOfflineQueue: false, maxRetriesPerRequest: 1 } as ConnectionOptions, prefix };
 }
