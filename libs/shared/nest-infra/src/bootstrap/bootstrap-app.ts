@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request } from 'express';
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { type ErrorStyle, GlobalExceptionFilter } from '../errors/global-exception.filter';
 import { HealthRegistry } from '../health/health-registry';
@@ -44,10 +44,20 @@ export async function bootstrapApp(options: BootstrapOptions): Promise<RunningAp
   });
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
-  // While draining, every answer closes its keep-alive connection, so clients move to another replica.
+  // While draining, every answer closes its keep-alive connection (those already being worked on too),
+  // so clients move to another replica.
   let draining = false;
-  app.use((_req: unknown, res: { setHeader(name: string, value: string): void }, next: () => void) => {
-    if (draining) res.setHeader('Connection', 'close');
+  const unanswered = new Set<ServerResponse>();
+  const closeAfterAnswer = (res: ServerResponse) => {
+    if (!res.headersSent) res.setHeader('Connection', 'close');
+  };
+  app.use((_req: unknown, res: ServerResponse, next: () => void) => {
+    if (draining) {
+      closeAfterAnswer(res);
+    } else {
+      unanswered.add(res);
+      res.once('close', () => unanswered.delete(res));
+    }
     next();
   });
   app.use(requestLogger(logger));
@@ -77,6 +87,7 @@ export async function bootstrapApp(options: BootstrapOptions): Promise<RunningAp
       //    ones after their answer (sent with `Connection: close`).
       app.get(HealthRegistry).markShuttingDown();
       draining = true;
+      unanswered.forEach(closeAfterAnswer);
       server.close();
       server.closeIdleConnections();
       const idleSweep = setInterval(() => server.closeIdleConnections(), 100);
