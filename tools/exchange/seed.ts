@@ -25,6 +25,8 @@ export type SeedOutcome = { seeded: false; reason: string } | { seeded: true; ac
 export async function seedExchange(databaseUrl: string, settings: SeedSettings = {}): Promise<SeedOutcome> {
   const log = settings.log ?? ((line: string) => console.log(line));
   const pool = new Pool({ connectionString: databaseUrl, max: 1, application_name: 'seed' });
+  // A dropped connection fails the statement in progress (and so the seed); the event must not also end the process.
+  pool.on('error', () => undefined);
   const started = Date.now();
   try {
     const { rows } = await pool.query(`SELECT (SELECT count(*) FROM exchange.accounts)::int AS accounts, (SELECT count(*) FROM exchange.positions)::int AS positions`);
@@ -41,6 +43,7 @@ export async function seedExchange(databaseUrl: string, settings: SeedSettings =
     const rng = new Prng(settings.seed ?? 7);
     const chain = new Map([...book.wallets.keys()].map((address) => [address, { usdc: usdc(rng.logInt(1, 5000)), eth: BigInt(rng.logInt(1, 200)) * 10n ** 15n }]));
     const client = await pool.connect();
+    client.on('error', () => undefined);
     try {
       await client.query('BEGIN');
       await client.query('LOCK TABLE exchange.accounts IN EXCLUSIVE MODE');

@@ -18,7 +18,7 @@ const DESCRIPTIONS: Record<number, string> = {
   409: 'Conflict (`conflict`) or per-account limit reached (`limit_reached`)',
   429: 'Too many requests (`rate_limited`); see `Retry-After`',
   502: 'The exchange API failed or timed out (`upstream_unavailable`)',
-  503: 'Storage schema not applied yet (`service_initializing`, `Retry-After: 300`); on POST /api/telegram/link also `telegram_not_configured`',
+  503: 'Storage schema not applied yet (`service_initializing`, `Retry-After: 300`), or storage briefly unreachable (`service_unavailable`, `Retry-After: 2`); on POST /api/telegram/link also `telegram_not_configured`',
 };
 
 /** Documents error responses with the `{ code, message }` body. */

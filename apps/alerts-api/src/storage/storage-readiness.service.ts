@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { LATEST_ALERTS_MIGRATION } from '@paper/alerts-data';
 import { AlertsErrorCode } from '@paper/contracts';
+import { isDependencyOutage, OUTAGE_RETRY_AFTER_SECONDS } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import { AlertsException } from '../app/alerts.exception';
 
@@ -14,7 +15,7 @@ export const STORAGE_RETRY_AFTER_SECONDS = 300;
  */
 @Injectable()
 export class StorageReadiness {
-  private cached?: { ready: boolean; at: number };
+  private cached?: { ready: boolean; at: number; unreachable: boolean };
   private inFlight?: Promise<boolean>;
 
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
@@ -29,6 +30,11 @@ export class StorageReadiness {
 
   async assertReady(): Promise<void> {
     if (!(await this.isReady())) {
+      if (this.cached?.unreachable) {
+        throw new AlertsException(AlertsErrorCode.ServiceUnavailable, 'The service could not reach its database just now. Please retry in a few seconds.', {
+          'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS),
+        });
+      }
       throw new AlertsException(
         AlertsErrorCode.ServiceInitializing,
         'The service is starting up: its storage is not initialised yet. Retry in a few minutes.',
@@ -39,6 +45,7 @@ export class StorageReadiness {
 
   private async check(): Promise<boolean> {
     let ready = false;
+    let unreachable = false;
     if (this.dataSource.isInitialized) {
       try {
         const [table] = (await this.dataSource.query(`SELECT to_regclass('alerts.migrations') IS NOT NULL AS present`)) as { present: boolean }[];
@@ -46,11 +53,12 @@ export class StorageReadiness {
           const rows = (await this.dataSource.query(`SELECT 1 FROM alerts.migrations WHERE name = $1`, [LATEST_ALERTS_MIGRATION])) as unknown[];
           ready = rows.length > 0;
         }
-      } catch {
+      } catch (error) {
         ready = false;
+        unreachable = isDependencyOutage(error);
       }
     }
-    this.cached = { ready, at: Date.now() };
+    this.cached = { ready, at: Date.now(), unreachable };
     return ready;
   }
 }
