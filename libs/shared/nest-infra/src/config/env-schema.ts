@@ -48,7 +48,9 @@ export const redisEnvShape = {
     .describe('Prefix of every Redis key and BullMQ queue (<prefix>:bull:<queue>); lets several stacks share one Redis.'),
   REDIS_COMMAND_TIMEOUT_MS: env
     .positiveInt(1000)
-    .describe('Longest wait (ms) for one Redis command on a request path, reconnection included: while Redis is down, requests answer 503 (502 on the tool API) within it. Queue workers wait out outages instead.'),
+    .describe(
+      'Longest wait (ms) for a Redis command of a request path once sent; while Redis is unreachable such commands fail at once, so requests answer 503 (502 on the tool API) instead of waiting. Queue workers wait out outages instead.',
+    ),
 };
 
 export const databaseEnvShape = {
