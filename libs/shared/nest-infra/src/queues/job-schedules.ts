@@ -58,6 +58,7 @@ export class ScheduleKeeper {
   private readonly schedules = new Map<string, Tracked>();
   private timer?: NodeJS.Timeout;
   private checking?: Promise<void>;
+  private checkAgain = false;
   private readonly watched = new WeakSet<object>();
 
   constructor(
@@ -114,10 +115,21 @@ export class ScheduleKeeper {
     if (problems.length > 0) throw new Error(problems.join('; '));
   }
 
-  /** One pass: reads the run records, re-creates what is missing or stale. Never throws. */
+  /**
+   * One pass: reads the run records, re-creates what is missing or stale. Never throws. Asked while a
+   * pass runs (a reconnection during a pass that met the outage), it runs another pass right after.
+   */
   check(): Promise<void> {
-    this.checking ??= this.checkOnce().finally(() => {
+    if (this.checking) {
+      this.checkAgain = true;
+      return this.checking;
+    }
+    this.checking = this.checkOnce().finally(() => {
       this.checking = undefined;
+      if (this.checkAgain) {
+        this.checkAgain = false;
+        void this.check();
+      }
     });
     return this.checking;
   }
