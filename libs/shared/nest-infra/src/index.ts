@@ -16,4 +16,5 @@ export * from './bootstrap/bootstrap-app';
 export * from './bootstrap/run-app';
 export * from './queues/queue-registry';
 export * from './queues/queue.module';
+export * from './queues/wake-up';
 export * from './http/client-ip';
