@@ -34,7 +34,10 @@ export function storableExpiry(expiresAt: string, now = Date.now()): number {
   return expiresAt.length > 12 ? limit : Math.min(Number(expiresAt), limit);
 }
 
-/** Accepts signed intents (all in one statement, so either all are written or none). */
+/**
+ * Accepts signed intents (all in one statement, so either all are written or none). Each row's
+ * acceptance time is the clock at its insert, so intents accepted together keep their order.
+ */
 export async function acceptIntents(db: QueryExecutor, payloads: readonly SignedIntentPayload[]): Promise<Acceptance<IntentStatus, IntentResult>[]> {
   if (payloads.length === 0) return [];
   const rows = await queryRows<AcceptRow<IntentStatus, IntentResult>>(
@@ -43,8 +46,8 @@ export async function acceptIntents(db: QueryExecutor, payloads: readonly Signed
        SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::jsonb[], $5::varchar[], $6::varchar[], $7::double precision[])
          AS v(id, wallet, kind, payload, session_key, signature, expires_at)
      ), inserted AS (
-       INSERT INTO exchange.intents (id, wallet, kind, payload, session_key, signature, status, expires_at)
-       SELECT id, wallet, kind, payload, session_key, signature, 'queued', to_timestamp(expires_at) FROM input
+       INSERT INTO exchange.intents (id, wallet, kind, payload, session_key, signature, status, expires_at, created_at)
+       SELECT id, wallet, kind, payload, session_key, signature, 'queued', to_timestamp(expires_at), clock_timestamp() FROM input
        ON CONFLICT (id) DO NOTHING
        RETURNING id
      )
