@@ -189,24 +189,35 @@ export class IntentEngine implements BeforeApplicationShutdown {
     }, this.backoffMs);
   }
 
-  /**
-   * After a batch: more claims if there may be more work; waiters whose intents this replica does not
-   * hold are looked up (run by another replica, or unknown). When this replica has nothing to claim,
-   * the look-up waits for the batches that hold them (FOR KEY SHARE) instead of asking again.
-   */
+  /** After a batch: more claims if there may be more work, then the look-up of waiters this replica does not hold. */
   private afterCycle(): void {
     if (this.wanted) this.pump();
-    if (this.stopped || this.reconciling || this.waiters.size === 0) return;
+    this.lookUpWaiters();
+  }
+
+  /**
+   * Waiters whose intents this replica does not hold (run by another replica, or unknown) are looked up
+   * in the inbox, one look-up at a time. When this replica has nothing to claim, the look-up waits for
+   * the batches that hold them (FOR KEY SHARE) instead of asking again, and runs again while such
+   * waiters remain (those waiting to be tried again after a failure are woken by their timer).
+   */
+  private lookUpWaiters(): void {
+    if (this.stopped || this.reconciling || this.foreignWaiters().length === 0) return;
     const idle = this.running.size === 0 && !this.wanted;
     this.reconciling = this.reconcile(idle)
       .catch((error: Error) => this.logger.debug(`intent look-up failed: ${error.message}`))
       .finally(() => {
         this.reconciling = null;
+        if (idle && this.running.size === 0 && !this.wanted) this.lookUpWaiters();
       });
   }
 
+  private foreignWaiters(): string[] {
+    return this.waiters.ids().filter((id) => !this.inflight.has(id) && !this.cooling.has(id));
+  }
+
   private async reconcile(waitForHolders: boolean): Promise<void> {
-    const ids = this.waiters.ids().filter((id) => !this.inflight.has(id));
+    const ids = this.foreignWaiters();
     if (ids.length === 0) return;
     const rows = waitForHolders ? await readIntentsAfterHolders(plainSql(this.dataSource), ids) : await readIntents(this.dataSource, ids);
     const found = new Map(rows.map((r) => [r.id, r]));
@@ -216,7 +227,7 @@ export class IntentEngine implements BeforeApplicationShutdown {
       else if (row.status !== 'queued' && row.result) {
         this.recent.set(row.result);
         this.waiters.settle(id, row.result);
-      } else if (waitForHolders && !this.cooling.has(id)) this.wanted = true;
+      } else if (waitForHolders) this.wanted = true;
     }
     if (this.wanted) this.pump();
   }
