@@ -47,7 +47,17 @@ async function run(db: Client, queue: Queue, events: QueueEvents, payloads: read
   const started = performance.now();
   await acceptIntents(db, payloads);
   await queue.addBulk(payloads.map((p) => ({ name: 'execute-intent', data: { intentId: p.intentId.toLowerCase() }, opts: { jobId: p.intentId.toLowerCase(), removeOnComplete: true } })));
+  if (process.env['BENCH_DEBUG']) {
+    void (async () => {
+      for (;;) {
+        const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM exchange.intents WHERE status = 'queued'`);
+        if (rows[0]!.n === 0) return console.log(`  all executed after ${(performance.now() - started).toFixed(0)} ms; jobs done ${done}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+  }
   await finished;
+  if (process.env['BENCH_DEBUG']) console.log(`  all jobs completed after ${(performance.now() - started).toFixed(0)} ms`);
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   events.removeAllListeners('completed');
@@ -98,7 +108,7 @@ async function main(): Promise<void> {
 
     const cpu = async () => (await Promise.all(bench.executorUrls.map((u) => metricValue(u, 'process_cpu_seconds_total')))).reduce((a, b) => a + b, 0);
     const batches = async () => {
-      const totals = await Promise.all(bench.executorUrls.map((u) => histogramTotals(u, 'exchange_intent_batch_size', '')));
+      const totals = await Promise.all(bench.executorUrls.map((u) => histogramTotals(u, 'exchange_intent_batch_size', 'app="trading-executor"')));
       return totals.reduce((a, t) => ({ sum: a.sum + t.sum, count: a.count + t.count }), { sum: 0, count: 0 });
     };
     const phase = async (label: string): Promise<Phase> => {

@@ -2,7 +2,6 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nes
 import type { IntentResult } from '@paper/contracts';
 import { MARKETS, type Market } from '@paper/exchange';
 import { readIntents } from '@paper/exchange-data';
-import { DigestSignatureVerifier } from '@paper/exchange-signing';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
@@ -13,6 +12,7 @@ import { claimIntentsById, claimQueuedIntents, type ClaimedIntentRow, readIntent
 import { executeBatch } from './batch/intent-batch';
 import { EXECUTION_FAILED, recordFailedAttempt } from '../database/failed-attempts';
 import { refused, toResultOf } from './intent-message';
+import { SignatureChecks } from './batch/signature-checks';
 import { ApprovalCache } from './session-key-check';
 import { IntentWaiters, RecentResults } from './intent-waiters';
 
@@ -34,8 +34,8 @@ const MAX_BACKOFF_MS = 5000;
 export class IntentEngine implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Intents');
   private readonly approvals = new ApprovalCache();
-  /** Session keys sign every intent: their public keys are kept for fast verification. */
-  private readonly signatures = new DigestSignatureVerifier();
+  /** Session keys sign every intent: large batches check them on a worker thread. */
+  private readonly signatures = new SignatureChecks();
   private readonly recent = new RecentResults();
   private readonly waiters = new IntentWaiters();
   private readonly inflight = new Set<string>();
@@ -92,6 +92,7 @@ export class IntentEngine implements BeforeApplicationShutdown {
     clearTimeout(this.backoffTimer);
     await this.idle();
     this.waiters.rejectAll(new Error('the executor is shutting down; the intent stays queued'));
+    await this.signatures.close();
   }
 
   /** One batch: prices first (no Redis inside the transaction), then claim, execute and store. */
@@ -99,8 +100,10 @@ export class IntentEngine implements BeforeApplicationShutdown {
     let claimed: ClaimedIntentRow[] = [];
     try {
       const prices = await this.readPrices();
-      const results = await this.runBatch((sql) => claimQueuedIntents(sql, this.config.INTENT_BATCH_MAX, this.coolingIds()), prices, (rows) => (claimed = rows));
-      if (results.length >= this.config.INTENT_BATCH_MAX) this.wanted = true;
+      await this.runBatch((sql) => claimQueuedIntents(sql, this.config.INTENT_BATCH_MAX, this.coolingIds()), prices, (rows) => (claimed = rows));
+      // A batch of more than one means a backlog: keep claiming until it is drained, whether or not
+      // more wake-ups arrive (at low load a batch is one intent and nothing more is claimed).
+      if (claimed.length > 1) this.wanted = true;
       this.backoffMs = 0;
     } catch (error) {
       if (claimed.length > 0 && (await this.databaseAnswers())) await this.runAlone(claimed);

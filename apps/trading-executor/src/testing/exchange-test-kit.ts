@@ -5,7 +5,6 @@ import { acceptIntents, acceptOwnerAction, auditLedger, chainBalances, createExc
 import {
   approvalFromGuardrails,
   depositProxyAddress,
-  DigestSignatureVerifier,
   type IntentMessage,
   intentId,
   newOwnerAction,
@@ -28,6 +27,7 @@ import { DepositSweepService } from '../deposits/deposit-sweep.service';
 import { inTransaction } from '../database/sql-transaction';
 import { claimIntentsById } from '../intents/batch/intent-claim';
 import { executeBatch } from '../intents/batch/intent-batch';
+import { SignatureChecks } from '../intents/batch/signature-checks';
 import { IntentEngine } from '../intents/intent-engine.service';
 import { ApprovalCache } from '../intents/session-key-check';
 import { IntentExecutionService } from '../intents/intent-execution.service';
@@ -138,7 +138,7 @@ export class ExchangeTestKit {
     const prices = new Map(await Promise.all(MARKETS.map(async (m) => [m, await this.prices.fresh(m)] as const)));
     return inTransaction(this.db, async (sql) => {
       const rows = await claimIntentsById(sql, payloads.map((p) => p.intentId.toLowerCase()));
-      const results = await executeBatch(sql, rows, { prices, now: new Date(), signatures: new DigestSignatureVerifier(), approvals: new ApprovalCache() });
+      const results = await executeBatch(sql, rows, { prices, now: new Date(), signatures: new SignatureChecks(), approvals: new ApprovalCache() });
       await beforeCommit();
       return results;
     });

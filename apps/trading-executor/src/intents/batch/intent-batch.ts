@@ -6,7 +6,7 @@ import type { Sql } from '../../database/sql-transaction';
 import type { FreshPrice } from '../../prices/price-book.service';
 import { type IntentOutcome, refused, toResultOf } from '../intent-message';
 import { type ApprovalCache, checkSessionKey, loadSessionKeys } from '../session-key-check';
-import { admit, type SignatureCheck } from './admission';
+import { admitAll, type SignatureCheck } from './admission';
 import { type AdmittedIntent, type BatchMarket, type BatchPosition, type BatchState, batchAccount, type ClosePayload, type OpenPayload } from './batch-state';
 import { writeBatch } from './batch-writes';
 import { cancelStep, type PendingTargets } from './cancel-step';
@@ -62,11 +62,12 @@ export async function executeBatch(sql: Sql, claimed: readonly ClaimedIntentRow[
   const finish = (id: string, outcome: IntentOutcome) => state.results.set(id, toResultOf(id, base.get(id)!.kind, base.get(id)!.wallet, outcome, env.now));
 
   let admitted: AdmittedIntent[] = [];
-  for (const row of claimed) {
-    const a = admit(row, env.signatures, env.now);
+  const admissions = await admitAll(claimed, env.signatures, env.now);
+  claimed.forEach((row, i) => {
+    const a = admissions[i]!;
     if (a.ok) admitted.push({ id: row.id, wallet: row.wallet, payload: a.payload });
     else finish(row.id, a.outcome);
-  }
+  });
   const accounts = await lockAccounts(sql, admitted.map((a) => a.wallet));
   const keys = await loadSessionKeys(sql, admitted.map((a) => a.payload.sessionKey));
   const checked: AdmittedIntent[] = [];

@@ -16,12 +16,18 @@ export interface ClaimedIntentRow {
 
 const COLUMNS = `i.id, i.wallet, i.kind, i.payload, i.session_key, i.signature, i.created_at, i.attempts`;
 
+/** Advisory-lock key space of the wallets a batch claims intents of (the second key is the wallet's hash). */
+const WALLET_LOCK_SPACE = 7_401;
+
 /**
  * Claims up to `max` queued intents, oldest first, plus any queued cancel intents (so a cancel runs before
  * the intent it targets whenever both wait): `FOR UPDATE SKIP LOCKED`, so concurrent batches (on any
- * replica) claim disjoint sets and never wait for each other. The claim is the row lock: it lasts as
- * long as the transaction, and a batch whose process dies releases it with its connection. `skip` names
- * intents this replica waits to try again after a failure.
+ * replica) claim disjoint sets and never wait for each other. The oldest intents are taken only of
+ * wallets no other batch is claiming (a transaction-scoped advisory lock per wallet, tried without
+ * waiting), so concurrent batches also lock disjoint accounts instead of queueing behind each other's
+ * account locks. The claim is the row lock: it lasts as long as the transaction, and a batch whose
+ * process dies releases it (and the advisory locks) with its connection. `skip` names intents this
+ * replica waits to try again after a failure.
  */
 export async function claimQueuedIntents(sql: Sql, max: number, skip: readonly string[] = []): Promise<ClaimedIntentRow[]> {
   const { rows } = await sql<ClaimedIntentRow>(
@@ -30,6 +36,7 @@ export async function claimQueuedIntents(sql: Sql, max: number, skip: readonly s
         ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED
      ), oldest AS (
        SELECT id FROM exchange.intents WHERE status = 'queued' AND id <> ALL($2::varchar[])
+          AND pg_try_advisory_xact_lock(${WALLET_LOCK_SPACE}, hashtext(wallet))
         ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED
      )
      SELECT ${COLUMNS} FROM exchange.intents i
