@@ -4,19 +4,10 @@ import { acceptIntents, acceptOwnerAction, createExchangeDataSource } from '@pap
 import { generatePrivateKey } from 'viem/accounts';
 import { IntentEngine } from '../intents/intent-engine.service';
 import { IntentExecutionService } from '../intents/intent-execution.service';
+import { gate, until } from '../testing/conditions';
 import { ExchangeTestKit, type Trader } from '../testing/exchange-test-kit';
 import { InboxSweeper } from './inbox-sweeper.service';
 
-/** Polls a condition (no fixed sleeps): the value once `done` holds. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Redis)', () => {
   let kit: ExchangeTestKit;
@@ -141,15 +132,9 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
     const t = await kit.trader(1000);
     const expiresAt = BigInt(Math.floor(Date.now() / 1000) + 2);
     const held = await kit.open(t, 'BTC', 'long', 100, 100, { expiresAt });
-    let holding!: () => void;
-    const holds = new Promise<void>((r) => (holding = r));
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const running = kit.batchHolding([held], async () => {
-      holding();
-      await gate;
-    });
-    await holds;
+    const { hold, reached, release } = gate();
+    const running = kit.batchHolding([held], hold);
+    await reached;
     let cancelling: Promise<IntentResult>;
     try {
       // Past its signed expiry now, but a batch claimed it while it was valid: the sweep must not touch it.
@@ -175,16 +160,10 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
     const target = await kit.open(t, 'BTC', 'long', 100, 100);
     await acceptIntents(kit.db, [target]);
     const cancel = await kit.cancel(t, target.intentId);
-    let holding!: () => void;
-    const holds = new Promise<void>((r) => (holding = r));
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
+    const { hold, reached, release } = gate();
     // The cancel runs in a batch of its own that holds the target until it commits.
-    const cancelling = kit.batchHolding([cancel], async () => {
-      holding();
-      await gate;
-    });
-    await holds;
+    const cancelling = kit.batchHolding([cancel], hold);
+    await reached;
     let concurrent: Promise<IntentResult | null>;
     try {
       concurrent = kit.engine.settle(target.intentId); // its claims skip the held target, then wait for the holder

@@ -3,18 +3,9 @@ import path from 'node:path';
 import type { SignedIntentPayload } from '@paper/contracts';
 import { freePort, WORKSPACE_ROOT } from '@paper/dev-stack';
 import { acceptIntents } from '@paper/exchange-data';
+import { until } from '../testing/conditions';
 import { ExchangeTestKit } from '../testing/exchange-test-kit';
 
-/** Polls a condition (no fixed sleeps): the value once `done` holds. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /**
  * A real trading-executor process claims a batch and is killed with SIGKILL in the middle of it (its
@@ -70,6 +61,7 @@ describe('recovery of a batch whose executor is killed (real child process, Post
       await until(
         () => kit.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'trading-executor' AND query LIKE '%exchange.markets%' AND state = 'active'`),
         (r) => r[0].n > 0,
+        60_000,
       );
       const [{ n: free }] = await kit.db.query(`SELECT count(*)::int AS n FROM (SELECT 1 FROM exchange.intents WHERE id = ANY($1::varchar[]) FOR UPDATE SKIP LOCKED) t`, [ids]);
       expect(free).toBe(0); // every intent is claimed by the child's batch

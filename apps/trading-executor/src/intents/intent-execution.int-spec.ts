@@ -2,6 +2,7 @@ import type { IntentResult } from '@paper/contracts';
 import { acceptIntents } from '@paper/exchange-data';
 import { bustPrice, marketConfig, usdc, usdcToMicro } from '@paper/exchange';
 import { generatePrivateKey } from 'viem/accounts';
+import { until } from '../testing/conditions';
 import { ExchangeTestKit, NO_GUARDRAILS } from '../testing/exchange-test-kit';
 
 describe('intent execution (PostgreSQL + Redis)', () => {
@@ -230,12 +231,3 @@ describe('intent execution (PostgreSQL + Redis)', () => {
   });
 });
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -18,3 +18,4 @@ export * from './entities/session-key.entity';
 export * from './queries/chain-balances';
 export * from './queries/ledger-audit';
 export * from './queries/intent-inbox';
+export * from './queries/market-rows';

@@ -1,5 +1,6 @@
 import type { IntentResult, SignedIntentPayload } from '@paper/contracts';
-import type { AccountDelta, Guardrails, Market, MarketConfig, Side } from '@paper/exchange';
+import type { AccountDelta, Guardrails, Market, Side } from '@paper/exchange';
+import type { MarketState } from '@paper/exchange-data';
 import type { LockedAccount } from '../../database/account-balances';
 import type { LedgerTx } from '../../database/ledger-writer';
 import type { LockedPool } from '../../database/protocol-pool';
@@ -51,10 +52,7 @@ export interface BatchPosition {
   reward_minted_micro: string;
 }
 
-export interface BatchMarket {
-  config: MarketConfig;
-  longOpenInterestMicro: bigint;
-  shortOpenInterestMicro: bigint;
+export interface BatchMarket extends MarketState {
   /** Net change of open interest by the batch. */
   longDeltaMicro: bigint;
   shortDeltaMicro: bigint;

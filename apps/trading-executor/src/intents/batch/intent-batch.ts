@@ -1,5 +1,6 @@
 import type { IntentResult, SignedIntentPayload } from '@paper/contracts';
-import { type Market, marketConfig, type MarketStatus } from '@paper/exchange';
+import type { Market } from '@paper/exchange';
+import { MARKET_ROWS, type MarketRow, marketStateOf } from '@paper/exchange-data';
 import { lockAccounts } from '../../database/account-balances';
 import { lockPool } from '../../database/protocol-pool';
 import type { Sql } from '../../database/sql-transaction';
@@ -7,7 +8,7 @@ import type { FreshPrice } from '../../prices/price-book.service';
 import { type IntentOutcome, refused, toResultOf } from '../intent-message';
 import { type ApprovalCache, checkSessionKey, loadSessionKeys } from '../session-key-check';
 import { admitAll, type SignatureCheck } from './admission';
-import { type AdmittedIntent, type BatchMarket, type BatchPosition, type BatchState, batchAccount, type ClosePayload, type OpenPayload } from './batch-state';
+import { type AdmittedIntent, type BatchPosition, type BatchState, batchAccount, type ClosePayload, type OpenPayload } from './batch-state';
 import { writeBatch } from './batch-writes';
 import { cancelStep, type PendingTargets } from './cancel-step';
 import { closeIds, closeStep } from './close-step';
@@ -20,16 +21,6 @@ export interface BatchEnvironment {
   readonly now: Date;
   readonly signatures: SignatureCheck;
   readonly approvals: ApprovalCache;
-}
-
-interface MarketRow {
-  market: Market;
-  status: MarketStatus;
-  long_oi_cap_micro: string | null;
-  short_oi_cap_micro: string | null;
-  long_oi_micro: string;
-  short_oi_micro: string;
-  trading_enabled: boolean;
 }
 
 /** Largest id a position can have (bigserial); a listed id above it cannot exist. */
@@ -125,12 +116,7 @@ async function loadPositions(sql: Sql, state: BatchState, intents: readonly Admi
 
 /** Reads the markets and the trading switch; locks the market rows when an open must see concurrent opens under a cap. */
 async function loadMarkets(sql: Sql, state: BatchState, intents: readonly AdmittedIntent[]): Promise<void> {
-  const read = (lock: boolean) =>
-    sql<MarketRow>(
-      `SELECT market, status, long_oi_cap_micro, short_oi_cap_micro, long_oi_micro, short_oi_micro,
-              (SELECT trading_enabled FROM exchange.protocol_state WHERE id = 1) AS trading_enabled
-         FROM exchange.markets ORDER BY market${lock ? ' FOR UPDATE OF markets' : ''}`,
-    );
+  const read = (lock: boolean) => sql<MarketRow>(`${MARKET_ROWS} ORDER BY m.market${lock ? ' FOR UPDATE OF m' : ''}`);
   let { rows } = await read(false);
   const opens = intents.filter((a): a is AdmittedIntent<OpenPayload> => isKind(a, 'open'));
   const capped = opens.some((a) => {
@@ -139,18 +125,7 @@ async function loadMarkets(sql: Sql, state: BatchState, intents: readonly Admitt
   });
   if (capped) ({ rows } = await read(true)); // the cap check must see every concurrent open
   for (const r of rows) {
-    const market: BatchMarket = {
-      config: marketConfig(r.market, {
-        status: r.status,
-        longOpenInterestCapMicro: r.long_oi_cap_micro === null ? null : BigInt(r.long_oi_cap_micro),
-        shortOpenInterestCapMicro: r.short_oi_cap_micro === null ? null : BigInt(r.short_oi_cap_micro),
-      }),
-      longOpenInterestMicro: BigInt(r.long_oi_micro),
-      shortOpenInterestMicro: BigInt(r.short_oi_micro),
-      longDeltaMicro: 0n,
-      shortDeltaMicro: 0n,
-    };
-    state.markets.set(r.market, market);
+    state.markets.set(r.market, { ...marketStateOf(r), longDeltaMicro: 0n, shortDeltaMicro: 0n });
     state.tradingEnabled = state.pool?.tradingEnabled ?? r.trading_enabled;
   }
 }
