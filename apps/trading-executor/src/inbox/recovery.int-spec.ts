@@ -16,14 +16,18 @@ import { ExchangeTestKit } from '../testing/exchange-test-kit';
 describe('recovery of a batch whose executor is killed (real child process, PostgreSQL + Redis)', () => {
   let kit: ExchangeTestKit;
   let child: ChildProcess | undefined;
+  let fresh: NodeJS.Timeout | undefined;
 
   beforeAll(async () => {
     kit = await ExchangeTestKit.start();
-    await kit.setPrice('BTC', '100000');
-    await kit.setPrice('ETH', '3500');
+    // Prices stay fresh however long the child takes to start (as the ingest keeps them).
+    const publish = () => Promise.all([kit.setPrice('BTC', '100000'), kit.setPrice('ETH', '3500')]);
+    await publish();
+    fresh = setInterval(() => void publish().catch(() => undefined), 1000);
   });
 
   afterAll(async () => {
+    clearInterval(fresh);
     if (child && child.exitCode === null) child.kill('SIGKILL');
     await kit?.stop();
   });
