@@ -207,11 +207,16 @@ export class IntentEngine implements BeforeApplicationShutdown {
   private lookUpWaiters(): void {
     if (this.stopped || this.reconciling || this.foreignWaiters().length === 0) return;
     const idle = this.running.size === 0 && !this.wanted;
+    const before = this.waiters.size;
     this.reconciling = this.reconcile(idle)
       .catch((error: Error) => this.logger.debug(`intent look-up failed: ${error.message}`))
       .finally(() => {
         this.reconciling = null;
-        if (idle && this.running.size === 0 && !this.wanted) this.lookUpWaiters();
+        if (this.stopped || this.running.size > 0 || this.wanted || this.foreignWaiters().length === 0) return;
+        // Still idle with waiters left: look again, at once if this look-up settled some, else shortly
+        // (their intents are held by another replica's batch, or by a wallet another batch is claiming).
+        if (this.waiters.size < before) this.lookUpWaiters();
+        else setTimeout(() => this.lookUpWaiters(), 25).unref();
       });
   }
 
