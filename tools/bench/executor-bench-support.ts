@@ -18,6 +18,10 @@ export interface ExecutorBench {
   redis: Redis;
   redisPrefix: string;
   executorUrl: string;
+  /** Every running executor replica (the first is `executorUrl`). */
+  executorUrls: string[];
+  /** Starts one more executor replica on the same database and Redis prefix; returns its URL. */
+  addReplica(): Promise<string>;
   /** Writes and publishes a price tick like the ingest does (bid = ask = mid). */
   tick(market: 'BTC' | 'ETH', mid: bigint): Promise<void>;
   /** Samples the executor's resident memory (from its /metrics) and keeps the peak, in MB. */
@@ -34,26 +38,35 @@ export async function startExecutorBench(env: Record<string, string> = {}, prepa
   await prepare?.(database.url);
   const redisPrefix = `b${randomBytes(4).toString('hex')}`;
   const redis = new Redis(REDIS_URL);
-  const stack = await startStack({
-    root: WORKSPACE_ROOT, apps: ['trading-executor'], databaseUrl: database.url, redisUrl: REDIS_URL, redisPrefix,
-    basePort: 0, alertsPort: 0, randomAppPorts: true, mode: 'dist', distDir,
-    env: { LOG_LEVEL: 'warn', NODE_ENV: 'test', PRICE_INGEST: 'false', DATABASE_POOL_SIZE: '20', ...env },
-  });
-  const executorUrl = stack.appUrls['trading-executor']!;
+  const start = () =>
+    startStack({
+      root: WORKSPACE_ROOT, apps: ['trading-executor'], databaseUrl: database.url, redisUrl: REDIS_URL, redisPrefix,
+      basePort: 0, alertsPort: 0, randomAppPorts: true, mode: 'dist', distDir,
+      env: { LOG_LEVEL: 'warn', NODE_ENV: 'test', PRICE_INGEST: 'false', DATABASE_POOL_SIZE: '20', ...env },
+    });
+  const stacks = [await start()];
+  const executorUrl = stacks[0]!.appUrls['trading-executor']!;
+  const executorUrls = [executorUrl];
   let peak = 0;
   const bench: ExecutorBench = {
-    database, redis, redisPrefix, executorUrl,
+    database, redis, redisPrefix, executorUrl, executorUrls,
+    addReplica: async () => {
+      const stack = await start();
+      stacks.push(stack);
+      executorUrls.push(stack.appUrls['trading-executor']!);
+      return stack.appUrls['trading-executor']!;
+    },
     tick: async (market, mid) => {
       const tick: PriceTick = { market, bid: mid.toString(), ask: mid.toString(), mid: mid.toString(), ts: Date.now() };
       await redis.multi().hset(priceKey(redisPrefix, market), { ...tick, ts: String(tick.ts) }).publish(priceTickChannel(redisPrefix), JSON.stringify(tick)).exec();
     },
     sampleRss: async () => {
-      peak = Math.max(peak, await residentMemoryMb(executorUrl));
+      for (const url of executorUrls) peak = Math.max(peak, await residentMemoryMb(url));
       return peak;
     },
     peakRssMb: () => peak,
     stop: async () => {
-      await stack.stop();
+      for (const stack of stacks) await stack.stop();
       const keys = await redis.keys(`${redisPrefix}:*`);
       if (keys.length) await redis.del(...keys);
       await redis.quit();

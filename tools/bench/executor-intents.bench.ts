@@ -1,36 +1,39 @@
 /**
- * trading-executor intent throughput: signed open and close intents executed per second by one executor
- * (concurrency 8, each intent one PostgreSQL transaction with the account row locked), against the
- * baseline of bare BullMQ no-op jobs (same Redis, same concurrency) measured in the same run.
+ * trading-executor intent throughput: signed open and close intents accepted the way the tool API
+ * accepts them (inbox rows in PostgreSQL, then one wake-up job each) and executed in batches, against the
+ * baseline of bare BullMQ no-op jobs (same Redis, concurrency 8) measured in the same run; first with one
+ * executor, then with two replicas on the same database and queue.
  * Run: node -r ./tools/dev/register.cjs tools/bench/executor-intents.bench.ts [wallets, default 200] [opens per wallet, default 10]
  */
-import { INTENTS_QUEUE, SESSION_KEYS_QUEUE, type SignedIntentPayload } from '@paper/contracts';
+import { INTENTS_QUEUE, type SignedIntentPayload } from '@paper/contracts';
 import { usdc } from '@paper/exchange';
-import { approvalFromGuardrails, type IntentMessage, intentId, signApproval, signIntent } from '@paper/exchange-signing';
+import { acceptIntents } from '@paper/exchange-data';
+import { type IntentMessage, intentId, signIntent } from '@paper/exchange-signing';
 import { Queue, QueueEvents, Worker } from 'bullmq';
 import { Client } from 'pg';
-import type { Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { metricValue } from './app-metrics';
+import { histogramTotals, metricValue } from './app-metrics';
+import { type BenchWallet, fundWallets } from './executor-bench-wallets';
 import { REDIS_URL, startExecutorBench } from './executor-bench-support';
 import { runBench } from './run-bench';
 
 const WALLETS = Number(process.argv[2] ?? 200);
 const OPENS = Number(process.argv[3] ?? 10);
-const CONCURRENCY = 8;
-const GUARDRAILS = { maxMarginPerTradeUsd: null, maxLeverage: null, maxDailyNotionalUsd: null, maxOpenPositions: null, allowedMarkets: null, requireConfirmation: false };
+const BASELINE_CONCURRENCY = 8;
 const connectionOf = () => {
   const u = new URL(REDIS_URL);
   return { host: u.hostname, port: Number(u.port || 6379) };
 };
 
-async function sign(intent: IntentMessage, key: Hex, sessionKey: string): Promise<SignedIntentPayload> {
+let nonce = 1n;
+const expiresAt = () => BigInt(Math.floor(Date.now() / 1000) + 3000);
+
+async function sign(intent: IntentMessage, w: BenchWallet): Promise<SignedIntentPayload> {
   const message = Object.fromEntries(Object.entries(intent.message).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : Array.isArray(v) ? v.map(String) : v]));
-  return { kind: intent.kind, message, sessionKey, signature: await signIntent(intent, key), intentId: intentId(intent) } as SignedIntentPayload;
+  return { kind: intent.kind, message, sessionKey: w.sessionKey, signature: await signIntent(intent, w.session), intentId: intentId(intent) } as SignedIntentPayload;
 }
 
-/** Enqueues the payloads and waits until every job finished; returns jobs per second. */
-async function run(queue: Queue, events: QueueEvents, payloads: readonly SignedIntentPayload[], sample: () => Promise<unknown>): Promise<number> {
+/** Accepts the intents (inbox rows), adds their wake-up jobs and waits until every job completed; returns intents per second. */
+async function run(db: Client, queue: Queue, events: QueueEvents, payloads: readonly SignedIntentPayload[], sample: () => Promise<unknown>): Promise<number> {
   let done = 0;
   const finished = new Promise<void>((resolve) => {
     const onDone = () => {
@@ -42,8 +45,19 @@ async function run(queue: Queue, events: QueueEvents, payloads: readonly SignedI
   });
   const sampler = setInterval(() => void sample().catch(() => undefined), 250);
   const started = performance.now();
-  await queue.addBulk(payloads.map((p) => ({ name: 'execute-intent', data: p, opts: { jobId: p.intentId, removeOnComplete: true } })));
+  await acceptIntents(db, payloads);
+  await queue.addBulk(payloads.map((p) => ({ name: 'execute-intent', data: { intentId: p.intentId.toLowerCase() }, opts: { jobId: p.intentId.toLowerCase(), removeOnComplete: true } })));
+  if (process.env['BENCH_DEBUG']) {
+    void (async () => {
+      for (;;) {
+        const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM exchange.intents WHERE status = 'queued'`);
+        if (rows[0]!.n === 0) return console.log(`  all executed after ${(performance.now() - started).toFixed(0)} ms; jobs done ${done}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+  }
   await finished;
+  if (process.env['BENCH_DEBUG']) console.log(`  all jobs completed after ${(performance.now() - started).toFixed(0)} ms`);
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
   events.removeAllListeners('completed');
@@ -54,7 +68,7 @@ async function run(queue: Queue, events: QueueEvents, payloads: readonly SignedI
 async function baseline(prefix: string, jobs: number): Promise<number> {
   const name = 'bench-noop';
   const queue = new Queue(name, { connection: connectionOf(), prefix });
-  const worker = new Worker(name, async () => ({ ok: true }), { connection: connectionOf(), prefix, concurrency: CONCURRENCY });
+  const worker = new Worker(name, async () => ({ ok: true }), { connection: connectionOf(), prefix, concurrency: BASELINE_CONCURRENCY });
   let done = 0;
   const finished = new Promise<void>((resolve) => worker.on('completed', () => ++done === jobs && resolve()));
   const started = performance.now();
@@ -67,8 +81,18 @@ async function baseline(prefix: string, jobs: number): Promise<number> {
   return rate;
 }
 
+interface Phase {
+  label: string;
+  opens: number;
+  closes: number;
+  openCpuMs: number;
+  closeCpuMs: number;
+  batchOpens: number;
+  batchCloses: number;
+}
+
 async function main(): Promise<void> {
-  const bench = await startExecutorBench({ INTENT_CONCURRENCY: String(CONCURRENCY) });
+  const bench = await startExecutorBench();
   const prefix = `${bench.redisPrefix}:bull`;
   const intents = new Queue(INTENTS_QUEUE.queue, { connection: connectionOf(), prefix });
   const events = new QueueEvents(INTENTS_QUEUE.queue, { connection: connectionOf(), prefix });
@@ -79,68 +103,67 @@ async function main(): Promise<void> {
     const keepFresh = setInterval(() => void bench.tick('BTC', 1_000_000n).then(() => bench.tick('ETH', 350_000n)), 1000);
     await bench.tick('BTC', 1_000_000n);
     await bench.tick('ETH', 350_000n);
-
     console.log(`registering and funding ${WALLETS} wallets ...`);
-    const traders = await Promise.all(
-      Array.from({ length: WALLETS }, async () => {
-        const owner = generatePrivateKey();
-        const session = generatePrivateKey();
-        const wallet = privateKeyToAccount(owner).address.toLowerCase() as Hex;
-        const sessionKey = privateKeyToAccount(session).address.toLowerCase();
-        const expiresAt = BigInt(Math.floor(Date.now() / 1000) + 86_400);
-        return { wallet, session, sessionKey, expiresAt, approvalSignature: await signApproval(approvalFromGuardrails(wallet, sessionKey, GUARDRAILS, expiresAt), owner) };
-      }),
-    );
-    const keys = new Queue(SESSION_KEYS_QUEUE.queue, { connection: connectionOf(), prefix });
-    await keys.addBulk(traders.map((t) => ({ name: 'register-session-key', data: { wallet: t.wallet, sessionKey: t.sessionKey, guardrails: GUARDRAILS, expiresAt: t.expiresAt.toString(), approvalSignature: t.approvalSignature, label: 'bench' }, opts: { jobId: `sk-${t.sessionKey}` } })));
-    for (;;) {
-      const { rows } = await db.query(`SELECT count(*)::int AS n FROM exchange.session_keys`);
-      if (rows[0].n === WALLETS) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    await keys.close();
-    for (const t of traders) {
-      await fetch(`${bench.executorUrl}/dev/faucet`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ wallet: t.wallet, usdc: '100000' }) });
-      await fetch(`${bench.executorUrl}/dev/deposit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ wallet: t.wallet, usdc: '100000', sweep: true }) });
-    }
+    const wallets = await fundWallets(bench, prefix, WALLETS, db);
 
-    let nonce = 1n;
-    const expiresAt = () => BigInt(Math.floor(Date.now() / 1000) + 3000);
-    console.log(`signing ${WALLETS * OPENS} open intents ...`);
-    const opens: SignedIntentPayload[] = [];
-    for (let round = 0; round < OPENS; round += 1) {
-      for (const t of traders) {
-        opens.push(await sign({ kind: 'open', message: { wallet: t.wallet, market: round % 2 ? 'ETH' : 'BTC', side: round % 3 ? 'long' : 'short', marginMicro: usdc(100), leverage: 100, nonce: nonce++, expiresAt: expiresAt() } }, t.session, t.sessionKey));
+    const cpu = async () => (await Promise.all(bench.executorUrls.map((u) => metricValue(u, 'process_cpu_seconds_total')))).reduce((a, b) => a + b, 0);
+    const batches = async () => {
+      const totals = await Promise.all(bench.executorUrls.map((u) => histogramTotals(u, 'exchange_intent_batch_size', 'app="trading-executor"')));
+      return totals.reduce((a, t) => ({ sum: a.sum + t.sum, count: a.count + t.count }), { sum: 0, count: 0 });
+    };
+    const phase = async (label: string): Promise<Phase> => {
+      console.log(`${label}: signing ${WALLETS * OPENS} open intents ...`);
+      const opens: SignedIntentPayload[] = [];
+      for (let round = 0; round < OPENS; round += 1) {
+        for (const w of wallets) {
+          opens.push(await sign({ kind: 'open', message: { wallet: w.wallet, market: round % 2 ? 'ETH' : 'BTC', side: round % 3 ? 'long' : 'short', marginMicro: usdc(100), leverage: 100, nonce: nonce++, expiresAt: expiresAt() } }, w));
+        }
       }
-    }
-    const noopRate = await baseline(prefix, opens.length);
-    const cpu = () => metricValue(bench.executorUrl, 'process_cpu_seconds_total');
-    const cpu0 = await cpu();
-    const openRate = await run(intents, events, opens, bench.sampleRss);
-    const cpu1 = await cpu();
-    const { rows: opened } = await db.query(`SELECT id, wallet FROM exchange.positions ORDER BY id`);
-    const byWallet = new Map<string, string[]>();
-    for (const r of opened) byWallet.set(r.wallet, [...(byWallet.get(r.wallet) ?? []), r.id]);
-    const closes: SignedIntentPayload[] = [];
-    for (const t of traders) {
-      for (const id of byWallet.get(t.wallet) ?? []) {
-        closes.push(await sign({ kind: 'close', message: { wallet: t.wallet, positionIds: [BigInt(id)], nonce: nonce++, expiresAt: expiresAt() } }, t.session, t.sessionKey));
+      const [c0, b0] = [await cpu(), await batches()];
+      const openRate = await run(db, intents, events, opens, bench.sampleRss);
+      const [c1, b1] = [await cpu(), await batches()];
+      const { rows: opened } = await db.query<{ id: string; wallet: string }>(`SELECT id, wallet FROM exchange.positions WHERE status = 'open' ORDER BY id`);
+      const closes: SignedIntentPayload[] = [];
+      const byWallet = new Map<string, BenchWallet>(wallets.map((w) => [w.wallet, w]));
+      for (const r of opened) {
+        const w = byWallet.get(r.wallet)!;
+        closes.push(await sign({ kind: 'close', message: { wallet: w.wallet, positionIds: [BigInt(r.id)], nonce: nonce++, expiresAt: expiresAt() } }, w));
       }
-    }
-    const cpu2 = await cpu();
-    const closeRate = await run(intents, events, closes, bench.sampleRss);
-    const cpu3 = await cpu();
+      const [c2, b2] = [await cpu(), await batches()];
+      const closeRate = await run(db, intents, events, closes, bench.sampleRss);
+      const [c3, b3] = [await cpu(), await batches()];
+      const perJob = (a: number, b: number, n: number) => ((b - a) * 1000) / n;
+      const avgBatch = (a: { sum: number; count: number }, b: { sum: number; count: number }) => (b.sum - a.sum) / Math.max(1, b.count - a.count);
+      return {
+        label,
+        opens: openRate,
+        closes: closeRate,
+        openCpuMs: perJob(c0, c1, opens.length),
+        closeCpuMs: perJob(c2, c3, closes.length),
+        batchOpens: avgBatch(b0, b1),
+        batchCloses: avgBatch(b2, b3),
+      };
+    };
+
+    const noopRate = await baseline(prefix, WALLETS * OPENS);
+    const one = await phase('one executor');
+    await bench.addReplica();
+    const two = await phase('two executor replicas');
+    const noopAfter = await baseline(prefix, WALLETS * OPENS);
     clearInterval(keepFresh);
     const { rows: statuses } = await db.query(`SELECT kind, status, count(*)::int AS n FROM exchange.intents GROUP BY 1, 2 ORDER BY 1, 2`);
     await bench.sampleRss();
 
-    const perJob = (a: number, b: number, n: number) => (((b - a) * 1000) / n).toFixed(2);
-    console.log('\n| run | jobs | jobs/s | vs bare BullMQ no-op | executor CPU ms/job |');
+    const noop = (noopRate + noopAfter) / 2;
+    console.log('\n| run | intents/s | vs bare BullMQ no-op | executor CPU ms/intent | mean batch |');
     console.log('| --- | ---: | ---: | ---: | ---: |');
-    console.log(`| bare BullMQ no-op jobs (baseline, concurrency ${CONCURRENCY}) | ${opens.length} | ${noopRate.toFixed(0)} | 1.00 | - |`);
-    console.log(`| open intents (verify, lock account, open, ledger) | ${opens.length} | ${openRate.toFixed(0)} | ${(openRate / noopRate).toFixed(2)} | ${perJob(cpu0, cpu1, opens.length)} |`);
-    console.log(`| close intents (verify, lock, settle, LP, ledger) | ${closes.length} | ${closeRate.toFixed(0)} | ${(closeRate / noopRate).toFixed(2)} | ${perJob(cpu2, cpu3, closes.length)} |`);
-    console.log(`\nintent outcomes: ${statuses.map((s) => `${s.kind}/${s.status} ${s.n}`).join(', ')}`);
+    console.log(`| bare BullMQ no-op jobs (baseline, concurrency ${BASELINE_CONCURRENCY}; before / after: ${noopRate.toFixed(0)} / ${noopAfter.toFixed(0)}) | ${noop.toFixed(0)} | 1.00 | - | - |`);
+    for (const p of [one, two]) {
+      console.log(`| ${p.label}: ${WALLETS * OPENS} opens | ${p.opens.toFixed(0)} | ${(p.opens / noop).toFixed(2)} | ${p.openCpuMs.toFixed(2)} | ${p.batchOpens.toFixed(1)} |`);
+      console.log(`| ${p.label}: closes | ${p.closes.toFixed(0)} | ${(p.closes / noop).toFixed(2)} | ${p.closeCpuMs.toFixed(2)} | ${p.batchCloses.toFixed(1)} |`);
+    }
+    console.log(`\ntwo replicas / one: opens ${(two.opens / one.opens).toFixed(2)}, closes ${(two.closes / one.closes).toFixed(2)}`);
+    console.log(`intent outcomes: ${statuses.map((s) => `${s.kind}/${s.status} ${s.n}`).join(', ')}`);
     console.log(`trading-executor peak RSS: ${bench.peakRssMb().toFixed(0)} MB; bench process max RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   } finally {
     await events.close();

@@ -222,7 +222,7 @@ async function main(): Promise<void> {
     for (const [label, values] of [['preview_trade + open_position (filled)', sortedTotals], ['open_position alone (sign, queue, fill)', sortedOpens]] as const) {
       console.log(`| ${label} | ${percentile(values, 50).toFixed(1)} | ${percentile(values, 95).toFixed(1)} | ${percentile(values, 99).toFixed(1)} | ${values.at(-1)!.toFixed(1)} |`);
     }
-    console.log(`\nOf which trading-executor executing an open intent (verify, lock, open, ledger): ${executorMs.toFixed(1)} ms on average.`);
+    console.log(`\nOf which trading-executor from accepting an open intent to storing its result (claim, verify, lock, open, ledger, commit): ${executorMs.toFixed(1)} ms on average.`);
     console.log(`\nRSS idle -> peak (sampled every 250 ms from /proc): ${Object.entries(peak).map(([n, mb]) => `${n} ${idle[n]!.toFixed(0)} -> ${mb.toFixed(0)} MB`).join(', ')}.`);
   } finally {
     bare?.child.kill('SIGTERM');

@@ -6,13 +6,16 @@
  *                                                   stake <paper> | unstake <paper> | claim
  *
  * Refuses outside paper mode (PAPER_MODE=false or NODE_ENV=production), like the /dev endpoints. Uses
- * REDIS_URL and REDIS_PREFIX like the executor. A result that does not arrive in time is reported as
- * pending (the action may still run), never as failed.
+ * DATABASE_URL, REDIS_URL and REDIS_PREFIX like the executor: the action is written to the exchange's
+ * inbox, then a queue job wakes the executor up. A result that does not arrive in time is reported as
+ * pending (the action still runs), never as failed.
  */
-import { OWNER_ACTIONS_QUEUE, type OwnerActionResult, parseJob } from '@paper/contracts';
+import { OWNER_ACTIONS_QUEUE, parseJob, signedOwnerActionSchema } from '@paper/contracts';
+import { acceptOwnerAction, readOwnerActions } from '@paper/exchange-data';
 import { decimalToScaled } from '@paper/exchange';
 import { newOwnerAction, type OwnerActionMessage, ownerActionId, ownerActionMessageStrings, signOwnerAction } from '@paper/exchange-signing';
-import { bullConnection, redisEnvShape } from '@paper/nest-infra';
+import { addWakeUp, bullConnection, databaseEnvShape, redisEnvShape, waitForJob } from '@paper/nest-infra';
+import { Client } from 'pg';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -54,22 +57,26 @@ export async function runOwnerAction(argv: readonly string[], environment: Recor
   const wallet = privateKeyToAccount(key as Hex).address.toLowerCase();
   const action = parseOwnerAction(argv, wallet);
   const actionId = ownerActionId(action);
-  const payload = { kind: action.kind, message: ownerActionMessageStrings(action), signature: await signOwnerAction(action, key as Hex), actionId };
+  const payload = signedOwnerActionSchema.parse({ kind: action.kind, message: ownerActionMessageStrings(action), signature: await signOwnerAction(action, key as Hex), actionId });
   parseJob(OWNER_ACTIONS_QUEUE, 'execute-owner-action', payload);
 
-  const redis = z.object(redisEnvShape).safeParse(environment);
-  if (!redis.success) throw new Error(`REDIS_URL or REDIS_PREFIX is invalid: ${redis.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
-  const settings = redis.data;
+  const env = z.object({ ...redisEnvShape, ...databaseEnvShape }).safeParse(environment);
+  if (!env.success) throw new Error(`REDIS_URL, REDIS_PREFIX or DATABASE_URL is invalid: ${env.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  const settings = env.data;
+  // The action is accepted once its inbox row is written; the queue job only wakes the executor up.
+  const db = new Client({ connectionString: settings.DATABASE_URL });
+  await db.connect();
   const queue = new Queue(OWNER_ACTIONS_QUEUE.queue, bullConnection(settings));
   const events = new QueueEvents(OWNER_ACTIONS_QUEUE.queue, bullConnection(settings));
   try {
-    await events.waitUntilReady();
-    const job = await queue.add('execute-owner-action', payload, { jobId: actionId, attempts: 3, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: 1000, removeOnFail: 1000 });
-    let result: OwnerActionResult;
-    try {
-      result = (await job.waitUntilFinished(events, WAIT_MS)) as OwnerActionResult;
-    } catch {
-      return `${action.kind} ${actionId} is queued but has not finished within ${WAIT_MS / 1000} s (is trading-executor running?); it is still pending, not failed.`;
+    const acceptance = await acceptOwnerAction(db, payload);
+    if (acceptance.state === 'conflict') throw new Error(`another action with id ${actionId} was accepted with a different signature; nothing was submitted`);
+    const job = await addWakeUp(queue, 'execute-owner-action', { actionId }, { jobId: actionId, attempts: 3, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: 1000, removeOnFail: 1000 }, 2000);
+    if (job) await waitForJob(job, events, WAIT_MS);
+    const [row] = await readOwnerActions(db, [actionId]);
+    const result = row?.result;
+    if (!result) {
+      return `${action.kind} ${actionId} is accepted but has not run within ${WAIT_MS / 1000} s (is trading-executor running?); it is still pending, not failed.`;
     }
     const lines = [`${result.status}${result.reason ? ` (${result.reason})` : ''}: ${result.message}`];
     if (result.account) {
@@ -81,6 +88,7 @@ export async function runOwnerAction(argv: readonly string[], environment: Recor
   } finally {
     await events.close();
     await queue.close();
+    await db.end();
   }
 }
 

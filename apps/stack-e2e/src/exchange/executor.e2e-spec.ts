@@ -1,6 +1,7 @@
 import { INTENTS_QUEUE, type IntentResult, SESSION_KEYS_QUEUE, type SessionKeyResult, type SignedIntentPayload } from '@paper/contracts';
 import { startTestStack, type TestStack } from '@paper/dev-stack';
 import { usdc } from '@paper/exchange';
+import { acceptIntents } from '@paper/exchange-data';
 import {
   approvalFromGuardrails,
   type IntentMessage,
@@ -111,7 +112,9 @@ describe('trading-executor with venue-sim (signed intents over the queue)', () =
     await sim('price', { coin: 'BTC', price: 100000 });
     await until(readMid, (m) => m !== undefined && Math.abs(Number(m) - 1_000_000) <= 10);
     const payload = await openIntent(100, 500);
-    const job = await intents.add('execute-intent', payload, { jobId: payload.intentId });
+    // As the tool API does: the inbox row first (the intent is accepted), then the wake-up job.
+    expect(await acceptIntents(db, [payload])).toEqual([{ state: 'accepted', id: payload.intentId.toLowerCase() }]);
+    const job = await intents.add('execute-intent', { intentId: payload.intentId.toLowerCase() }, { jobId: payload.intentId.toLowerCase() });
     const result = (await job.waitUntilFinished(events, 20_000)) as IntentResult;
     expect(result).toMatchObject({ status: 'executed', opened: { market: 'BTC', side: 'long', leverage: 500 } });
     const id = result.opened!.positionId;
@@ -157,20 +160,21 @@ describe('trading-executor with venue-sim (signed intents over the queue)', () =
     expect((await one(`SELECT free_micro FROM exchange.accounts WHERE wallet = $1`, [wallet]))['free_micro']).toBe(String(usdc(799)));
   });
 
-  it('neither loses nor duplicates anything when the executor is killed (SIGKILL) mid-way and restarted', async () => {
+  it('neither loses nor duplicates anything when the executor is killed (SIGKILL) mid-batch and restarted', async () => {
     await sim('price', { coin: 'BTC', price: 100000 });
     await until(readMid, (m) => m !== undefined && Math.abs(Number(m) - 1_000_000) <= 10);
     const free = BigInt((await one(`SELECT free_micro FROM exchange.accounts WHERE wallet = $1`, [wallet]))['free_micro']!);
-    const payloads = await Promise.all(Array.from({ length: 150 }, () => openIntent(10, 1000)));
-    await intents.addBulk(payloads.map((p) => ({ name: 'execute-intent', data: p, opts: { jobId: p.intentId } })));
+    const payloads = await Promise.all(Array.from({ length: 1000 }, () => openIntent(10, 1000)));
+    await acceptIntents(db, payloads);
     const ids = payloads.map((p) => p.intentId.toLowerCase());
-    const settled = () => one<{ n: number }>(`SELECT count(*)::int AS n FROM exchange.intents WHERE id = ANY($1::varchar[])`, [ids]);
+    await intents.addBulk(ids.map((id) => ({ name: 'execute-intent', data: { intentId: id }, opts: { jobId: id } })));
+    const settled = () => one<{ n: number }>(`SELECT count(*)::int AS n FROM exchange.intents WHERE id = ANY($1::varchar[]) AND status <> 'queued'`, [ids]);
     await until(settled, (r) => r.n >= 10);
     await stack.stopApp('trading-executor', true);
     const atKill = (await settled()).n;
-    expect(atKill).toBeLessThan(150);
+    expect(atKill).toBeLessThan(1000);
     await stack.restartApp('trading-executor');
-    await until(settled, (r) => r.n === 150, 60_000);
+    await until(settled, (r) => r.n === 1000, 60_000);
 
     const statuses = await db.query(`SELECT status, reason, count(*)::int AS n FROM exchange.intents WHERE id = ANY($1::varchar[]) GROUP BY 1, 2`, [ids]);
     const executed = statuses.rows.find((r) => r.status === 'executed')?.n ?? 0;

@@ -5,10 +5,10 @@ import { type TestIssuer, startTestIssuer } from './token-issuer';
 
 const WALLET = `0x${'5a'.repeat(20)}`;
 
-/** A 502 in the envelope with a specific code, retry advice and Retry-After, never cached. */
-function expect502(res: CallResult, code: string, what: string): void {
+/** A 502 (or 503 for the exchange's own storage) in the envelope with a specific code, retry advice and Retry-After, never cached. */
+function expectUnavailable(res: CallResult, code: string, what: string): void {
   const seen = { what, status: res.status, code: res.body.error?.code };
-  expect(seen).toEqual({ what, status: 502, code });
+  expect(seen).toEqual({ what, status: code === 'exchange_unavailable' ? 503 : 502, code });
   expect(res.body).toEqual({ ok: false, error: { code, message: expect.stringMatching(/retry/i) } });
   expect(res.headers.get('retry-after')).toBe('2');
   expect(res.headers.get('cache-control')).toMatch(/no-store/);
@@ -89,9 +89,9 @@ describe('tool API: upstream failures and rate limits', () => {
       .setSubject(WALLET)
       .setExpirationTime('5m')
       .sign(privateKey);
-    expect502(await callTool(gateway, 'get_account', {}, { ...as(), token }), 'auth_unavailable', 'a tool on /me');
+    expectUnavailable(await callTool(gateway, 'get_account', {}, { ...as(), token }), 'auth_unavailable', 'a tool on /me');
     const me = await fetch(`${gateway}/api/v1/me`, { headers: { ...as().headers, authorization: `Bearer ${token}` } });
-    expect502({ status: me.status, body: (await me.json()) as CallResult['body'], headers: me.headers }, 'auth_unavailable', 'GET /api/v1/me');
+    expectUnavailable({ status: me.status, body: (await me.json()) as CallResult['body'], headers: me.headers }, 'auth_unavailable', 'GET /api/v1/me');
   });
 
   it('limits each caller with 429 rate_limited and Retry-After, independently of other callers', async () => {
@@ -127,7 +127,7 @@ describe('tool API: the exchange database goes away', () => {
     await issuer?.stop();
   });
 
-  it('answers every tool that reads it with 502 exchange_unavailable in the envelope, never 500', async () => {
+  it('answers every tool that reads it with 503 exchange_unavailable in the envelope, never 500', async () => {
     const token = await issuer.mint({ wallet: WALLET, sessionKey: `0x${'7c'.repeat(20)}` });
     // Served while the database is there (another wallet: the answers below must not come from the cache).
     expect((await callTool(gateway, 'get_account', { wallet: `0x${'6b'.repeat(20)}` })).status).toBe(200);
@@ -146,9 +146,9 @@ describe('tool API: the exchange database goes away', () => {
       ['cancel_intent', { intentId: `0x${'ab'.repeat(32)}` }, { token }],
     ];
     for (const [name, args, o] of calls) {
-      expect502(await callTool(gateway, name, args, { ...o, family: o.token ? 'me' : 'public' }), 'exchange_unavailable', `${name}${o.token ? ' on /me' : ''}`);
+      expectUnavailable(await callTool(gateway, name, args, { ...o, family: o.token ? 'me' : 'public' }), 'exchange_unavailable', `${name}${o.token ? ' on /me' : ''}`);
     }
     const me = await fetch(`${gateway}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
-    expect502({ status: me.status, body: (await me.json()) as CallResult['body'], headers: me.headers }, 'exchange_unavailable', 'GET /api/v1/me');
+    expectUnavailable({ status: me.status, body: (await me.json()) as CallResult['body'], headers: me.headers }, 'exchange_unavailable', 'GET /api/v1/me');
   });
 });

@@ -110,29 +110,54 @@ describe('tool API: closing, cancelling, and intents that are pending or not que
     }
   });
 
-  it('releases the quote when the intent was certainly not queued (502), so the same quote opens afterwards', async () => {
+  it('answers 503 with Retry-After and releases the quote when the inbox cannot be written: nothing was accepted', async () => {
     const quoteId = await suite.preview(LONG_BTC);
-    // The queue refuses every job while its id counter is not a number: the add script fails before writing.
-    const counter = `${suite.stack.redisPrefix}:bull:exchange-intents:id`;
-    const saved = await suite.redis.get(counter);
-    await suite.redis.set(counter, 'not-a-number');
+    const before = await sql<{ n: number }>(suite.stack, `SELECT count(*)::int AS n FROM exchange.intents`);
+    await sql(suite.stack, `CREATE FUNCTION exchange.inbox_down() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'inbox unavailable'; END $$`);
+    await sql(suite.stack, `CREATE TRIGGER inbox_down BEFORE INSERT ON exchange.intents FOR EACH ROW EXECUTE FUNCTION exchange.inbox_down()`);
     let refused;
     try {
       refused = await suite.me('open_position', { ...LONG_BTC, quoteId });
     } finally {
-      if (saved === null) await suite.redis.del(counter);
-      else await suite.redis.set(counter, saved);
+      await sql(suite.stack, `DROP TRIGGER inbox_down ON exchange.intents`);
+      await sql(suite.stack, `DROP FUNCTION exchange.inbox_down()`);
     }
-    expect(refused.status).toBe(502);
+    expect(refused.status).toBe(503);
     expect(refused.body.error!.code).toBe('exchange_unavailable');
     expect(refused.body.error!.message).toContain(`quote ${quoteId} can still be used`);
     expect(refused.headers.get('retry-after')).toBe('2');
+    expect(await sql(suite.stack, `SELECT count(*)::int AS n FROM exchange.intents`)).toEqual(before);
     expect((await suite.quote(quoteId))['usedAt']).toBeUndefined();
     const retried = await suite.me('open_position', { ...LONG_BTC, quoteId });
     expect(retried.status).toBe(200);
     expectValidData('open_position', retried.body.data);
     expect(retried.body.data!['status']).toBe('filled');
     expect((await suite.quote(quoteId))['usedAt']).toBeDefined();
+  });
+
+  it('accepts an intent the queue refuses to wake: reported pending at once, then run by the sweeper', async () => {
+    const quoteId = await suite.preview(LONG_BTC);
+    // The queue refuses every job while its id counter is not a number: the add script fails before writing.
+    const counter = `${suite.stack.redisPrefix}:bull:exchange-intents:id`;
+    const saved = await suite.redis.get(counter);
+    await suite.redis.set(counter, 'not-a-number');
+    let accepted;
+    try {
+      accepted = await suite.me('open_position', { ...LONG_BTC, quoteId });
+    } finally {
+      if (saved === null) await suite.redis.del(counter);
+      else await suite.redis.set(counter, saved);
+    }
+    expect(accepted.status).toBe(200);
+    expectValidData('open_position', accepted.body.data);
+    expect(accepted.body.data).toMatchObject({ status: 'pending', position: null });
+    const intentId = accepted.body.data!['intentId'] as string;
+    expect((await suite.quote(quoteId))['usedAt']).toBeDefined();
+    const done = await waitFor(`intent ${intentId} to be run by the sweeper`, async () => {
+      const data = await intentStatus(intentId);
+      return data['pending'] ? undefined : data;
+    });
+    expect(done).toMatchObject({ status: 'executed', kind: 'open', positionIds: [expect.any(String)] });
   });
 
   it('refuses to cancel an intent that already executed, and unknown intents', async () => {

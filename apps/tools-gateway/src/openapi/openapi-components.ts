@@ -23,10 +23,11 @@ export function errorResponses(authenticated: boolean): Json {
     '429': failure('Too many requests from this caller.', retryAfter),
     '502': failure(
       authenticated
-        ? "A service the call depends on did not answer or rate-limited the service (the exchange, the upstream price venue, or the authorization server's keys that check the token); retry shortly."
-        : 'The exchange or the upstream price venue did not answer or rate-limited the service; retry shortly.',
+        ? "A service the call depends on did not answer or rate-limited the service (the upstream price venue, or the authorization server's keys that check the token); retry shortly."
+        : 'The upstream price venue did not answer or rate-limited the service; retry shortly.',
       retryAfter,
     ),
+    '503': failure("The exchange's storage (database or Redis) is unavailable; nothing was done or accepted. Retry shortly.", retryAfter),
   };
 }
 

@@ -6,7 +6,8 @@ import { DepositsModule } from '../deposits/deposits.module';
 import { IntentsModule } from '../intents/intents.module';
 import { LiquidationsModule } from '../liquidations/liquidations.module';
 import { MaintenanceModule } from '../maintenance/maintenance.module';
-import { OwnerActionsModule } from '../owner-actions/owner-actions.module';
+import { DevOwnerActionsModule } from '../owner-actions/owner-actions.module';
+import { InboxModule } from '../inbox/inbox.module';
 import { PricesModule } from '../prices/prices.module';
 import { SessionKeysModule } from '../session-keys/session-keys.module';
 
@@ -33,7 +34,8 @@ export class AppModule {
         IntentsModule,
         LiquidationsModule,
         DepositsModule.forRoot(devFundingEnabled(config)),
-        OwnerActionsModule.forRoot(devFundingEnabled(config)),
+        DevOwnerActionsModule.forRoot(devFundingEnabled(config)),
+        InboxModule,
         MaintenanceModule,
       ],
     };

@@ -42,20 +42,23 @@ export function addDelta(a: AccountDelta | undefined, b: AccountDelta): AccountD
   };
 }
 
-/** Applies balance changes to many accounts in one statement (the caller holds their locks). */
-export async function applyAccountDeltas(sql: Sql, deltas: ReadonlyMap<string, AccountDelta>, touch = true): Promise<void> {
+/**
+ * Applies balance changes to many accounts in one statement (the caller holds their locks); `volumes`
+ * adds notional opened to the accounts' trading volume.
+ */
+export async function applyAccountDeltas(sql: Sql, deltas: ReadonlyMap<string, AccountDelta>, touch = true, volumes?: ReadonlyMap<string, bigint>): Promise<void> {
   if (deltas.size === 0) return;
-  const cols: string[][] = [[], [], [], [], [], []];
+  const cols: string[][] = [[], [], [], [], [], [], []];
   for (const [wallet, d] of deltas) {
-    [wallet, d.freeMicro, d.lockedMicro, d.queuedMicro, d.realizedPnlMicro, d.paperMicro].forEach((v, i) => cols[i]!.push(v.toString()));
+    [wallet, d.freeMicro, d.lockedMicro, d.queuedMicro, d.realizedPnlMicro, d.paperMicro, volumes?.get(wallet) ?? 0n].forEach((v, i) => cols[i]!.push(v.toString()));
   }
   await sql(
     `UPDATE exchange.accounts a
         SET free_micro = a.free_micro + v.free, locked_micro = a.locked_micro + v.locked,
             queued_micro = a.queued_micro + v.queued, realized_pnl_micro = a.realized_pnl_micro + v.realized,
-            paper_micro = a.paper_micro + v.paper${touch ? ', last_active_at = now()' : ''}
-       FROM unnest($1::varchar[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[])
-            AS v(wallet, free, locked, queued, realized, paper)
+            paper_micro = a.paper_micro + v.paper, total_volume_micro = a.total_volume_micro + v.volume${touch ? ', last_active_at = now()' : ''}
+       FROM unnest($1::varchar[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[])
+            AS v(wallet, free, locked, queued, realized, paper, volume)
       WHERE a.wallet = v.wallet`,
     cols,
   );

@@ -1,16 +1,27 @@
 import type { Sql } from './sql-transaction';
 
+/** An unpaid win joining the back of the payout queue: the trader's unpaid winnings and the unpaid part of the win fee. */
+export interface PayoutAppend {
+  wallet: string;
+  positionId: string;
+  amountMicro: bigint;
+  feeMicro: bigint;
+}
+
 /**
- * Appends what the LP could not pay for a winning position to the back of the payout queue: the
- * trader's unpaid winnings and the unpaid part of the win fee (collected after the trader is paid).
- * The caller holds the protocol lock (every change of the queue does).
+ * Appends what the LP could not pay for winning positions to the back of the payout queue, in the given
+ * order (one statement): the trader's unpaid winnings and the unpaid part of the win fee (collected after
+ * the trader is paid). The caller holds the protocol lock (every change of the queue does).
  */
-export async function appendPayout(sql: Sql, wallet: string, positionId: string, amountMicro: bigint, feeMicro: bigint): Promise<void> {
-  if (amountMicro <= 0n && feeMicro <= 0n) return;
+export async function appendPayouts(sql: Sql, appends: readonly PayoutAppend[]): Promise<void> {
+  const owed = appends.filter((a) => a.amountMicro > 0n || a.feeMicro > 0n);
+  if (owed.length === 0) return;
   await sql(
     `INSERT INTO exchange.payout_queue (wallet, position_id, original_micro, remaining_micro, fee_original_micro, fee_remaining_micro, created_at)
-     VALUES ($1, $2, $3, $3, $4, $4, now())`,
-    [wallet, positionId, amountMicro, feeMicro],
+     SELECT wallet, position_id, amount, amount, fee, fee, now()
+       FROM unnest($1::varchar[], $2::bigint[], $3::bigint[], $4::bigint[]) WITH ORDINALITY AS v(wallet, position_id, amount, fee, n)
+      ORDER BY n`,
+    [owed.map((a) => a.wallet), owed.map((a) => a.positionId), owed.map((a) => a.amountMicro.toString()), owed.map((a) => a.feeMicro.toString())],
   );
 }
 

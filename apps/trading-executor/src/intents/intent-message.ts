@@ -39,10 +39,15 @@ export function refused(reason: string, message: string): IntentOutcome {
 }
 
 export function toResult(payload: SignedIntentPayload, outcome: IntentOutcome, at: Date): IntentResult {
+  return toResultOf(payload.intentId.toLowerCase(), payload.kind, payload.message.wallet.toLowerCase(), outcome, at);
+}
+
+/** The stored result of an intent (lower-case id and wallet). */
+export function toResultOf(intentId: string, kind: IntentResult['kind'], wallet: string, outcome: IntentOutcome, at: Date): IntentResult {
   const result: IntentResult = {
-    intentId: payload.intentId.toLowerCase(),
-    kind: payload.kind,
-    wallet: payload.message.wallet.toLowerCase(),
+    intentId,
+    kind,
+    wallet,
     status: outcome.status,
     reason: outcome.reason,
     message: outcome.message,

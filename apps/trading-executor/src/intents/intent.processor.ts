@@ -1,10 +1,14 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { INTENTS_QUEUE, type SignedIntentPayload } from '@paper/contracts';
+import { INTENTS_QUEUE, intentWakeUpSchema } from '@paper/contracts';
 import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import { IntentExecutionService } from './intent-execution.service';
 
-/** BullMQ worker of the intents queue: validates the payload (QueueRegistry) and hands it to the executor. */
+/**
+ * BullMQ worker of the intents queue. A job is the wake-up of an accepted intent: it starts a batch (when
+ * a slot is free) and completes with the intent's stored result once a batch of any replica ran it, so
+ * callers can wait on the job. Jobs of a whole batch wait together, so the worker takes as many at once.
+ */
 @Injectable()
 export class IntentProcessor implements OnApplicationBootstrap {
   constructor(
@@ -14,8 +18,8 @@ export class IntentProcessor implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.registry.worker(INTENTS_QUEUE, (_name, data, job) => this.execution.execute(data as SignedIntentPayload, job.timestamp), {
-      concurrency: this.config.INTENT_CONCURRENCY,
+    this.registry.worker(INTENTS_QUEUE, (_name, data) => this.execution.wakeUp(intentWakeUpSchema.parse(data)), {
+      concurrency: Math.max(this.config.INTENT_BATCH_MAX, this.config.INTENT_CONCURRENCY),
       lockDuration: this.config.INTENT_LOCK_MS,
     });
   }

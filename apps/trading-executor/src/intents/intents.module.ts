@@ -1,7 +1,11 @@
 import { Module } from '@nestjs/common';
-import { IntentExpiryService } from './intent-expiry.service';
+import { IntentEngine } from './intent-engine.service';
 import { IntentExecutionService } from './intent-execution.service';
+import { IntentExpiryService } from './intent-expiry.service';
 import { IntentProcessor } from './intent.processor';
 
-@Module({ providers: [IntentExecutionService, IntentProcessor, IntentExpiryService], exports: [IntentExecutionService, IntentExpiryService] })
+@Module({
+  providers: [IntentEngine, IntentExecutionService, IntentProcessor, IntentExpiryService],
+  exports: [IntentEngine, IntentExecutionService, IntentExpiryService],
+})
 export class IntentsModule {}

@@ -5,7 +5,7 @@ import type { Hex } from 'viem';
 import type { Sql } from '../database/sql-transaction';
 import { type IntentOutcome, refused } from './intent-message';
 
-interface SessionKeyRow {
+export interface SessionKeyRow {
   address: string;
   wallet: string;
   guardrails: GuardrailsPayload;
@@ -38,13 +38,17 @@ export class ApprovalCache {
 
 export type SessionKeyCheck = { ok: true; guardrails: Guardrails } | { ok: false; outcome: IntentOutcome };
 
-/** The session key must be approved for the wallet, not revoked, not expired, and its approval must verify. */
-export async function checkSessionKey(sql: Sql, wallet: string, sessionKey: string, cache: ApprovalCache, now = new Date()): Promise<SessionKeyCheck> {
+/** The session-key rows of the given addresses (one statement for a whole batch). */
+export async function loadSessionKeys(sql: Sql, addresses: readonly string[]): Promise<Map<string, SessionKeyRow>> {
   const { rows } = await sql<SessionKeyRow>(
-    `SELECT address, wallet, guardrails, expires_at, approval_signature, revoked_at FROM exchange.session_keys WHERE address = $1`,
-    [sessionKey.toLowerCase()],
+    `SELECT address, wallet, guardrails, expires_at, approval_signature, revoked_at FROM exchange.session_keys WHERE address = ANY($1::varchar[])`,
+    [[...new Set(addresses.map((a) => a.toLowerCase()))]],
   );
-  const row = rows[0];
+  return new Map(rows.map((r) => [r.address, r]));
+}
+
+/** The session key must be approved for the wallet, not revoked, not expired, and its approval must verify. */
+export async function checkSessionKey(row: SessionKeyRow | undefined, wallet: string, cache: ApprovalCache, now: Date): Promise<SessionKeyCheck> {
   if (!row || row.wallet !== wallet) {
     return fail('session_key_unknown', 'This session key is not approved for this wallet; connect again and approve a trading session.');
   }

@@ -24,7 +24,7 @@ describe('liquidations (PostgreSQL + Redis)', () => {
     const ids: Record<string, string> = {};
     for (const [name, side, lev] of [['l1000', 'long', 1000], ['l500', 'long', 500], ['l100', 'long', 100], ['s1000', 'short', 1000], ['s500', 'short', 500]] as const) {
       for (let i = 0; i < 3; i += 1) {
-        const r = await kit.intents.execute(await kit.open(t, 'BTC', side, 100, lev), Date.now());
+        const r = await kit.intents.execute(await kit.open(t, 'BTC', side, 100, lev));
         expect(r.status).toBe('executed');
         ids[`${name}-${i}`] = r.opened!.positionId;
       }
@@ -58,10 +58,10 @@ describe('liquidations (PostgreSQL + Redis)', () => {
     await kit.setPrice('ETH', '3000');
     const winner = await kit.trader(2000);
     const loser = await kit.trader(100);
-    const w = await kit.intents.execute(await kit.open(winner, 'ETH', 'long', 1000, 100), Date.now());
-    const l = await kit.intents.execute(await kit.open(loser, 'ETH', 'short', 100, 1000), Date.now());
+    const w = await kit.intents.execute(await kit.open(winner, 'ETH', 'long', 1000, 100));
+    const l = await kit.intents.execute(await kit.open(loser, 'ETH', 'short', 100, 1000));
     await kit.setPrice('ETH', '3100');
-    const win = await kit.intents.execute(await kit.close(winner, [w.opened!.positionId]), Date.now());
+    const win = await kit.intents.execute(await kit.close(winner, [w.opened!.positionId]));
     expect(Number(win.closed![0]!.queuedUsd)).toBeGreaterThan(0);
     const before = await kit.protocol();
     expect(await kit.liquidations.liquidateAt('ETH', 310_000n)).toBe(1);
@@ -74,8 +74,8 @@ describe('liquidations (PostgreSQL + Redis)', () => {
   it('liquidates longs at the low and shorts at the high of a mark range, each recorded at its own mark', async () => {
     await kit.setPrice('BTC', '100000');
     const t = await kit.trader(1000);
-    const long = (await kit.intents.execute(await kit.open(t, 'BTC', 'long', 100, 100), Date.now())).opened!;
-    const short = (await kit.intents.execute(await kit.open(t, 'BTC', 'short', 100, 100), Date.now())).opened!;
+    const long = (await kit.intents.execute(await kit.open(t, 'BTC', 'long', 100, 100))).opened!;
+    const short = (await kit.intents.execute(await kit.open(t, 'BTC', 'short', 100, 100))).opened!;
     expect([long.bustPrice, short.bustPrice]).toEqual(['99047.1', '100952']);
     const rows = () => kit.db.query(`SELECT id, status, exit_price FROM exchange.positions WHERE id = ANY($1::bigint[]) ORDER BY id`, [[long.positionId, short.positionId]]);
     // The low reaches the long's bust price, the high does not reach the short's.
@@ -91,7 +91,7 @@ describe('liquidations (PostgreSQL + Redis)', () => {
   it('a spike through a bust price that reverts while a pass runs is still liquidated (listener and service together)', async () => {
     await kit.setPrice('BTC', '100000');
     const t = await kit.trader(1000);
-    const long = (await kit.intents.execute(await kit.open(t, 'BTC', 'long', 100, 100), Date.now())).opened!;
+    const long = (await kit.intents.execute(await kit.open(t, 'BTC', 'long', 100, 100))).opened!;
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const passes: MarkRange[] = [];
@@ -122,7 +122,7 @@ describe('liquidations (PostgreSQL + Redis)', () => {
   it('never liquidates a position twice when two liquidators race', async () => {
     await kit.setPrice('ETH', '3000');
     const t = await kit.trader(2000);
-    for (let i = 0; i < 10; i += 1) await kit.intents.execute(await kit.open(t, 'ETH', 'long', 100, 1000), Date.now());
+    for (let i = 0; i < 10; i += 1) await kit.intents.execute(await kit.open(t, 'ETH', 'long', 100, 1000));
     const counts = await Promise.all([kit.liquidations.liquidateAt('ETH', 299_000n), kit.liquidations.liquidateAt('ETH', 299_000n)]);
     expect(counts[0]! + counts[1]!).toBe(10);
     const [row] = await kit.db.query(`SELECT count(*)::int AS n FROM exchange.ledger_entries WHERE reason = 'liquidation' AND owner = $1`, [t.wallet]);

@@ -1,9 +1,6 @@
-import type { SignedIntentPayload } from '@paper/contracts';
 import { usdc } from '@paper/exchange';
-import { lockAccounts } from '../database/account-balances';
 import { lockPool } from '../database/protocol-pool';
 import { inTransaction } from '../database/sql-transaction';
-import { closePositions } from '../intents/close-positions.handler';
 import { ExchangeTestKit } from '../testing/exchange-test-kit';
 
 describe('payout-queue harvest under concurrency, and the LP cap (PostgreSQL + Redis)', () => {
@@ -37,7 +34,7 @@ describe('payout-queue harvest under concurrency, and the LP cap (PostgreSQL + R
 
   it('reads "queue not empty" after taking the protocol lock, so it sees an entry queued by the lock holder it waited for', async () => {
     const t = await kit.trader(100);
-    const opened = await kit.intents.execute(await kit.open(t, 'BTC', 'long', 10, 1000), Date.now());
+    const opened = await kit.intents.execute(await kit.open(t, 'BTC', 'long', 10, 1000));
     const holder = kit.db.createQueryRunner();
     await holder.connect();
     let entryId: string | undefined;
@@ -65,14 +62,14 @@ describe('payout-queue harvest under concurrency, and the LP cap (PostgreSQL + R
   it('chooses the entries to pay under the protocol lock: funds that arrive while it waits pay further entries, first in first out', async () => {
     const [w1, w2, x, y] = [await kit.trader(1000), await kit.trader(1000), await kit.trader(1000), await kit.trader(2500)];
     const open = async (t: typeof w1, side: 'long' | 'short', margin: number, leverage: number) =>
-      (await kit.intents.execute(await kit.open(t, 'BTC', side, margin, leverage), Date.now())).opened!.positionId;
+      (await kit.intents.execute(await kit.open(t, 'BTC', side, margin, leverage))).opened!.positionId;
     const [p1, p2, px, py] = [await open(w1, 'long', 100, 100), await open(w2, 'long', 100, 100), await open(x, 'short', 1000, 10), await open(y, 'short', 2000, 10)];
     await kit.setPrice('BTC', '101000');
     expect((await kit.protocol())['lp_micro']).toBe(0n);
     // Two wins queued whole (the LP is empty), about 88 USDC each with their fees; then a 50 USDC loss parked.
-    for (const [t, id] of [[w1, p1], [w2, p2]] as const) await kit.intents.execute(await kit.close(t, [id]), Date.now());
+    for (const [t, id] of [[w1, p1], [w2, p2]] as const) await kit.intents.execute(await kit.close(t, [id]));
     await kit.setPrice('BTC', '100500');
-    expect((await kit.intents.execute(await kit.close(x, [px]), Date.now())).closed![0]).toMatchObject({ pnlUsd: '-50' });
+    expect((await kit.intents.execute(await kit.close(x, [px]))).closed![0]).toMatchObject({ pnlUsd: '-50' });
     await kit.setPrice('BTC', '101000');
     const owed = async () => (await kit.db.query(`SELECT id, wallet, remaining_micro + fee_remaining_micro AS owed FROM exchange.payout_queue WHERE paid_at IS NULL ORDER BY id`)) as Array<{ wallet: string; owed: string }>;
     const entries = await owed();
@@ -86,18 +83,15 @@ describe('payout-queue harvest under concurrency, and the LP cap (PostgreSQL + R
     const hasLock = new Promise<void>((r) => (locked = r));
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    const closing = inTransaction(kit.db, async (sql) => {
-      await lockAccounts(sql, [y.wallet]);
-      const outcome = await closePositions(sql, (await kit.close(y, [py])) as Extract<SignedIntentPayload, { kind: 'close' }>, y.wallet, kit.prices);
+    const closing = kit.batchHolding([await kit.close(y, [py])], async () => {
       locked();
       await gate;
-      return outcome;
     });
     await hasLock;
     const harvesting = kit.harvest.harvest();
     await waitingForLock('protocol_state');
     release();
-    expect((await closing).closed![0]).toMatchObject({ outcome: 'closed', pnlUsd: '-200' });
+    expect((await closing)[0]!.closed![0]).toMatchObject({ outcome: 'closed', pnlUsd: '-200' });
     const report = await harvesting;
 
     expect(report).toMatchObject({ queueCleared: true, entriesPaid: 2, paidMicro: total });
@@ -109,9 +103,9 @@ describe('payout-queue harvest under concurrency, and the LP cap (PostgreSQL + R
   it('with nobody staking, the LP above the cap moves to the staking reserve, which the first stakers receive', async () => {
     await kit.setPrice('BTC', '100000');
     const loser = await kit.trader(1000);
-    const id = (await kit.intents.execute(await kit.open(loser, 'BTC', 'short', 500, 50), Date.now())).opened!.positionId;
+    const id = (await kit.intents.execute(await kit.open(loser, 'BTC', 'short', 500, 50))).opened!.positionId;
     await kit.setPrice('BTC', '101000');
-    expect((await kit.intents.execute(await kit.close(loser, [id]), Date.now())).closed![0]).toMatchObject({ outcome: 'closed', pnlUsd: '-250' });
+    expect((await kit.intents.execute(await kit.close(loser, [id]))).closed![0]).toMatchObject({ outcome: 'closed', pnlUsd: '-250' });
     const before = await kit.protocol();
     expect(before['lp_micro']).toBeGreaterThan(usdc(100));
     expect((await kit.db.query(`SELECT 1 FROM exchange.accounts WHERE staked_micro > 0`)).length).toBe(0);
@@ -124,7 +118,7 @@ describe('payout-queue harvest under concurrency, and the LP cap (PostgreSQL + R
     // The loser stakes the PAPER the loss minted (an owner action signed by the wallet); the next harvest pays the reserve.
     const paper = (await kit.account(loser.wallet))['paper_micro']!;
     expect(paper).toBe(usdc(250) * 100n);
-    expect(await kit.ownerActions.execute(await kit.ownerAction(loser, ['stake', loser.wallet, { amountMicro: paper }]), Date.now())).toMatchObject({ status: 'executed' });
+    expect(await kit.ownerActions.execute(await kit.ownerAction(loser, ['stake', loser.wallet, { amountMicro: paper }]))).toMatchObject({ status: 'executed' });
     const reserve = (await kit.protocol())['staking_reserve_micro']!;
     const fees = (await kit.protocol())['fees_pending_micro']!;
     const second = await kit.harvest.harvest();

@@ -1,4 +1,4 @@
-import { INTENTS_QUEUE } from '@paper/contracts';
+import { acceptIntents } from '@paper/exchange-data';
 import { usdc } from '@paper/exchange';
 import { creditChainBalance, transferChainBalance } from '@paper/exchange-data';
 import { depositProxyAddress } from '@paper/exchange-signing';
@@ -59,11 +59,11 @@ describe('maintenance jobs (PostgreSQL + Redis)', () => {
     const [a, b, loser, winner] = [await kit.trader(10), await kit.trader(10), await kit.trader(3000), await kit.trader(1000)];
     await kit.db.query(`UPDATE exchange.accounts SET paper_micro = 0, staked_micro = $2 WHERE wallet = $1`, [a.wallet, usdc(1000)]);
     await kit.db.query(`UPDATE exchange.accounts SET paper_micro = 0, staked_micro = $2 WHERE wallet = $1`, [b.wallet, usdc(3000)]);
-    const l = await kit.intents.execute(await kit.open(loser, 'BTC', 'short', 2500, 50), Date.now());
-    const w = await kit.intents.execute(await kit.open(winner, 'BTC', 'long', 100, 100), Date.now());
+    const l = await kit.intents.execute(await kit.open(loser, 'BTC', 'short', 2500, 50));
+    const w = await kit.intents.execute(await kit.open(winner, 'BTC', 'long', 100, 100));
     await kit.setPrice('BTC', '101000');
-    await kit.intents.execute(await kit.close(loser, [l.opened!.positionId]), Date.now());
-    await kit.intents.execute(await kit.close(winner, [w.opened!.positionId]), Date.now());
+    await kit.intents.execute(await kit.close(loser, [l.opened!.positionId]));
+    await kit.intents.execute(await kit.close(winner, [w.opened!.positionId]));
     const before = await kit.protocol();
     expect(before['fees_pending_micro']).toBeGreaterThan(0n);
     const excess = before['lp_micro']! - usdc(1000);
@@ -84,7 +84,7 @@ describe('maintenance jobs (PostgreSQL + Redis)', () => {
   it('snapshots equity with unrealized PnL at the mark and rolls up daily stats', async () => {
     await kit.setPrice('ETH', '3500');
     const t = await kit.trader(2000);
-    expect(await kit.intents.execute(await kit.open(t, 'ETH', 'long', 1000, 10), Date.now())).toMatchObject({ status: 'executed' });
+    expect(await kit.intents.execute(await kit.open(t, 'ETH', 'long', 1000, 10))).toMatchObject({ status: 'executed' });
     await kit.setPrice('ETH', '3150'); // -10% at 10x: the whole margin
     expect(await kit.snapshots.snapshot()).toBeGreaterThan(0);
     const [snap] = await kit.db.query(`SELECT equity_micro, unrealized_pnl_micro FROM exchange.equity_snapshots WHERE wallet = $1`, [t.wallet]);
@@ -104,7 +104,7 @@ describe('maintenance jobs (PostgreSQL + Redis)', () => {
   it('values an open position past its bust price at -margin in the equity snapshot, not at the smaller win-curve loss', async () => {
     await kit.setPrice('BTC', '100000');
     const t = await kit.trader(1000);
-    expect(await kit.intents.execute(await kit.open(t, 'BTC', 'long', 100, 100), Date.now())).toMatchObject({ opened: { bustPrice: '99047.1' } });
+    expect(await kit.intents.execute(await kit.open(t, 'BTC', 'long', 100, 100))).toMatchObject({ opened: { bustPrice: '99047.1' } });
     await kit.setPrice('BTC', '99040'); // past the bust price; the win curve alone says -96 USDC
     try {
       await kit.snapshots.snapshot();
@@ -115,18 +115,25 @@ describe('maintenance jobs (PostgreSQL + Redis)', () => {
     }
   });
 
-  it('expires intents that waited in the queue for more than an hour', async () => {
+  it('expires accepted intents that waited for more than an hour or past their signed expiry', async () => {
     const t = await kit.trader(100);
     const stale = await kit.open(t, 'BTC', 'long', 10, 1000);
+    const lapsed = await kit.open(t, 'BTC', 'long', 10, 1000, { expiresAt: BigInt(Math.floor(Date.now() / 1000) - 1) });
     const fresh = await kit.open(t, 'BTC', 'long', 10, 1000);
-    const queue = kit.queues.queue(INTENTS_QUEUE);
-    await queue.add('execute-intent', stale, { jobId: stale.intentId, timestamp: Date.now() - 3_700_000 });
-    await queue.add('execute-intent', fresh, { jobId: fresh.intentId });
-    expect(await kit.expiry.expireQueued()).toBe(1);
-    expect(await queue.getJob(stale.intentId)).toBeUndefined();
-    expect(await queue.getJob(fresh.intentId)).toBeDefined();
-    const [row] = await kit.db.query(`SELECT status, reason FROM exchange.intents WHERE id = $1`, [stale.intentId.toLowerCase()]);
-    expect(row).toEqual({ status: 'expired', reason: 'intent_expired' });
-    expect(await kit.intents.execute(stale, Date.now())).toMatchObject({ status: 'expired' });
+    await acceptIntents(kit.db, [stale, lapsed, fresh]);
+    await kit.db.query(`UPDATE exchange.intents SET created_at = now() - interval '3700 seconds' WHERE id = $1`, [stale.intentId.toLowerCase()]);
+    expect(await kit.expiry.expireQueued()).toBe(2);
+    const rows = await Promise.all(
+      [stale, lapsed, fresh].map(async (p) => (await kit.db.query(`SELECT status, reason, result FROM exchange.intents WHERE id = $1`, [p.intentId.toLowerCase()]))[0]),
+    );
+    expect(rows.map((r: { status: string; reason: string | null }) => [r.status, r.reason])).toEqual([
+      ['expired', 'intent_expired'],
+      ['expired', 'intent_expired'],
+      ['queued', null],
+    ]);
+    expect(rows[0].result).toMatchObject({ intentId: stale.intentId.toLowerCase(), kind: 'open', wallet: t.wallet, status: 'expired', reason: 'intent_expired' });
+    expect(new Date(rows[0].result.executedAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    expect(await kit.intents.execute(stale)).toMatchObject({ status: 'expired' });
+    expect(await kit.intents.execute(fresh)).toMatchObject({ status: 'executed' });
   });
 });

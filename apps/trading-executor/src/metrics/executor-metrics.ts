@@ -25,7 +25,7 @@ export const intentsExecuted = new Counter({
 
 export const intentDuration = new Histogram({
   name: 'exchange_intent_duration_seconds',
-  help: 'Time to execute one intent',
+  help: 'Time from accepting an intent to storing its final status',
   labelNames: ['kind'],
   buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
   registers: [metricsRegistry],
@@ -57,5 +57,33 @@ export const maintenanceRuns = new Counter({
   name: 'exchange_maintenance_runs_total',
   help: 'Maintenance jobs run by name and outcome',
   labelNames: ['job', 'outcome'],
+  registers: [metricsRegistry],
+});
+
+export const intentBatchSize = new Histogram({
+  name: 'exchange_intent_batch_size',
+  help: 'Intents claimed by one batch transaction',
+  buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+  registers: [metricsRegistry],
+});
+
+export const intentBatchDuration = new Histogram({
+  name: 'exchange_intent_batch_seconds',
+  help: 'Time of one intent batch (claim, execute, store the results, commit)',
+  buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  registers: [metricsRegistry],
+});
+
+export const intentsQueued = new Gauge({
+  name: 'exchange_intents_queued',
+  help: 'Accepted intents and owner actions not executed yet (sampled by the sweeper)',
+  labelNames: ['table'],
+  registers: [metricsRegistry],
+});
+
+export const oldestQueuedIntent = new Gauge({
+  name: 'exchange_intent_oldest_queued_seconds',
+  help: 'Age of the oldest accepted intent or owner action not executed yet (sampled by the sweeper)',
+  labelNames: ['table'],
   registers: [metricsRegistry],
 });

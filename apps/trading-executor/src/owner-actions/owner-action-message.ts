@@ -1,4 +1,5 @@
 import type { OwnerActionResult, SignedOwnerActionPayload } from '@paper/contracts';
+import { EXECUTION_FAILED } from '../database/failed-attempts';
 import type { OwnerActionMessage } from '@paper/exchange-signing';
 import type { Hex } from 'viem';
 
@@ -25,10 +26,22 @@ export function refusedAction(reason: string, message: string): OwnerActionOutco
 }
 
 export function toActionResult(payload: SignedOwnerActionPayload, outcome: OwnerActionOutcome, at: Date): OwnerActionResult {
+  return actionResultOf({ id: payload.actionId.toLowerCase(), kind: payload.kind, wallet: payload.message.wallet.toLowerCase() }, outcome, at);
+}
+
+/** The result of an action that could not run from its stored row (by default: its attempts failed). */
+export function failedResult(
+  row: { id: string; kind: SignedOwnerActionPayload['kind']; wallet: string },
+  outcome: OwnerActionOutcome = refusedAction(EXECUTION_FAILED.reason, EXECUTION_FAILED.message),
+): OwnerActionResult {
+  return actionResultOf(row, outcome, new Date());
+}
+
+function actionResultOf(row: { id: string; kind: SignedOwnerActionPayload['kind']; wallet: string }, outcome: OwnerActionOutcome, at: Date): OwnerActionResult {
   const result: OwnerActionResult = {
-    actionId: payload.actionId.toLowerCase(),
-    kind: payload.kind,
-    wallet: payload.message.wallet.toLowerCase(),
+    actionId: row.id,
+    kind: row.kind,
+    wallet: row.wallet,
     status: outcome.status,
     reason: outcome.reason,
     message: outcome.message,

@@ -1,17 +1,23 @@
-import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { OWNER_ACTIONS_QUEUE, type SignedOwnerActionPayload } from '@paper/contracts';
-import { QueueRegistry } from '@paper/nest-infra';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { OWNER_ACTIONS_QUEUE, ownerActionWakeUpSchema } from '@paper/contracts';
+import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
+import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import { OwnerActionService } from './owner-action.service';
 
-/** BullMQ worker of the owner-actions queue: validates the payload (QueueRegistry) and hands it to the service. */
+/** BullMQ worker of the owner-actions queue: a job wakes the executor up to run an accepted action and carries its result back. */
 @Injectable()
 export class OwnerActionProcessor implements OnApplicationBootstrap {
   constructor(
     private readonly registry: QueueRegistry,
     private readonly actions: OwnerActionService,
+    @Inject(APP_CONFIG) private readonly config: Pick<TradingExecutorConfig, 'INTENT_LOCK_MS'>,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.registry.worker(OWNER_ACTIONS_QUEUE, (_name, data, job) => this.actions.execute(data as SignedOwnerActionPayload, job.timestamp), { concurrency: 4 });
+    this.registry.worker(OWNER_ACTIONS_QUEUE, (_name, data) => this.actions.wakeUp(ownerActionWakeUpSchema.parse(data)), {
+      concurrency: 4,
+      lockDuration: this.config.INTENT_LOCK_MS,
+      stalledInterval: this.config.INTENT_LOCK_MS,
+    });
   }
 }

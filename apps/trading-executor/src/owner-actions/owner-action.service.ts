@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import type { OwnerActionResult, SignedOwnerActionPayload } from '@paper/contracts';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { type OwnerActionResult, type OwnerActionWakeUp, type SignedOwnerActionPayload, signedOwnerActionSchema } from '@paper/contracts';
 import {
   microToUsdc,
   type OwnerAccount,
@@ -9,17 +9,18 @@ import {
   planUnstake,
   planWithdrawal,
 } from '@paper/exchange';
-import { creditChainBalance } from '@paper/exchange-data';
+import { acceptOwnerAction, creditChainBalance } from '@paper/exchange-data';
 import { ownerActionId, signedExpiryProblem } from '@paper/exchange-signing';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import { type Hex, recoverAddress } from 'viem';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import { writeLedger } from '../database/ledger-writer';
-import { inTransaction, plainSql, type Sql } from '../database/sql-transaction';
+import { EXECUTION_FAILED, recordFailedAttempt } from '../database/failed-attempts';
+import { inTransaction, type Sql } from '../database/sql-transaction';
 import { ownerActionsExecuted } from '../metrics/executor-metrics';
-import { type OwnerActionOutcome, refusedAction, toActionResult, toOwnerActionMessage } from './owner-action-message';
-import { findOwnerActionResult, recordOwnerAction } from './owner-action-store';
+import { failedResult, type OwnerActionOutcome, refusedAction, toActionResult, toOwnerActionMessage } from './owner-action-message';
+import { type QueuedActionRow, storeResult } from './owner-action-store';
 
 const LEDGER_REASON = { withdraw: 'withdrawal', claim_rewards: 'staking_claim', stake: 'stake', unstake: 'unstake' } as const;
 
@@ -33,34 +34,103 @@ interface AccountRow {
 }
 
 /**
- * Executes one owner action (withdraw, stake, unstake, claim staking rewards) exactly once. The action
- * must be signed by the wallet itself: a session key's signature is refused (`session_key_not_allowed`).
- * Like an intent, everything happens in one transaction that first locks the wallet's account row (so
- * owner actions and intents of one account run one at a time and never overspend) and records the
- * action with its result; a redelivered job finds the record and returns it unchanged.
+ * Executes accepted owner actions (withdraw, stake, unstake, claim staking rewards) exactly once. The
+ * action must be signed by the wallet itself: a session key's signature is refused (`session_key_not_allowed`).
+ * One transaction locks the action's inbox row, then the wallet's account row (so owner actions and
+ * intents of one account run one at a time and never overspend), and stores the result in the row; a
+ * redelivered job or a sweep finds the result and returns it unchanged.
  */
 @Injectable()
 export class OwnerActionService {
+  private readonly logger = new Logger('OwnerActions');
+
   constructor(
     private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: Pick<TradingExecutorConfig, 'PAPER_MODE'>,
   ) {}
 
-  /** @param enqueuedAt when the action was submitted (the job's timestamp, ms) */
-  async execute(payload: SignedOwnerActionPayload, enqueuedAt: number): Promise<OwnerActionResult> {
-    const result = await this.run(payload, enqueuedAt);
-    ownerActionsExecuted.inc({ kind: payload.kind, status: result.status });
+  /** Accepts a signed owner action into the inbox (if it is not yet) and runs it. */
+  async execute(payload: SignedOwnerActionPayload): Promise<OwnerActionResult> {
+    const refusal = this.refusalBeforeAccepting(payload);
+    if (refusal) return refusal;
+    const acceptance = await acceptOwnerAction(this.dataSource, payload);
+    if (acceptance.state === 'conflict') return this.conflict(payload);
+    if (acceptance.state === 'known' && acceptance.result) return acceptance.result;
+    const result = await this.settle(acceptance.id);
+    if (!result) throw new Error(`owner action ${acceptance.id} was accepted but is not in the inbox`);
     return result;
   }
 
-  private async run(payload: SignedOwnerActionPayload, enqueuedAt: number): Promise<OwnerActionResult> {
-    const digest = ownerActionId(toOwnerActionMessage(payload));
-    if (digest !== payload.actionId.toLowerCase()) {
-      // The id does not match the signed content: nothing is recorded under an id that cannot be trusted.
-      return toActionResult(payload, refusedAction('bad_action_id', 'The action id does not match the signed action; build and sign the action again.'), new Date());
+  /** An action id that is not the digest of the message is refused before anything is stored under it (the id cannot be trusted). */
+  refusalBeforeAccepting(payload: SignedOwnerActionPayload): OwnerActionResult | null {
+    if (ownerActionId(toOwnerActionMessage(payload)) === payload.actionId.toLowerCase()) return null;
+    return toActionResult(payload, refusedAction('bad_action_id', 'The action id does not match the signed action; build and sign the action again.'), new Date());
+  }
+
+  /** The answer to a payload whose id was accepted before with a different signature (nothing is stored). */
+  conflict(payload: SignedOwnerActionPayload): OwnerActionResult {
+    return toActionResult(payload, refusedAction('action_id_conflict', 'Another action with this id was accepted with a different signature; sign the action again.'), new Date());
+  }
+
+  /** A queue job: the id of an accepted action, or (from producers that predate the inbox) the whole signed action. */
+  wakeUp(job: OwnerActionWakeUp): Promise<OwnerActionResult | null> {
+    return 'kind' in job ? this.execute(job) : this.settle(job.actionId);
+  }
+
+  /** Runs every queued action nobody is running (the sweeper); returns how many ran. */
+  async sweep(limit = 50): Promise<number> {
+    const rows: { id: string }[] = await this.dataSource.query(
+      `SELECT id FROM exchange.owner_actions WHERE status = 'queued' ORDER BY created_at LIMIT $1`,
+      [limit],
+    );
+    let ran = 0;
+    for (const { id } of rows) if (await this.settle(id, true)) ran += 1;
+    return ran;
+  }
+
+  /**
+   * The result of an accepted action, running it if it is still queued: one transaction locks its row
+   * (waiting for a replica that runs it, or skipping it with `skipLocked`), then the wallet's account, and
+   * stores the result in the row. Null when no such action was accepted (or it is held, with skipLocked).
+   */
+  async settle(actionId: string, skipLocked = false): Promise<OwnerActionResult | null> {
+    let claimed: QueuedActionRow | undefined;
+    try {
+      const result = await inTransaction(this.dataSource, async (sql) => {
+        const { rows } = await sql<QueuedActionRow>(
+          `SELECT id, wallet, kind, payload, signature, status, result, created_at, attempts FROM exchange.owner_actions
+            WHERE id = $1 FOR UPDATE${skipLocked ? ' SKIP LOCKED' : ''}`,
+          [actionId.toLowerCase()],
+        );
+        claimed = rows[0];
+        if (!claimed) return null;
+        if (claimed.status !== 'queued') return claimed.result;
+        return this.run(sql, claimed);
+      });
+      if (result && claimed?.status === 'queued') ownerActionsExecuted.inc({ kind: result.kind, status: result.status });
+      return result;
+    } catch (error) {
+      const row = claimed;
+      if (!row || row.status !== 'queued' || !(await this.databaseAnswers())) throw error;
+      this.logger.error(`owner action ${row.id} failed (attempt ${row.attempts + 1}): ${(error as Error).message}`);
+      const final = failedResult(row);
+      const ended = await inTransaction(this.dataSource, (sql) =>
+        recordFailedAttempt(sql, 'owner_actions', row, error, () => ({ status: 'refused', reason: EXECUTION_FAILED.reason, message: final.message, result: final, executedAt: final.executedAt })),
+      );
+      if (ended) return final;
+      throw error;
     }
-    const stored = await findOwnerActionResult(plainSql(this.dataSource), payload.actionId);
-    if (stored) return stored;
+  }
+
+  private async run(sql: Sql, row: QueuedActionRow): Promise<OwnerActionResult> {
+    const parsed = signedOwnerActionSchema.safeParse({ kind: row.kind, message: row.payload, signature: row.signature, actionId: row.id });
+    if (!parsed.success) {
+      const result = failedResult(row, refusedAction('bad_action', 'The stored action is not a valid signed owner action; sign it again.'));
+      await storeResult(sql, row.id, result, 0n);
+      return result;
+    }
+    const payload = parsed.data;
+    const digest = ownerActionId(toOwnerActionMessage(payload));
     let signer: string | null;
     try {
       // The action id is the EIP-712 digest the wallet signed.
@@ -68,52 +138,58 @@ export class OwnerActionService {
     } catch {
       signer = null;
     }
-    return inTransaction(this.dataSource, async (sql) => {
-      const wallet = payload.message.wallet.toLowerCase();
-      const { rows } = await sql<AccountRow>(
-        `SELECT free_micro, locked_micro, queued_micro, paper_micro, staked_micro, staking_rewards_micro - staking_claimed_micro AS unclaimed_micro
-           FROM exchange.accounts WHERE wallet = $1 FOR UPDATE`,
-        [wallet],
-      );
-      const existing = await findOwnerActionResult(sql, payload.actionId);
-      if (existing) return existing;
-      const now = new Date();
-      const row = rows[0];
-      let amountMicro = 0n;
-      let outcome = (await this.checkSigner(sql, wallet, signer)) ?? this.checkExpiry(payload, enqueuedAt, now);
-      if (!outcome && !row) outcome = refusedAction('account_not_found', 'This wallet has no exchange account yet; deposit at least 10 USDC first.');
-      if (!outcome && payload.kind === 'withdraw' && !this.config.PAPER_MODE) {
-        outcome = refusedAction('withdrawals_unavailable', 'Withdrawals go to the simulated chain balance, which exists only in paper mode; nothing was withdrawn.');
+    const wallet = payload.message.wallet.toLowerCase();
+    const { rows } = await sql<AccountRow>(
+      `SELECT free_micro, locked_micro, queued_micro, paper_micro, staked_micro, staking_rewards_micro - staking_claimed_micro AS unclaimed_micro
+         FROM exchange.accounts WHERE wallet = $1 FOR UPDATE`,
+      [wallet],
+    );
+    const now = new Date();
+    const account = rows[0];
+    let amountMicro = 0n;
+    let outcome =
+      (digest !== row.id ? refusedAction('bad_action_id', 'The action id does not match the signed action; build and sign the action again.') : undefined) ??
+      (await this.checkSigner(sql, wallet, signer)) ??
+      this.checkExpiry(payload, row.created_at.getTime(), now);
+    if (!outcome && !account) outcome = refusedAction('account_not_found', 'This wallet has no exchange account yet; deposit at least 10 USDC first.');
+    if (!outcome && payload.kind === 'withdraw' && !this.config.PAPER_MODE) {
+      outcome = refusedAction('withdrawals_unavailable', 'Withdrawals go to the simulated chain balance, which exists only in paper mode; nothing was withdrawn.');
+    }
+    if (!outcome) {
+      const before = ownerAccount(wallet, account!);
+      const decision = decide(payload, before);
+      if (!decision.ok) outcome = refusedAction(decision.reason, decision.message);
+      else {
+        const { effect } = decision;
+        amountMicro = effect.amountMicro;
+        await writeLedger(sql, [{ lines: effect.lines, reason: LEDGER_REASON[payload.kind], ref: `owner:${payload.actionId.toLowerCase()}` }]);
+        await sql(
+          `UPDATE exchange.accounts SET free_micro = free_micro + $2, paper_micro = paper_micro + $3, staked_micro = staked_micro + $4,
+                  staking_claimed_micro = staking_claimed_micro + $5, last_active_at = now() WHERE wallet = $1`,
+          [wallet, effect.account.freeMicro, effect.account.paperMicro, effect.account.stakedMicro, effect.account.claimedMicro],
+        );
+        const chainUsdc =
+          payload.kind === 'withdraw' ? microToUsdc(await creditChainBalance({ query: (text, params) => sql(text, params) }, wallet, 'USDC', effect.amountMicro)) : undefined;
+        outcome = {
+          status: 'executed',
+          reason: null,
+          message: effect.message,
+          amount: microToUsdc(effect.amountMicro),
+          account: view(before, effect.account),
+          ...(chainUsdc !== undefined ? { chainUsdc } : {}),
+        };
       }
-      if (!outcome) {
-        const account = ownerAccount(wallet, row!);
-        const decision = decide(payload, account);
-        if (!decision.ok) outcome = refusedAction(decision.reason, decision.message);
-        else {
-          const { effect } = decision;
-          amountMicro = effect.amountMicro;
-          await writeLedger(sql, [{ lines: effect.lines, reason: LEDGER_REASON[payload.kind], ref: `owner:${payload.actionId.toLowerCase()}` }]);
-          await sql(
-            `UPDATE exchange.accounts SET free_micro = free_micro + $2, paper_micro = paper_micro + $3, staked_micro = staked_micro + $4,
-                    staking_claimed_micro = staking_claimed_micro + $5, last_active_at = now() WHERE wallet = $1`,
-            [wallet, effect.account.freeMicro, effect.account.paperMicro, effect.account.stakedMicro, effect.account.claimedMicro],
-          );
-          const chainUsdc =
-            payload.kind === 'withdraw' ? microToUsdc(await creditChainBalance({ query: (text, params) => sql(text, params) }, wallet, 'USDC', effect.amountMicro)) : undefined;
-          outcome = {
-            status: 'executed',
-            reason: null,
-            message: effect.message,
-            amount: microToUsdc(effect.amountMicro),
-            account: view(account, effect.account),
-            ...(chainUsdc !== undefined ? { chainUsdc } : {}),
-          };
-        }
-      }
-      const result = toActionResult(payload, outcome, now);
-      await recordOwnerAction(sql, payload, result, amountMicro, enqueuedAt);
-      return result;
-    });
+    }
+    const result = toActionResult(payload, outcome, now);
+    await storeResult(sql, row.id, result, amountMicro);
+    return result;
+  }
+
+  private async databaseAnswers(): Promise<boolean> {
+    return this.dataSource.query('SELECT 1').then(
+      () => true,
+      () => false,
+    );
   }
 
   /** Only the wallet itself may sign; a session key of the wallet gets its own refusal. */

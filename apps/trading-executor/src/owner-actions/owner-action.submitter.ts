@@ -1,18 +1,24 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { OWNER_ACTIONS_QUEUE, type OwnerActionResult, type SignedOwnerActionPayload } from '@paper/contracts';
-import { APP_CONFIG, bullConnection, QueueRegistry } from '@paper/nest-infra';
+import { acceptOwnerAction, readOwnerActions } from '@paper/exchange-data';
+import { APP_CONFIG, addWakeUp, bullConnection, QueueRegistry, waitForJob } from '@paper/nest-infra';
 import { QueueEvents } from 'bullmq';
+import { DataSource } from 'typeorm';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
+import { OwnerActionService } from './owner-action.service';
 
 /** How long the development endpoint waits for the executor's answer before reporting the action as pending. */
 export const OWNER_ACTION_WAIT_MS = 10_000;
+/** How long adding the wake-up job may take before the action is reported pending (the sweeper runs it). */
+const WAKE_UP_TIMEOUT_MS = 1000;
 
 export type SubmittedOwnerAction = { status: 'finished'; result: OwnerActionResult } | { status: 'pending'; actionId: string };
 
 /**
- * Puts a signed owner action on the owner-actions queue (job id = action id, so a resubmission never
- * runs twice) and waits for the executor's result. A wait that times out is reported as pending, never
- * as failed: the action may still run.
+ * Accepts a signed owner action: its row is written `queued` in `exchange.owner_actions` first (the
+ * record; a database error is thrown and nothing was accepted), then a wake-up job (job id = action id)
+ * is added to the owner-actions queue and its result awaited. A wait that times out, or a queue that is
+ * down, is reported as pending, never as failed: the sweeper runs the action.
  */
 @Injectable()
 export class OwnerActionSubmitter implements OnApplicationShutdown {
@@ -21,33 +27,40 @@ export class OwnerActionSubmitter implements OnApplicationShutdown {
 
   constructor(
     private readonly queues: QueueRegistry,
+    private readonly dataSource: DataSource,
+    private readonly actions: OwnerActionService,
     @Inject(APP_CONFIG) private readonly config: Pick<TradingExecutorConfig, 'REDIS_URL' | 'REDIS_PREFIX'>,
   ) {}
 
   async submit(payload: SignedOwnerActionPayload, waitMs = OWNER_ACTION_WAIT_MS): Promise<SubmittedOwnerAction> {
-    const events = await this.queueEvents();
     const actionId = payload.actionId.toLowerCase();
-    const job = await this.queues.add(OWNER_ACTIONS_QUEUE, 'execute-owner-action', payload, {
+    const refusal = this.actions.refusalBeforeAccepting(payload);
+    if (refusal) return { status: 'finished', result: refusal };
+    const acceptance = await acceptOwnerAction(this.dataSource, payload);
+    if (acceptance.state === 'conflict') return { status: 'finished', result: this.actions.conflict(payload) };
+    if (acceptance.state === 'known' && acceptance.result) return { status: 'finished', result: acceptance.result };
+    const deadline = Date.now() + waitMs;
+    const job = await addWakeUp(this.queues.queue(OWNER_ACTIONS_QUEUE), 'execute-owner-action', { actionId }, {
       jobId: actionId,
       attempts: 3,
       backoff: { type: 'exponential', delay: 500 },
       removeOnComplete: 1000,
       removeOnFail: 1000,
-    });
-    try {
-      return { status: 'finished', result: (await job.waitUntilFinished(events, waitMs)) as OwnerActionResult };
-    } catch (error) {
-      this.logger.warn(`owner action ${actionId} not finished: ${(error as Error).message}`);
-      return { status: 'pending', actionId };
+    }, WAKE_UP_TIMEOUT_MS);
+    if (job) {
+      const wait = await waitForJob(job, this.queueEvents(), deadline - Date.now());
+      if (wait.state === 'failed') this.logger.warn(`owner action ${actionId} job failed: ${wait.reason}`);
     }
+    // The row is the truth, whether the job completed, failed, timed out or was never added.
+    const [row] = await readOwnerActions(this.dataSource, [actionId]).catch(() => []);
+    return row?.result ? { status: 'finished', result: row.result } : { status: 'pending', actionId };
   }
 
-  private async queueEvents(): Promise<QueueEvents> {
+  private queueEvents(): QueueEvents {
     if (!this.events) {
       this.events = new QueueEvents(OWNER_ACTIONS_QUEUE.queue, bullConnection(this.config));
       this.events.on('error', (error) => this.logger.warn(`queue events: ${error.message}`));
     }
-    await this.events.waitUntilReady();
     return this.events;
   }
 

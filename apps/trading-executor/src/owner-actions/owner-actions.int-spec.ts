@@ -23,7 +23,7 @@ describe('owner actions: withdraw, stake, unstake, claim (PostgreSQL + Redis)', 
     expect(await kit.ledgerMismatches()).toEqual([]);
   });
 
-  const run = async (t: Trader, ...args: Parameters<typeof newOwnerAction>) => kit.ownerActions.execute(await kit.ownerAction(t, args), Date.now());
+  const run = async (t: Trader, ...args: Parameters<typeof newOwnerAction>) => kit.ownerActions.execute(await kit.ownerAction(t, args));
 
   it('withdraws free USDC to the wallet itself: free balance down, chain balance up, booked to withdrawals', async () => {
     const t = await kit.trader(100);
@@ -44,9 +44,9 @@ describe('owner actions: withdraw, stake, unstake, claim (PostgreSQL + Redis)', 
   it('runs a redelivered or duplicated action once and returns the stored result', async () => {
     const t = await kit.trader(100);
     const payload = await kit.ownerAction(t, ['withdraw', t.wallet, { amountMicro: usdc(30) }]);
-    const results = await Promise.all([kit.ownerActions.execute(payload, Date.now()), kit.ownerActions.execute(payload, Date.now())]);
+    const results = await Promise.all([kit.ownerActions.execute(payload), kit.ownerActions.execute(payload)]);
     expect(results[1]).toEqual(results[0]);
-    expect(await kit.ownerActions.execute(payload, Date.now())).toEqual(results[0]);
+    expect(await kit.ownerActions.execute(payload)).toEqual(results[0]);
     expect(await kit.account(t.wallet)).toMatchObject({ free_micro: usdc(70) });
     expect((await kit.chain(t.wallet)).usdcMicro).toBe(usdc(30));
   });
@@ -54,9 +54,9 @@ describe('owner actions: withdraw, stake, unstake, claim (PostgreSQL + Redis)', 
   it('refuses below 10 USDC, above the free balance (queued winnings are not withdrawable) and to another address', async () => {
     const t = await kit.trader(1000);
     // A win the empty LP cannot pay: its payout waits in the queue as "queued".
-    const opened = await kit.intents.execute(await kit.open(t, 'BTC', 'long', 100, 100), Date.now());
+    const opened = await kit.intents.execute(await kit.open(t, 'BTC', 'long', 100, 100));
     await kit.setPrice('BTC', '101000');
-    const closed = await kit.intents.execute(await kit.close(t, [opened.opened!.positionId]), Date.now());
+    const closed = await kit.intents.execute(await kit.close(t, [opened.opened!.positionId]));
     await kit.setPrice('BTC', '100000');
     const queued = usdcToMicro(closed.closed![0]!.queuedUsd!);
     expect(queued).toBeGreaterThan(0n);
@@ -79,29 +79,29 @@ describe('owner actions: withdraw, stake, unstake, claim (PostgreSQL + Redis)', 
   it("refuses a session key's signature, any other key's, a tampered id, an expired action and a wallet without an account", async () => {
     const t = await kit.trader(100);
     const bySessionKey = await kit.ownerAction(t, ['withdraw', t.wallet, { amountMicro: usdc(20) }], t.sessionPrivateKey);
-    const result = await kit.ownerActions.execute(bySessionKey, Date.now());
+    const result = await kit.ownerActions.execute(bySessionKey);
     expect(result).toMatchObject({ status: 'refused', reason: 'session_key_not_allowed' });
     expect(result.message).toMatch(/session key can never withdraw/);
     for (const kind of ['stake', 'unstake'] as const) {
-      expect(await kit.ownerActions.execute(await kit.ownerAction(t, [kind, t.wallet, { amountMicro: 1n }], t.sessionPrivateKey), Date.now())).toMatchObject({ reason: 'session_key_not_allowed' });
+      expect(await kit.ownerActions.execute(await kit.ownerAction(t, [kind, t.wallet, { amountMicro: 1n }], t.sessionPrivateKey))).toMatchObject({ reason: 'session_key_not_allowed' });
     }
-    expect(await kit.ownerActions.execute(await kit.ownerAction(t, ['claim_rewards', t.wallet], t.sessionPrivateKey), Date.now())).toMatchObject({ reason: 'session_key_not_allowed' });
-    expect(await kit.ownerActions.execute(await kit.ownerAction(t, ['withdraw', t.wallet, { amountMicro: usdc(20) }], generatePrivateKey()), Date.now())).toMatchObject({
+    expect(await kit.ownerActions.execute(await kit.ownerAction(t, ['claim_rewards', t.wallet], t.sessionPrivateKey))).toMatchObject({ reason: 'session_key_not_allowed' });
+    expect(await kit.ownerActions.execute(await kit.ownerAction(t, ['withdraw', t.wallet, { amountMicro: usdc(20) }], generatePrivateKey()))).toMatchObject({
       reason: 'bad_signature',
     });
 
     const valid = await kit.ownerAction(t, ['withdraw', t.wallet, { amountMicro: usdc(20) }]);
     const tampered = { ...valid, message: { ...valid.message, amountMicro: String(usdc(90)) } } as SignedOwnerActionPayload;
-    expect(await kit.ownerActions.execute(tampered, Date.now())).toMatchObject({ reason: 'bad_action_id' });
+    expect(await kit.ownerActions.execute(tampered)).toMatchObject({ reason: 'bad_action_id' });
     expect(await kit.db.query(`SELECT 1 FROM exchange.owner_actions WHERE id = $1`, [tampered.actionId.toLowerCase()])).toHaveLength(0);
     const expired = newOwnerAction('withdraw', t.wallet, { amountMicro: usdc(20), now: Date.now() - 3_600_000 });
-    expect(await kit.ownerActions.execute(await kit.ownerAction(t, expired), Date.now())).toMatchObject({ reason: 'action_expired' });
-    expect(await kit.ownerActions.execute(valid, Date.now() - 3_700_000)).toMatchObject({ reason: 'action_expired' });
+    expect(await kit.ownerActions.execute(await kit.ownerAction(t, expired))).toMatchObject({ reason: 'action_expired' });
+    expect(await kit.ownerActionAcceptedAt(valid, Date.now() - 3_700_000)).toMatchObject({ reason: 'action_expired' });
 
     const stranger = generatePrivateKey();
     const strangerWallet = privateKeyToAccount(stranger).address.toLowerCase();
     const noAccount = await kit.ownerAction({ ...t, wallet: strangerWallet, ownerKey: stranger }, ['withdraw', strangerWallet, { amountMicro: usdc(20) }]);
-    expect(await kit.ownerActions.execute(noAccount, Date.now())).toMatchObject({ reason: 'account_not_found' });
+    expect(await kit.ownerActions.execute(noAccount)).toMatchObject({ reason: 'account_not_found' });
     expect(await kit.account(t.wallet)).toMatchObject({ free_micro: usdc(100) });
     expect((await kit.chain(t.wallet)).usdcMicro).toBe(0n);
   });
@@ -109,7 +109,7 @@ describe('owner actions: withdraw, stake, unstake, claim (PostgreSQL + Redis)', 
   it('never overspends when a withdrawal and an open of the same account race', async () => {
     const t = await kit.trader(100);
     const [withdraw, open] = await Promise.all([kit.ownerAction(t, ['withdraw', t.wallet, { amountMicro: usdc(60) }]), kit.open(t, 'BTC', 'long', 60, 200)]);
-    const [w, o] = await Promise.all([kit.ownerActions.execute(withdraw, Date.now()), kit.intents.execute(open, Date.now())]);
+    const [w, o] = await Promise.all([kit.ownerActions.execute(withdraw), kit.intents.execute(open)]);
     expect([w.status, o.status].sort()).toEqual(['executed', 'refused']);
     expect([w.reason, o.reason]).toContain(w.status === 'refused' ? 'insufficient_free_balance' : 'insufficient_balance');
     const a = await kit.account(t.wallet);
@@ -121,9 +121,9 @@ describe('owner actions: withdraw, stake, unstake, claim (PostgreSQL + Redis)', 
     const t = await kit.trader(1000);
     const pays = await kit.trader(1000);
     // A 10 USDC loss mints 1,000 PAPER.
-    const id = (await kit.intents.execute(await kit.open(t, 'BTC', 'short', 100, 100), Date.now())).opened!.positionId;
+    const id = (await kit.intents.execute(await kit.open(t, 'BTC', 'short', 100, 100))).opened!.positionId;
     await kit.setPrice('BTC', '100100');
-    expect((await kit.intents.execute(await kit.close(t, [id]), Date.now())).closed![0]).toMatchObject({ pnlUsd: '-10', rewardMinted: '1000' });
+    expect((await kit.intents.execute(await kit.close(t, [id]))).closed![0]).toMatchObject({ pnlUsd: '-10', rewardMinted: '1000' });
     await kit.setPrice('BTC', '100000');
     expect(await run(t, 'stake', t.wallet, { amountMicro: usdc(600) })).toMatchObject({ status: 'executed', amount: '600', account: { paper: '400', paperStaked: '600' } });
     expect(await run(t, 'stake', t.wallet, { amountMicro: usdc(401) })).toMatchObject({ status: 'refused', reason: 'insufficient_paper' });
@@ -135,14 +135,14 @@ describe('owner actions: withdraw, stake, unstake, claim (PostgreSQL + Redis)', 
     // Win fees are paid to stakers at the next harvest (t is the only staker in this database). First a
     // 200 USDC loss lets a harvest pay the queue an earlier test left, so the next win is paid with its fee.
     const filler = await kit.trader(2000);
-    const f = (await kit.intents.execute(await kit.open(filler, 'BTC', 'short', 2000, 10), Date.now())).opened!.positionId;
-    const w = (await kit.intents.execute(await kit.open(pays, 'BTC', 'long', 100, 100), Date.now())).opened!.positionId;
+    const f = (await kit.intents.execute(await kit.open(filler, 'BTC', 'short', 2000, 10))).opened!.positionId;
+    const w = (await kit.intents.execute(await kit.open(pays, 'BTC', 'long', 100, 100))).opened!.positionId;
     await kit.setPrice('BTC', '101000');
-    await kit.intents.execute(await kit.close(filler, [f]), Date.now());
+    await kit.intents.execute(await kit.close(filler, [f]));
     const first = await kit.harvest.harvest();
     expect(first).toMatchObject({ queueCleared: true });
     await kit.setPrice('BTC', '100100');
-    await kit.intents.execute(await kit.close(pays, [w]), Date.now());
+    await kit.intents.execute(await kit.close(pays, [w]));
     await kit.setPrice('BTC', '100000');
     const report = await kit.harvest.harvest();
     const credited = (await kit.account(t.wallet))['staking_rewards_micro']!;
@@ -157,16 +157,19 @@ describe('owner actions: withdraw, stake, unstake, claim (PostgreSQL + Redis)', 
 
   it('runs through the owner-actions queue: the executor worker answers, and a resubmission returns the same result', async () => {
     const registry = new QueueRegistry(kit.config);
-    new OwnerActionProcessor(registry, kit.ownerActions).onApplicationBootstrap();
-    const submitter = new OwnerActionSubmitter(registry, kit.config);
+    new OwnerActionProcessor(registry, kit.ownerActions, kit.config).onApplicationBootstrap();
+    const submitter = new OwnerActionSubmitter(registry, kit.db, kit.ownerActions, kit.config);
     try {
       const t = await kit.trader(100);
       const payload = await kit.ownerAction(t, ['withdraw', t.wallet, { amountMicro: usdc(15) }]);
       const first = await submitter.submit(payload);
       expect(first).toMatchObject({ status: 'finished', result: { status: 'executed', amount: '15', chainUsdc: '15' } });
       expect(await submitter.submit(payload)).toEqual(first);
+      // The job only woke the executor up; the row holds the action and its result.
       const job = await registry.queue(OWNER_ACTIONS_QUEUE).getJob(payload.actionId.toLowerCase());
-      expect(job?.returnvalue).toEqual((first as { result: unknown }).result);
+      expect(job?.data).toEqual({ actionId: payload.actionId.toLowerCase() });
+      const [row] = await kit.db.query(`SELECT status, signature, result FROM exchange.owner_actions WHERE id = $1`, [payload.actionId.toLowerCase()]);
+      expect(row).toEqual({ status: 'executed', signature: payload.signature.toLowerCase(), result: (first as { result: unknown }).result });
       const bySessionKey = await kit.ownerAction(t, ['withdraw', t.wallet, { amountMicro: usdc(15) }], t.sessionPrivateKey);
       expect(await submitter.submit(bySessionKey)).toMatchObject({ status: 'finished', result: { status: 'refused', reason: 'session_key_not_allowed' } });
       expect(await kit.account(t.wallet)).toMatchObject({ free_micro: usdc(85) });

@@ -4,15 +4,19 @@ import { OwnerActionProcessor } from './owner-action.processor';
 import { OwnerActionService } from './owner-action.service';
 import { OwnerActionSubmitter } from './owner-action.submitter';
 
-/** The owner-actions worker; with `devEndpoints` also the paper-mode /dev/owner-actions endpoints. */
+/** The owner-actions worker and service. */
+@Module({ providers: [OwnerActionService, OwnerActionProcessor], exports: [OwnerActionService] })
+export class OwnerActionsModule {}
+
+/** The paper-mode /dev/owner-actions endpoints (registered only with the other development endpoints). */
 @Module({})
-export class OwnerActionsModule {
-  static forRoot(devEndpoints: boolean): DynamicModule {
+export class DevOwnerActionsModule {
+  static forRoot(enabled: boolean): DynamicModule {
     return {
-      module: OwnerActionsModule,
-      providers: [OwnerActionService, OwnerActionProcessor, ...(devEndpoints ? [OwnerActionSubmitter] : [])],
-      controllers: devEndpoints ? [DevOwnerActionsController] : [],
-      exports: [OwnerActionService],
+      module: DevOwnerActionsModule,
+      imports: [OwnerActionsModule],
+      providers: enabled ? [OwnerActionSubmitter] : [],
+      controllers: enabled ? [DevOwnerActionsController] : [],
     };
   }
 }

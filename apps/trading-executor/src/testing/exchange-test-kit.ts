@@ -1,7 +1,7 @@
-import { INTENTS_QUEUE, type SignedIntentPayload, type SignedOwnerActionPayload } from '@paper/contracts';
+import { INTENTS_QUEUE, type IntentResult, type OwnerActionResult, type SignedIntentPayload, type SignedOwnerActionPayload } from '@paper/contracts';
 import { createTestDatabase, migrateDatabase, type TestDatabase } from '@paper/dev-stack';
-import { type Guardrails, type Market, marketConfig, priceToScaled, usdc } from '@paper/exchange';
-import { auditLedger, chainBalances, createExchangeDataSource, creditChainBalance, transferChainBalance } from '@paper/exchange-data';
+import { type Guardrails, type Market, MARKETS, marketConfig, priceToScaled, usdc } from '@paper/exchange';
+import { acceptIntents, acceptOwnerAction, auditLedger, chainBalances, createExchangeDataSource, creditChainBalance, transferChainBalance } from '@paper/exchange-data';
 import {
   approvalFromGuardrails,
   depositProxyAddress,
@@ -24,6 +24,12 @@ import { type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { tradingExecutorConfigSchema, type TradingExecutorConfig } from '../config/trading-executor.config';
 import { DepositSweepService } from '../deposits/deposit-sweep.service';
+import { inTransaction } from '../database/sql-transaction';
+import { claimIntentsById } from '../intents/batch/intent-claim';
+import { executeBatch } from '../intents/batch/intent-batch';
+import { SignatureChecks } from '../intents/batch/signature-checks';
+import { IntentEngine } from '../intents/intent-engine.service';
+import { ApprovalCache } from '../intents/session-key-check';
 import { IntentExecutionService } from '../intents/intent-execution.service';
 import { IntentExpiryService } from '../intents/intent-expiry.service';
 import { LiquidationService } from '../liquidations/liquidation.service';
@@ -58,6 +64,7 @@ export class ExchangeTestKit {
   /** The intents queue (BullMQ owns its connection, so close() releases it). */
   readonly intentsQueue: Queue;
   readonly queues: Pick<QueueRegistry, 'queue'>;
+  readonly engine: IntentEngine;
   readonly intents: IntentExecutionService;
   readonly sessionKeys: SessionKeyService;
   readonly liquidations: LiquidationService;
@@ -83,12 +90,13 @@ export class ExchangeTestKit {
         return this.intentsQueue;
       },
     };
-    this.intents = new IntentExecutionService(db, this.prices, this.queues);
+    this.engine = new IntentEngine(db, this.prices, config);
+    this.intents = new IntentExecutionService(db, this.engine);
     this.sessionKeys = new SessionKeyService(db);
     this.liquidations = new LiquidationService(db, config);
     this.harvest = new HarvestService(db, config);
     this.deposits = new DepositSweepService(db);
-    this.expiry = new IntentExpiryService(db, this.queues);
+    this.expiry = new IntentExpiryService(db);
     this.snapshots = new EquitySnapshotService(db, this.prices);
     this.dailyStats = new DailyStatsService(db);
     this.ownerActions = new OwnerActionService(db, config);
@@ -105,12 +113,42 @@ export class ExchangeTestKit {
   }
 
   async stop(): Promise<void> {
+    await this.engine.beforeApplicationShutdown();
     await this.intentsQueue.close();
     const keys = await this.redis.keys(`${this.config.REDIS_PREFIX}:*`);
     if (keys.length > 0) await this.redis.del(...keys);
     await this.redis.quit();
     await this.db.destroy();
     await this.database.drop();
+  }
+
+  /** Accepts an intent as if it had been accepted at `acceptedAt` (ms) and runs it. */
+  async executeAcceptedAt(payload: SignedIntentPayload, acceptedAt: number): Promise<IntentResult> {
+    await acceptIntents(this.db, [payload]);
+    await this.db.query(`UPDATE exchange.intents SET created_at = to_timestamp($2::double precision / 1000) WHERE id = $1`, [payload.intentId.toLowerCase(), acceptedAt]);
+    return this.intents.execute(payload);
+  }
+
+  /**
+   * Accepts intents and runs them as one batch in a transaction that waits for `beforeCommit` (to test
+   * what other transactions see and wait for while a batch holds its locks).
+   */
+  async batchHolding(payloads: readonly SignedIntentPayload[], beforeCommit: () => Promise<void>): Promise<IntentResult[]> {
+    await acceptIntents(this.db, payloads);
+    const prices = new Map(await Promise.all(MARKETS.map(async (m) => [m, await this.prices.fresh(m)] as const)));
+    return inTransaction(this.db, async (sql) => {
+      const rows = await claimIntentsById(sql, payloads.map((p) => p.intentId.toLowerCase()));
+      const results = await executeBatch(sql, rows, { prices, now: new Date(), signatures: new SignatureChecks(), approvals: new ApprovalCache() });
+      await beforeCommit();
+      return results;
+    });
+  }
+
+  /** Accepts an owner action as if it had been accepted at `acceptedAt` (ms) and runs it. */
+  async ownerActionAcceptedAt(payload: SignedOwnerActionPayload, acceptedAt: number): Promise<OwnerActionResult> {
+    await acceptOwnerAction(this.db, payload);
+    await this.db.query(`UPDATE exchange.owner_actions SET created_at = to_timestamp($2::double precision / 1000) WHERE id = $1`, [payload.actionId.toLowerCase(), acceptedAt]);
+    return this.ownerActions.execute(payload);
   }
 
   /** Publishes a fresh price (bid = ask = price) like the ingest does. */

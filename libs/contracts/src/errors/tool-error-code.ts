@@ -2,8 +2,9 @@
  * Machine-readable error codes of the tool API and the HTTP status each one is served with.
  * 400: invalid arguments or a business rule refused the call; 401: missing or invalid token;
  * 403: token lacks the scope; 404: unknown tool or resource; 429: per-caller rate limit;
- * 502: a service the call depends on (the exchange, the upstream price venue, the authorization server's
- * keys) did not answer or rate-limited the service; retry shortly.
+ * 502: a service outside the exchange the call depends on (the upstream price venue, the authorization
+ * server's keys) did not answer or rate-limited the service; 503: the exchange's own storage (PostgreSQL,
+ * Redis) is unavailable and nothing was done; retry shortly (both carry Retry-After).
  */
 export enum ToolErrorCode {
   InvalidArguments = 'invalid_arguments',
@@ -50,7 +51,7 @@ export const TOOL_ERROR_STATUS: Readonly<Record<ToolErrorCode, number>> = Object
   [ToolErrorCode.QuoteUsed]: 400,
   [ToolErrorCode.NoTradingSession]: 400,
   [ToolErrorCode.UpstreamUnavailable]: 502,
-  [ToolErrorCode.ExchangeUnavailable]: 502,
+  [ToolErrorCode.ExchangeUnavailable]: 503,
   [ToolErrorCode.AuthUnavailable]: 502,
   [ToolErrorCode.InternalError]: 500,
 });

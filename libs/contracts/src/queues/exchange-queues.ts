@@ -45,9 +45,18 @@ export const signedIntentSchema = z.discriminatedUnion('kind', [
 
 export type SignedIntentPayload = z.infer<typeof signedIntentSchema>;
 
-/** Signed trading intents, executed by trading-executor; job id = intent id (never runs twice). */
+/**
+ * The wake-up of an accepted intent: its row in `exchange.intents` (written before the job is added) is
+ * the record; the job only tells the executor to run it and carries its result back. A job with the whole
+ * signed payload (producers from before the inbox) is accepted into the inbox by the executor first.
+ */
+export const intentWakeUpSchema = z.union([z.object({ intentId: hex32 }).strict(), signedIntentSchema]);
+
+export type IntentWakeUp = z.infer<typeof intentWakeUpSchema>;
+
+/** Accepted trading intents, executed by trading-executor; job id = intent id (never runs twice). */
 export const INTENTS_QUEUE = defineQueue('exchange-intents', {
-  'execute-intent': signedIntentSchema,
+  'execute-intent': intentWakeUpSchema,
 });
 
 /** Periodic exchange maintenance run by trading-executor. */

@@ -54,6 +54,13 @@ export interface IntentResult {
   cancelledIntentId?: string;
 }
 
+/** Whether a value (a job's return value) is an intent's final result. */
+export function isIntentResult(value: unknown): value is IntentResult {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return typeof v['intentId'] === 'string' && typeof v['status'] === 'string' && typeof v['message'] === 'string' && typeof v['kind'] === 'string';
+}
+
 /** What trading-executor returns for a session-key job. */
 export interface SessionKeyResult {
   status: 'registered' | 'revoked' | 'refused' | 'not_found';

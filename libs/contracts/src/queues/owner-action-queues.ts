@@ -44,9 +44,17 @@ export const signedOwnerActionSchema = z.discriminatedUnion('kind', [
 
 export type SignedOwnerActionPayload = z.infer<typeof signedOwnerActionSchema>;
 
+/**
+ * The wake-up of an accepted owner action (its `exchange.owner_actions` row is the record); a job with the
+ * whole signed payload is accepted into the inbox by the executor first.
+ */
+export const ownerActionWakeUpSchema = z.union([z.object({ actionId: hex32 }).strict(), signedOwnerActionSchema]);
+
+export type OwnerActionWakeUp = z.infer<typeof ownerActionWakeUpSchema>;
+
 /** Owner actions, executed by trading-executor (the only writer of exchange state); job id = action id. */
 export const OWNER_ACTIONS_QUEUE = defineQueue('exchange-owner-actions', {
-  'execute-owner-action': signedOwnerActionSchema,
+  'execute-owner-action': ownerActionWakeUpSchema,
 });
 
 /** What trading-executor returns for an owner action (and stores in `exchange.owner_actions.result`). */

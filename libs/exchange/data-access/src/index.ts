@@ -17,3 +17,5 @@ export * from './entities/protocol-state.entity';
 export * from './entities/session-key.entity';
 export * from './queries/chain-balances';
 export * from './queries/ledger-audit';
+export * from './queries/intent-inbox';
+export * from './queries/market-rows';

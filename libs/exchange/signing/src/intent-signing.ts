@@ -1,4 +1,6 @@
-import { getAddress, hashTypedData, type Hex, recoverTypedDataAddress } from 'viem';
+import { hashTypedData, type Hex, recoverTypedDataAddress } from 'viem';
+import { DigestSignatureVerifier } from './digest-signature.verifier';
+import { intentDigest } from './intent-digest';
 import { privateKeyToAccount } from 'viem/accounts';
 import {
   exchangeDomain,
@@ -11,12 +13,7 @@ import {
 
 /** The intent id: the EIP-712 digest of the intent (0x + 64 hex). */
 export function intentId(intent: IntentMessage, chainId?: number): Hex {
-  return hashTypedData({
-    domain: exchangeDomain(chainId),
-    types: INTENT_TYPES,
-    primaryType: PRIMARY_TYPE[intent.kind],
-    message: intent.message as never,
-  });
+  return intentDigest(intent, chainId);
 }
 
 export async function signIntent(intent: IntentMessage, sessionPrivateKey: Hex, chainId?: number): Promise<Hex> {
@@ -54,11 +51,12 @@ export async function signApproval(approval: SessionKeyApproval, ownerPrivateKey
   return privateKeyToAccount(ownerPrivateKey).signTypedData(approvalTypedData(approval, chainId));
 }
 
-/** True when the approval was signed by the wallet it names. */
+const approvals = new DigestSignatureVerifier();
+
+/** True when the approval was signed by the wallet it names (ecrecover of the EIP-712 digest). */
 export async function verifyApproval(approval: SessionKeyApproval, signature: Hex, chainId?: number): Promise<boolean> {
   try {
-    const signer = await recoverTypedDataAddress({ ...approvalTypedData(approval, chainId), signature });
-    return getAddress(signer) === getAddress(approval.wallet);
+    return approvals.verify(hashTypedData(approvalTypedData(approval, chainId)), signature, approval.wallet);
   } catch {
     return false;
   }

@@ -20,4 +20,5 @@ export * from './queues/job-schedules';
 export * from './queues/outage-retry';
 export * from './errors/dependency-outage';
 export * from './database/pg-connections';
+export * from './queues/wake-up';
 export * from './http/client-ip';

@@ -4,8 +4,9 @@ export type IntentKind = 'open' | 'close' | 'cancel';
 export type IntentStatus = 'queued' | 'executed' | 'refused' | 'cancelled' | 'expired';
 
 /**
- * A signed trading intent (id = EIP-712 digest, 0x + 64 hex). Recorded by the executor when it runs
- * or settles the intent; while an intent only waits in the queue, the queue is its record.
+ * A signed trading intent (id = EIP-712 digest, 0x + 64 hex): the inbox. The tool API writes the row
+ * (`queued`, with the signed message and signature) before it answers; the executor claims queued rows,
+ * executes them and stores the final status and result in the same row and transaction.
  */
 @Entity({ name: 'intents' })
 @Index(['wallet', 'createdAt'])
@@ -51,4 +52,11 @@ export class IntentEntity {
 
   @Column({ name: 'executed_at', type: 'timestamptz', nullable: true })
   executedAt!: Date | null;
+
+  /** Executions that failed unexpectedly (rolled back); an intent that keeps failing ends `refused`. */
+  @Column({ type: 'smallint', default: 0 })
+  attempts!: number;
+
+  @Column({ name: 'last_error', type: 'varchar', length: 500, nullable: true })
+  lastError!: string | null;
 }

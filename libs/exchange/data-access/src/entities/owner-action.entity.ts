@@ -5,8 +5,8 @@ export type OwnerActionKind = 'withdraw' | 'stake' | 'unstake' | 'claim_rewards'
 
 /**
  * An owner action (withdraw, stake, unstake, claim staking rewards) signed with EIP-712 by the wallet
- * itself, never by a session key; id = the EIP-712 digest. Recorded with its result when the executor
- * runs it (a redelivered job returns the record).
+ * itself, never by a session key; id = the EIP-712 digest. Written `queued` when it is accepted; the
+ * executor runs it and stores the result in the same row (a redelivered job returns the record).
  */
 @Entity({ name: 'owner_actions' })
 @Index(['wallet', 'createdAt'])
@@ -28,25 +28,32 @@ export class OwnerActionEntity {
   signature!: string;
 
   @Column({ type: 'varchar', length: 10 })
-  status!: 'executed' | 'refused';
+  status!: 'queued' | 'executed' | 'refused';
 
   @Column({ type: 'varchar', length: 48, nullable: true })
   reason!: string | null;
 
-  @Column({ type: 'text' })
-  message!: string;
+  @Column({ type: 'text', nullable: true })
+  message!: string | null;
 
   /** USDC withdrawn or claimed, or PAPER staked or unstaked (micro-units; 0 when refused). */
   @Column({ name: 'amount_micro', ...bigintColumn, default: 0 })
   amountMicro!: bigint;
 
-  @Column({ type: 'jsonb' })
-  result!: Record<string, unknown>;
+  @Column({ type: 'jsonb', nullable: true })
+  result!: Record<string, unknown> | null;
 
-  /** When the action was submitted (the job's timestamp). */
+  /** When the action was accepted. */
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 
-  @Column({ name: 'executed_at', type: 'timestamptz' })
-  executedAt!: Date;
+  @Column({ name: 'executed_at', type: 'timestamptz', nullable: true })
+  executedAt!: Date | null;
+
+  /** Executions that failed unexpectedly (rolled back); an action that keeps failing ends `refused`. */
+  @Column({ type: 'smallint', default: 0 })
+  attempts!: number;
+
+  @Column({ name: 'last_error', type: 'varchar', length: 500, nullable: true })
+  lastError!: string | null;
 }

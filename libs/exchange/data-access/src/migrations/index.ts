@@ -2,6 +2,13 @@ import { CreateExchangeSchema1763700000000 } from './1763700000000-create-exchan
 import { CreateExchangeTables1763700100000 } from './1763700100000-create-exchange-tables';
 import { AddExchangeEngineColumns1763700400000 } from './1763700400000-add-exchange-engine-columns';
 import { AddOwnerActionsAndFeeQueue1763700500000 } from './1763700500000-add-owner-actions-and-fee-queue';
+import { AddIntentInbox1763700600000 } from './1763700600000-add-intent-inbox';
 
 /** Migrations of the `exchange` schema, oldest first. */
-export const EXCHANGE_MIGRATIONS = [CreateExchangeSchema1763700000000, CreateExchangeTables1763700100000, AddExchangeEngineColumns1763700400000, AddOwnerActionsAndFeeQueue1763700500000];
+export const EXCHANGE_MIGRATIONS = [
+  CreateExchangeSchema1763700000000,
+  CreateExchangeTables1763700100000,
+  AddExchangeEngineColumns1763700400000,
+  AddOwnerActionsAndFeeQueue1763700500000,
+  AddIntentInbox1763700600000,
+];

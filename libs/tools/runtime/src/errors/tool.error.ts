@@ -15,7 +15,7 @@ export function isToolError(value: unknown): value is ToolError {
   return value instanceof ToolError;
 }
 
-/** Seconds a client should wait before retrying after a 502 (the exchange or venue did not answer). */
+/** Seconds a client should wait before retrying after a 502 or 503 (the venue or the exchange's storage did not answer). */
 export const RETRY_AFTER_SECONDS = 2;
 
 export const toolErrors = {

@@ -13,18 +13,18 @@ describe('mapToolError', () => {
     expect(mapped.message).toMatch(/try again/i);
   });
 
-  it('turns an unreachable database or Redis into 502 exchange_unavailable', () => {
+  it('turns an unreachable database or Redis into 503 exchange_unavailable', () => {
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     expect(isInfrastructureError(refused)).toBe(true);
     expect((mapToolError(refused) as ToolError).code).toBe(ToolErrorCode.ExchangeUnavailable);
     expect(isInfrastructureError(new Error('Connection is closed.'))).toBe(true);
   });
 
-  it('treats a database that was dropped or stopped as unavailable (502), wrapped by TypeORM or not', () => {
+  it('treats a database that was dropped or stopped as unavailable (503), wrapped by TypeORM or not', () => {
     const gone = Object.assign(new Error('database "paper" does not exist'), { code: '3D000' });
     expect((mapToolError(gone) as ToolError).code).toBe(ToolErrorCode.ExchangeUnavailable);
     const wrapped = Object.assign(new Error('terminating connection due to administrator command'), { driverError: { code: '57P01' } });
-    expect((mapToolError(wrapped) as ToolError).status).toBe(502);
+    expect((mapToolError(wrapped) as ToolError).status).toBe(503);
     const syntax = Object.assign(new Error('syntax error at or near "SELEC"'), { code: '42601' });
     expect(mapToolError(syntax)).toBe(syntax);
   });

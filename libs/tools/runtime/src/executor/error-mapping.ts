@@ -9,7 +9,7 @@ export const isInfrastructureError = isDependencyOutage;
 /**
  * Maps whatever a handler threw to what the transports render: ToolErrors pass through, upstream
  * failures become 502 upstream_unavailable with retry advice, an unreachable database or Redis becomes
- * 502 exchange_unavailable. Anything else is a bug and is rethrown (500, logged).
+ * 503 exchange_unavailable. Anything else is a bug and is rethrown (500, logged).
  */
 export function mapToolError(error: unknown): unknown {
   if (error instanceof ToolError) return error;

@@ -78,10 +78,6 @@ export class ClosePositionsHandler implements ToolHandler<typeof CLOSE_POSITIONS
         results.push(...ids.map((id) => blank(id, 'pending', 'The close is submitted but not confirmed yet; check the intent with get_intent_status.', payload.intentId)));
         return;
       }
-      if (outcome.state === 'not_queued') {
-        results.push(...ids.map((id) => blank(id, 'skipped', 'Not submitted: the exchange queue did not accept this close. Close this position again in a few seconds.')));
-        return;
-      }
       const result = outcome.result;
       if (result.status !== 'executed') {
         refusals.push(result);

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { INTENTS_QUEUE, type IntentResult, type SignedIntentPayload, ToolErrorCode } from '@paper/contracts';
+import { INTENTS_QUEUE, type IntentResult, isIntentResult, type SignedIntentPayload, ToolErrorCode } from '@paper/contracts';
+import { acceptIntents, readIntents } from '@paper/exchange-data';
 import { type CancelIntent, type CloseIntent, INTENT_TTL_SECONDS, type OpenIntent, intentId } from '@paper/exchange-signing';
-import { QueueRegistry, bullConnection } from '@paper/nest-infra';
-import { type ConnectionOptions, type Job, QueueEvents } from 'bullmq';
+import { addWakeUp, bullConnection, QueueRegistry, waitForJob } from '@paper/nest-infra';
+import { type ConnectionOptions, QueueEvents } from 'bullmq';
+import { DataSource } from 'typeorm';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { ToolError, RETRY_AFTER_SECONDS } from '../errors/tool.error';
-import { IntentStatusReader } from '../exchange/intent-status.reader';
 import { TOOLS_RUNTIME_OPTIONS, type ToolsRuntimeOptions } from '../runtime-options';
 
 export type UnsignedIntent =
@@ -14,32 +15,37 @@ export type UnsignedIntent =
   | { kind: 'close'; message: Omit<CloseIntent, 'nonce' | 'expiresAt'> }
   | { kind: 'cancel'; message: Omit<CancelIntent, 'nonce' | 'expiresAt'> };
 
-/**
- * The outcome of an intent: its result; `pending` when it is not known in time (or whether it was queued
- * is unknown); `not_queued` when the queue certainly did not take it (only beside intents that were queued).
- */
-export type IntentOutcome = { state: 'done'; result: IntentResult } | { state: 'pending'; intentId: string } | { state: 'not_queued'; intentId: string };
+/** The outcome of an accepted intent: its result, or `pending` when it is not final in time (it still runs). */
+export type IntentOutcome = { state: 'done'; result: IntentResult } | { state: 'pending'; intentId: string };
 
-/** No intent of the call was queued, for certain: nothing will execute, so the call can be repeated as is. */
-export class IntentNotQueuedError extends ToolError {
+/** How long adding a wake-up job may take before the intent is reported pending (the executor's sweeper runs it). */
+const WAKE_UP_TIMEOUT_MS = 1000;
+
+/** The exchange's inbox could not be written: nothing was accepted, so the call can be repeated as is. */
+export class IntentNotAcceptedError extends ToolError {
   constructor() {
-    super(ToolErrorCode.ExchangeUnavailable, 'The exchange queue did not accept the intent, so nothing was submitted. Please retry in a few seconds.', {
+    super(ToolErrorCode.ExchangeUnavailable, 'The exchange could not record the intent, so nothing was submitted. Please retry in a few seconds.', {
       'Retry-After': String(RETRY_AFTER_SECONDS),
     });
   }
 }
 
-type Queued = { state: 'queued'; job: Job } | { state: 'not_queued' } | { state: 'unknown' };
-
-/** Signs intents with the session key, queues them for the executor and waits (bounded) for the result. */
+/**
+ * Signs intents with the session key and submits them: each is written to the exchange's inbox
+ * (`exchange.intents`, status queued) before anything else, which is the moment it is accepted; then a
+ * wake-up job (job id = intent id) tells the executor, and the job's completion (BullMQ queue events, no
+ * polling) carries the result back. The row is the truth: when the wait ends without a result it is read
+ * once, and an intent not final yet is reported pending. If Redis is down the intent is still accepted
+ * and pending (the executor's sweeper runs it); if the inbox cannot be written nothing was accepted.
+ */
 @Injectable()
 export class IntentSubmitter implements OnApplicationShutdown {
   private readonly logger = new Logger('IntentSubmitter');
-  private events?: Promise<QueueEvents>;
+  private events?: QueueEvents;
 
   constructor(
     private readonly queues: QueueRegistry,
-    private readonly statuses: IntentStatusReader,
+    @Inject(DataSource) private readonly db: DataSource,
     @Inject(TOOLS_RUNTIME_OPTIONS) private readonly options: ToolsRuntimeOptions,
   ) {}
 
@@ -58,96 +64,64 @@ export class IntentSubmitter implements OnApplicationShutdown {
   }
 
   /**
-   * Queues signed intents (job id = intent id) and waits for each, until `intentWaitMs` has passed overall.
-   * Throws IntentNotQueuedError when certainly none was queued; an intent that may have been queued is
-   * reported `pending`, never as failed.
+   * Accepts signed intents (all or none: throws IntentNotAcceptedError when the inbox cannot be written),
+   * wakes the executor up and waits for each until `intentWaitMs` has passed overall.
    */
   async submitAndWait(payloads: SignedIntentPayload[], options: { jumpQueue?: boolean } = {}): Promise<IntentOutcome[]> {
     const deadline = Date.now() + this.options.intentWaitMs;
-    const events = await this.queueEvents().catch((error: Error) => {
-      this.logger.warn(`intents not queued (queue events unavailable): ${error.message}`);
-      throw new IntentNotQueuedError();
+    const acceptances = await acceptIntents(this.db, payloads).catch((error: Error) => {
+      this.logger.warn(`intents not accepted (inbox not written): ${error.message}`);
+      throw new IntentNotAcceptedError();
     });
-    const queued = await Promise.all(payloads.map((payload) => this.enqueue(payload, options.jumpQueue ?? false, deadline)));
-    if (queued.every((q) => q.state === 'not_queued')) throw new IntentNotQueuedError();
-    return Promise.all(
-      queued.map((q, i): Promise<IntentOutcome> | IntentOutcome => {
-        const intentId = payloads[i]!.intentId;
-        if (q.state === 'queued') return this.wait(q.job, intentId, events, deadline);
-        return { state: q.state === 'not_queued' ? 'not_queued' : 'pending', intentId };
+    if (acceptances.some((a) => a.state === 'conflict')) {
+      throw new ToolError(ToolErrorCode.TradeRefused, 'Another intent with the same id and a different signature was submitted; nothing was submitted. Retry the call.');
+    }
+    const outcomes = await Promise.all(
+      acceptances.map(async (a): Promise<IntentOutcome> => {
+        if (a.state === 'known' && a.result) return { state: 'done', result: a.result };
+        return this.wakeAndWait(a.id, options.jumpQueue ?? false, deadline);
       }),
     );
+    return this.fromInbox(outcomes);
   }
 
-  /** Adds one intent to the queue (bounded by the deadline); when that fails, finds out whether it is there anyway. */
-  private async enqueue(payload: SignedIntentPayload, lifo: boolean, deadline: number): Promise<Queued> {
-    const adding = this.queues.add(INTENTS_QUEUE, 'execute-intent', payload, {
-      jobId: payload.intentId,
-      lifo,
-      removeOnComplete: { age: 3600 },
-      removeOnFail: { age: 86_400 },
-    });
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), Math.max(1, deadline - Date.now()))));
-    try {
-      const added = await Promise.race([adding, timeout]);
-      // Still being sent (Redis unreachable): it may reach the queue later, so it is pending, not failed.
-      if (added === 'timeout') return { state: 'unknown' };
-      return { state: 'queued', job: added };
-    } catch (error) {
-      this.logger.warn(`intent ${payload.intentId} not accepted by the queue: ${(error as Error).message}`);
-      return this.lookUp(payload.intentId);
-    } finally {
-      clearTimeout(timer);
+  private async wakeAndWait(id: string, lifo: boolean, deadline: number): Promise<IntentOutcome> {
+    const job = await addWakeUp(
+      this.queues.queue(INTENTS_QUEUE),
+      'execute-intent',
+      { intentId: id },
+      { jobId: id, lifo, removeOnComplete: { age: 3600 }, removeOnFail: { age: 86_400 } },
+      Math.min(WAKE_UP_TIMEOUT_MS, deadline - Date.now()),
+    );
+    if (!job) {
+      this.logger.warn(`intent ${id} accepted; its wake-up job was not added in time (the executor's sweeper runs it)`);
+      return { state: 'pending', intentId: id };
     }
+    const wait = await waitForJob(job, this.queueEvents(), deadline - Date.now());
+    if (wait.state === 'completed' && isIntentResult(wait.value)) return { state: 'done', result: wait.value };
+    return { state: 'pending', intentId: id };
   }
 
-  /** Whether an intent whose queueing failed is in the queue or the exchange's records after all. */
-  private async lookUp(id: string): Promise<Queued> {
-    try {
-      const job = (await this.queues.queue(INTENTS_QUEUE).getJob(id)) as Job | undefined;
-      if (job) return { state: 'queued', job };
-      return (await this.statuses.find(id)) ? { state: 'unknown' } : { state: 'not_queued' };
-    } catch {
-      return { state: 'unknown' };
-    }
+  /** Intents still pending after the wait: the inbox row says whether they ended meanwhile (one read for all). */
+  private async fromInbox(outcomes: IntentOutcome[]): Promise<IntentOutcome[]> {
+    const pending = outcomes.filter((o) => o.state === 'pending').map((o) => o.intentId);
+    if (pending.length === 0) return outcomes;
+    const rows = await readIntents(this.db, pending).catch(() => []);
+    const final = new Map(rows.filter((r) => r.status !== 'queued' && r.result).map((r) => [r.id, r.result!]));
+    return outcomes.map((o) => (o.state === 'pending' && final.has(o.intentId.toLowerCase()) ? { state: 'done', result: final.get(o.intentId.toLowerCase())! } : o));
   }
 
-  private async wait(job: Job, id: string, events: QueueEvents, deadline: number): Promise<IntentOutcome> {
-    try {
-      const result = (await job.waitUntilFinished(events, Math.max(1, deadline - Date.now()))) as IntentResult;
-      if (result && typeof result === 'object' && 'status' in result) return { state: 'done', result };
-    } catch (error) {
-      if (/timed out/i.test((error as Error).message)) return { state: 'pending', intentId: id };
-      // The job failed: its record (written in the same transaction as any execution) says what happened.
-      const view = await this.statuses.find(id).catch(() => null);
-      if (view?.result) return { state: 'done', result: view.result };
-      if (view?.reason !== 'execution_failed') return { state: 'pending', intentId: id };
-      throw new ToolError(ToolErrorCode.ExchangeUnavailable, 'The exchange could not execute the intent, and nothing was executed. Please retry in a few seconds.', {
-        'Retry-After': String(RETRY_AFTER_SECONDS),
-      });
-    }
-    const view = await this.statuses.find(id).catch(() => null);
-    return view?.result ? { state: 'done', result: view.result } : { state: 'pending', intentId: id };
-  }
-
-  private queueEvents(): Promise<QueueEvents> {
-    this.events ??= (async () => {
+  private queueEvents(): QueueEvents {
+    if (!this.events) {
       const bull = bullConnection({ REDIS_URL: this.options.redisUrl, REDIS_PREFIX: this.options.redisPrefix });
       // The options are ioredis RedisOptions; BullMQ's type names another ioredis build's client type.
-      const events = new QueueEvents(INTENTS_QUEUE.queue, { prefix: bull.prefix, connection: bull.connection as ConnectionOptions });
-      events.on('error', (error) => this.logger.warn(`queue events: ${error.message}`));
-      await events.waitUntilReady();
-      return events;
-    })().catch((error: Error) => {
-      this.events = undefined;
-      throw error;
-    });
+      this.events = new QueueEvents(INTENTS_QUEUE.queue, { prefix: bull.prefix, connection: bull.connection as ConnectionOptions });
+      this.events.on('error', (error) => this.logger.warn(`queue events: ${error.message}`));
+    }
     return this.events;
   }
 
   async onApplicationShutdown(): Promise<void> {
-    const events = await this.events?.catch(() => undefined);
-    await events?.close();
+    await this.events?.close();
   }
 }

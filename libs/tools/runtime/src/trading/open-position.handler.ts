@@ -7,7 +7,7 @@ import { ToolError } from '../errors/tool.error';
 import { marginToMicro } from '../handlers/calculator.handler';
 import { connectedWallet, type ToolHandler, type ToolOutcome } from '../handlers/tool-handler';
 import { percent, priceDecimals, priceText, usdText } from '../money/money-format';
-import { IntentNotQueuedError, IntentSubmitter } from './intent.submitter';
+import { IntentNotAcceptedError, IntentSubmitter } from './intent.submitter';
 import { QuoteStore } from './quote.store';
 import { SessionKeySigner } from './session-key.signer';
 import { TradeChecks, resultError } from './trade-checks';
@@ -51,12 +51,12 @@ export class OpenPositionHandler implements ToolHandler<typeof OPEN_POSITION> {
     if (quoteId !== undefined && claim === null) {
       throw new ToolError(ToolErrorCode.QuoteUsed, 'This quote was already used to open a position; a quote opens at most one position. Call preview_trade again for a new quote.');
     }
-    // Until the queue may have the intent, a failure releases the quote so the same preview can be retried.
+    // Until the exchange accepted the intent, a failure releases the quote so the same preview can be retried.
     const release = async (error: unknown): Promise<never> => {
       throw quoteId !== undefined && claim !== null ? await this.released(error, quoteId, claim) : error;
     };
     const payload = await this.intents.sign({ kind: 'open', message: { wallet: wallet as Hex, market, side, marginMicro, leverage } }, account).catch(release);
-    const [outcome] = await this.intents.submitAndWait([payload]).catch((error: unknown) => (error instanceof IntentNotQueuedError ? release(error) : Promise.reject(error)));
+    const [outcome] = await this.intents.submitAndWait([payload]).catch((error: unknown) => (error instanceof IntentNotAcceptedError ? release(error) : Promise.reject(error)));
     if (!outcome || outcome.state !== 'done') {
       return {
         summary:
@@ -91,7 +91,7 @@ export class OpenPositionHandler implements ToolHandler<typeof OPEN_POSITION> {
     };
   }
 
-  /** Releases the claim of a quote whose open queued nothing; the error then says the quote can be presented again. */
+  /** Releases the claim of a quote whose open was not accepted; the error then says the quote can be presented again. */
   private async released(error: unknown, quoteId: string, claim: string): Promise<unknown> {
     const released = await this.quotes.release(quoteId, claim).catch(() => false);
     if (!released || !(error instanceof ToolError)) return error;

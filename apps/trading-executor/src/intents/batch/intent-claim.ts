@@ -1,0 +1,73 @@
+import { type IntentResult, type SignedIntentPayload, signedIntentSchema } from '@paper/contracts';
+import type { Sql } from '../../database/sql-transaction';
+
+/** A queued `exchange.intents` row claimed (row-locked) by a batch transaction. */
+export interface ClaimedIntentRow {
+  id: string;
+  wallet: string;
+  /** open, close or cancel (a CHECK constraint of the table). */
+  kind: IntentResult['kind'];
+  payload: unknown;
+  session_key: string;
+  signature: string;
+  created_at: Date;
+  attempts: number;
+}
+
+const COLUMNS = `i.id, i.wallet, i.kind, i.payload, i.session_key, i.signature, i.created_at, i.attempts`;
+
+/** Advisory-lock key space of the wallets a batch claims intents of (the second key is the wallet's hash). */
+const WALLET_LOCK_SPACE = 7_401;
+
+/**
+ * Claims up to `max` queued intents, oldest first, plus any queued cancel intents (so a cancel runs before
+ * the intent it targets whenever both wait): `FOR UPDATE SKIP LOCKED`, so concurrent batches (on any
+ * replica) claim disjoint sets and never wait for each other. The oldest intents are taken only of
+ * wallets no other batch is claiming (a transaction-scoped advisory lock per wallet, tried without
+ * waiting), so concurrent batches also lock disjoint accounts instead of queueing behind each other's
+ * account locks. The claim is the row lock: it lasts as long as the transaction, and a batch whose
+ * process dies releases it (and the advisory locks) with its connection. `skip` names intents this
+ * replica waits to try again after a failure.
+ */
+export async function claimQueuedIntents(sql: Sql, max: number, skip: readonly string[] = []): Promise<ClaimedIntentRow[]> {
+  const { rows } = await sql<ClaimedIntentRow>(
+    `WITH cancels AS (
+       SELECT id FROM exchange.intents WHERE status = 'queued' AND kind = 'cancel' AND id <> ALL($2::varchar[])
+        ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED
+     ), oldest AS (
+       SELECT id FROM exchange.intents WHERE status = 'queued' AND id <> ALL($2::varchar[])
+          AND pg_try_advisory_xact_lock(${WALLET_LOCK_SPACE}, hashtext(wallet))
+        ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED
+     )
+     SELECT ${COLUMNS} FROM exchange.intents i
+      WHERE i.id IN (SELECT id FROM cancels UNION SELECT id FROM oldest)
+      ORDER BY i.created_at, i.id`,
+    [max, skip],
+  );
+  return rows;
+}
+
+/** Claims the given intents if they are still queued and nobody else holds them. */
+export async function claimIntentsById(sql: Sql, ids: readonly string[]): Promise<ClaimedIntentRow[]> {
+  const { rows } = await sql<ClaimedIntentRow>(
+    `SELECT ${COLUMNS} FROM exchange.intents i WHERE i.id = ANY($1::varchar[]) AND i.status = 'queued'
+      ORDER BY i.created_at, i.id FOR UPDATE SKIP LOCKED`,
+    [ids],
+  );
+  return rows;
+}
+
+/** The signed payload of a claimed row, or null when the stored row is not a valid signed intent. */
+export function claimedPayload(row: ClaimedIntentRow): SignedIntentPayload | null {
+  const parsed = signedIntentSchema.safeParse({ kind: row.kind, message: row.payload, sessionKey: row.session_key, signature: row.signature, intentId: row.id });
+  return parsed.success ? parsed.data : null;
+}
+
+/** Stored status and result of intents, read once the batches that hold them (on any replica) have ended. */
+export async function readIntentsAfterHolders(sql: Sql, ids: readonly string[]): Promise<{ id: string; status: string; result: IntentResult | null }[]> {
+  const { rows } = await sql<{ id: string; status: string; result: IntentResult | null }>(
+    `SELECT id, status, result FROM exchange.intents WHERE id = ANY($1::varchar[]) FOR KEY SHARE`,
+    [ids],
+  );
+  return rows;
+}

@@ -1,0 +1,242 @@
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import type { IntentResult } from '@paper/contracts';
+import { MARKETS, type Market } from '@paper/exchange';
+import { readIntents } from '@paper/exchange-data';
+import { APP_CONFIG } from '@paper/nest-infra';
+import { DataSource } from 'typeorm';
+import type { TradingExecutorConfig } from '../config/trading-executor.config';
+import { inTransaction, plainSql, type Sql } from '../database/sql-transaction';
+import { intentBatchDuration, intentBatchSize, intentDuration, intentsExecuted } from '../metrics/executor-metrics';
+import { type FreshPrice, PriceBook } from '../prices/price-book.service';
+import { claimIntentsById, claimQueuedIntents, type ClaimedIntentRow, readIntentsAfterHolders } from './batch/intent-claim';
+import { executeBatch } from './batch/intent-batch';
+import { EXECUTION_FAILED, recordFailedAttempt } from '../database/failed-attempts';
+import { refused, toResultOf } from './intent-message';
+import { SignatureChecks } from './batch/signature-checks';
+import { ApprovalCache } from './session-key-check';
+import { IntentWaiters, RecentResults } from './intent-waiters';
+
+type EngineConfig = Pick<TradingExecutorConfig, 'INTENT_CONCURRENCY' | 'INTENT_BATCH_MAX'>;
+type BatchPrices = Map<Market, FreshPrice | null>;
+
+const MAX_BACKOFF_MS = 5000;
+
+/**
+ * Runs the queued intents of `exchange.intents` in batches: up to INTENT_CONCURRENCY batch transactions
+ * at a time on this replica, each claiming up to INTENT_BATCH_MAX rows (`FOR UPDATE SKIP LOCKED`, oldest
+ * first), so batches of every replica are disjoint. A wake-up (a queue job, the sweeper) starts a batch
+ * at once when a slot is free: at low load a batch is the one intent that just arrived; under load the
+ * claims grow up to the maximum. A batch that fails is retried intent by intent so one intent that
+ * cannot run never holds the others back; an outage of PostgreSQL or Redis pauses the claims with backoff
+ * and leaves every intent queued.
+ */
+@Injectable()
+export class IntentEngine implements BeforeApplicationShutdown {
+  private readonly logger = new Logger('Intents');
+  private readonly approvals = new ApprovalCache();
+  /** Session keys sign every intent: large batches check them on a worker thread. */
+  private readonly signatures = new SignatureChecks();
+  private readonly recent = new RecentResults();
+  private readonly waiters = new IntentWaiters();
+  private readonly inflight = new Set<string>();
+  /** Intents that failed on their own, and when this replica may try them again (1 s, then 2 s). */
+  private readonly cooling = new Map<string, number>();
+  private readonly running = new Set<Promise<void>>();
+  private wanted = false;
+  private reconciling: Promise<void> | null = null;
+  private backoffMs = 0;
+  private backoffTimer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly prices: PriceBook,
+    @Inject(APP_CONFIG) private readonly config: EngineConfig,
+  ) {}
+
+  /**
+   * The final result of an intent, running it if it is still queued (and nobody else holds it): resolves
+   * when a batch of any replica has stored it, or with null when no such intent was accepted.
+   */
+  async settle(intentId: string, timeoutMs = 30_000): Promise<IntentResult | null> {
+    const id = intentId.toLowerCase();
+    const known = this.recent.get(id);
+    if (known) return known;
+    if (this.stopped) throw new Error('the executor is shutting down; the intent stays queued');
+    const result = this.waiters.wait(id, timeoutMs);
+    this.pump();
+    return result;
+  }
+
+  /** Starts batches while slots are free and queued intents may exist (a wake-up, the sweeper). */
+  pump(): void {
+    this.wanted = true;
+    if (this.stopped || this.backoffTimer) return;
+    while (this.wanted && this.running.size < this.config.INTENT_CONCURRENCY) {
+      this.wanted = false;
+      const run: Promise<void> = this.cycle().finally(() => {
+        this.running.delete(run);
+        this.afterCycle();
+      });
+      this.running.add(run);
+    }
+  }
+
+  /** Resolves when no batch runs (tests and shutdown). */
+  async idle(): Promise<void> {
+    while (this.running.size > 0 || this.reconciling) await Promise.all([...this.running, this.reconciling]);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.backoffTimer);
+    await this.idle();
+    this.waiters.rejectAll(new Error('the executor is shutting down; the intent stays queued'));
+    await this.signatures.close();
+  }
+
+  /** One batch: prices first (no Redis inside the transaction), then claim, execute and store. */
+  private async cycle(): Promise<void> {
+    let claimed: ClaimedIntentRow[] = [];
+    try {
+      const prices = await this.readPrices();
+      await this.runBatch((sql) => claimQueuedIntents(sql, this.config.INTENT_BATCH_MAX, this.coolingIds()), prices, (rows) => (claimed = rows));
+      // A batch of more than one means a backlog: keep claiming until it is drained, whether or not
+      // more wake-ups arrive (at low load a batch is one intent and nothing more is claimed).
+      if (claimed.length > 1) this.wanted = true;
+      this.backoffMs = 0;
+    } catch (error) {
+      if (claimed.length > 0 && (await this.databaseAnswers())) await this.runAlone(claimed);
+      else this.backOff(error);
+    }
+  }
+
+  /** Runs the intents of a failed batch one by one: the ones that can run do, the failing one is counted. */
+  private async runAlone(rows: readonly ClaimedIntentRow[]): Promise<void> {
+    for (const row of rows) {
+      try {
+        const prices = await this.readPrices();
+        await this.runBatch((sql) => claimIntentsById(sql, [row.id]), prices, () => undefined);
+      } catch (error) {
+        if (!(await this.databaseAnswers())) return this.backOff(error);
+        const result = toResultOf(row.id, row.kind, row.wallet, refused(EXECUTION_FAILED.reason, EXECUTION_FAILED.message), new Date());
+        const final = await inTransaction(this.dataSource, (sql) => recordFailedAttempt(sql, 'intents', row, error, () => ({ ...result, status: 'refused', reason: EXECUTION_FAILED.reason, result }))).catch(() => false);
+        this.logger.error(`intent ${row.id} failed (attempt ${row.attempts + 1}): ${(error as Error).message}`);
+        if (final) this.stored([result]);
+        else this.coolDown(row.id, 1000 * (row.attempts + 1));
+      }
+    }
+  }
+
+  private async runBatch(claim: (sql: Sql) => Promise<ClaimedIntentRow[]>, prices: BatchPrices, onClaim: (rows: ClaimedIntentRow[]) => void): Promise<IntentResult[]> {
+    const stop = intentBatchDuration.startTimer();
+    let claimed: ClaimedIntentRow[] = [];
+    try {
+      const results = await inTransaction(this.dataSource, async (sql) => {
+        claimed = await claim(sql);
+        onClaim(claimed);
+        for (const row of claimed) this.inflight.add(row.id);
+        if (claimed.length === 0) return [];
+        return executeBatch(sql, claimed, { prices, now: new Date(), signatures: this.signatures, approvals: this.approvals });
+      });
+      if (claimed.length > 0) intentBatchSize.observe(claimed.length);
+      const now = Date.now();
+      for (const row of claimed) intentDuration.observe({ kind: row.kind }, (now - row.created_at.getTime()) / 1000);
+      this.stored(results);
+      return results;
+    } finally {
+      for (const row of claimed) this.inflight.delete(row.id);
+      stop();
+    }
+  }
+
+  private stored(results: readonly IntentResult[]): void {
+    for (const r of results) {
+      this.recent.set(r);
+      this.waiters.settle(r.intentId, r);
+      intentsExecuted.inc({ kind: r.kind, status: r.status });
+    }
+  }
+
+  private async readPrices(): Promise<BatchPrices> {
+    const fresh = await Promise.all(MARKETS.map((m) => this.prices.fresh(m)));
+    return new Map(MARKETS.map((m, i) => [m, fresh[i]!]));
+  }
+
+  private coolingIds(): string[] {
+    const now = Date.now();
+    for (const [id, until] of this.cooling) if (until <= now) this.cooling.delete(id);
+    return [...this.cooling.keys()];
+  }
+
+  private coolDown(id: string, ms: number): void {
+    this.cooling.set(id, Date.now() + ms);
+    setTimeout(() => this.pump(), ms + 10).unref();
+  }
+
+  private async databaseAnswers(): Promise<boolean> {
+    return this.dataSource.query('SELECT 1').then(
+      () => true,
+      () => false,
+    );
+  }
+
+  private backOff(error: unknown): void {
+    this.backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(100, this.backoffMs * 2));
+    this.logger.warn(`intent batches paused for ${this.backoffMs} ms: ${(error as Error).message}`);
+    this.wanted = true;
+    clearTimeout(this.backoffTimer);
+    this.backoffTimer = setTimeout(() => {
+      this.backoffTimer = undefined;
+      this.pump();
+    }, this.backoffMs);
+  }
+
+  /** After a batch: more claims if there may be more work, then the look-up of waiters this replica does not hold. */
+  private afterCycle(): void {
+    if (this.wanted) this.pump();
+    this.lookUpWaiters();
+  }
+
+  /**
+   * Waiters whose intents this replica does not hold (run by another replica, or unknown) are looked up
+   * in the inbox, one look-up at a time. When this replica has nothing to claim, the look-up waits for
+   * the batches that hold them (FOR KEY SHARE) instead of asking again, and runs again while such
+   * waiters remain (those waiting to be tried again after a failure are woken by their timer).
+   */
+  private lookUpWaiters(): void {
+    if (this.stopped || this.reconciling || this.foreignWaiters().length === 0) return;
+    const idle = this.running.size === 0 && !this.wanted;
+    const before = this.waiters.size;
+    this.reconciling = this.reconcile(idle)
+      .catch((error: Error) => this.logger.debug(`intent look-up failed: ${error.message}`))
+      .finally(() => {
+        this.reconciling = null;
+        if (this.stopped || this.running.size > 0 || this.wanted || this.foreignWaiters().length === 0) return;
+        // Still idle with waiters left: look again, at once if this look-up settled some, else shortly
+        // (their intents are held by another replica's batch, or by a wallet another batch is claiming).
+        if (this.waiters.size < before) this.lookUpWaiters();
+        else setTimeout(() => this.lookUpWaiters(), 25).unref();
+      });
+  }
+
+  private foreignWaiters(): string[] {
+    return this.waiters.ids().filter((id) => !this.inflight.has(id) && !this.cooling.has(id));
+  }
+
+  private async reconcile(waitForHolders: boolean): Promise<void> {
+    const ids = this.foreignWaiters();
+    if (ids.length === 0) return;
+    const rows = waitForHolders ? await readIntentsAfterHolders(plainSql(this.dataSource), ids) : await readIntents(this.dataSource, ids);
+    const found = new Map(rows.map((r) => [r.id, r]));
+    for (const id of ids) {
+      const row = found.get(id);
+      if (!row) this.waiters.settle(id, null);
+      else if (row.status !== 'queued' && row.result) {
+        this.recent.set(row.result);
+        this.waiters.settle(id, row.result);
+      } else if (waitForHolders) this.wanted = true;
+    }
+    if (this.wanted) this.pump();
+  }
+}

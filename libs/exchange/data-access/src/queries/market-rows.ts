@@ -1,0 +1,35 @@
+import { type Market, type MarketConfig, marketConfig, type MarketStatus } from '@paper/exchange';
+
+/** A market row with the exchange-wide trading switch, as `MARKET_ROWS` selects it. */
+export interface MarketRow {
+  market: Market;
+  status: MarketStatus;
+  long_oi_cap_micro: string | null;
+  short_oi_cap_micro: string | null;
+  long_oi_micro: string;
+  short_oi_micro: string;
+  trading_enabled: boolean;
+}
+
+/** Every market with its state and the trading switch (`m` is the markets table, for `FOR UPDATE OF m`). */
+export const MARKET_ROWS = `SELECT m.market, m.status, m.long_oi_cap_micro, m.short_oi_cap_micro, m.long_oi_micro, m.short_oi_micro, p.trading_enabled
+  FROM exchange.markets m CROSS JOIN exchange.protocol_state p`;
+
+export interface MarketState {
+  config: MarketConfig;
+  longOpenInterestMicro: bigint;
+  shortOpenInterestMicro: bigint;
+}
+
+/** A market's configuration (status and open-interest caps as stored) and its open interest. */
+export function marketStateOf(row: MarketRow): MarketState {
+  return {
+    config: marketConfig(row.market, {
+      status: row.status,
+      longOpenInterestCapMicro: row.long_oi_cap_micro === null ? null : BigInt(row.long_oi_cap_micro),
+      shortOpenInterestCapMicro: row.short_oi_cap_micro === null ? null : BigInt(row.short_oi_cap_micro),
+    }),
+    longOpenInterestMicro: BigInt(row.long_oi_micro),
+    shortOpenInterestMicro: BigInt(row.short_oi_micro),
+  };
+}
