@@ -15,3 +15,4 @@ export * from './queues/intent-result';
 export * from './alerts/wallet-rules';
 export * from './alerts/protocol-rules';
 export * from './tools';
+export * from './events/exchange-events';
