@@ -4,6 +4,8 @@
  * what sharing one JSON-schema validator across the per-request MCP servers saves.
  * Run: node -r ./tools/dev/register.cjs tools/bench/mcp-server.bench.ts [seconds per round, default 5]
  * (builds the apps into dist/bench-<pid> first; the stack uses a fresh database and Redis prefix).
+ * With CPU_PROF_DIR=<dir>, every app of the stack writes a V8 CPU profile there when it stops
+ * (`node --cpu-prof`; open it in Chrome DevTools, Performance tab).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
@@ -112,13 +114,19 @@ function serverConstruction(): { fresh: number; shared: number } {
   };
 }
 
+/** NODE_OPTIONS that make the apps write CPU profiles into CPU_PROF_DIR, when it is set. */
+function profileEnv(): Record<string, string> {
+  const dir = process.env['CPU_PROF_DIR'];
+  return dir ? { NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --cpu-prof --cpu-prof-dir=${dir}`.trim() } : {};
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function main(): Promise<void> {
   buildBenchDist();
   const stack = await startTestStack({
     apps: ['venue-sim', 'trading-executor', 'tools-gateway', 'mcp-server'],
-    env: { RATE_LIMIT_PUBLIC_PER_SECOND: '1000000', RATE_LIMIT_PUBLIC_BURST: '1000000', LOG_LEVEL: 'warn' },
+    env: { RATE_LIMIT_PUBLIC_PER_SECOND: '1000000', RATE_LIMIT_PUBLIC_BURST: '1000000', LOG_LEVEL: 'warn', ...profileEnv() },
   });
   try {
     const urls = { rest: stack.appUrls['tools-gateway']!, mcp: stack.appUrls['mcp-server']! };

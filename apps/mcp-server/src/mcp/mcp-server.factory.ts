@@ -1,51 +1,78 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourceTemplatesRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { ToolContext } from '@paper/tools-runtime';
 import type { Request, Response } from 'express';
+import { UI_EXTENSION, buildUiResources } from '../views/ui-resources';
 import { MCP_SERVER_INSTRUCTIONS } from './mcp-instructions';
 import { buildMcpToolListing } from './mcp-tool-listing';
 import { McpToolCalls } from './mcp-tool-calls.service';
+import { serialisedOnce } from './transport/serialised-results';
+import { StatelessJsonTransport } from './transport/stateless-json.transport';
 
 export const MCP_SERVER_INFO = { name: 'paper-perps', title: 'Paper Perps', version: '0.1.0' } as const;
 
+/** MCP's error code for a resource that does not exist. */
+const RESOURCE_NOT_FOUND = -32002;
+
+const CAPABILITIES: ServerCapabilities = {
+  tools: { listChanged: false },
+  resources: { listChanged: false },
+  extensions: UI_EXTENSION,
+};
+
 /**
- * Stateless Streamable HTTP: every POST /mcp gets its own low-level MCP server and transport (no
- * session id, JSON responses), bound to the caller's tool context. What is expensive to build is built
- * once and shared by all of them: the tools/list result with its JSON Schemas, and the JSON-schema
- * validator (the SDK would otherwise create a fresh Ajv instance per server).
+ * Stateless Streamable HTTP: every POST /mcp is served by its own SDK `Server` (the protocol layer:
+ * JSON-RPC dispatch, request validation, initialize negotiation, errors) connected to a
+ * {@link StatelessJsonTransport} on that request's response, bound to the caller's tool context. The
+ * SDK's Protocol serves one transport at a time, so a server instance is never shared between
+ * concurrent requests; everything that is costly is built once and shared instead: the tools/list
+ * result, the UI resources and their listing (all serialised once), and the JSON-schema validator.
  */
 @Injectable()
 export class McpServerFactory {
   private readonly logger = new Logger('McpServer');
   private readonly listing = buildMcpToolListing();
+  private readonly views = buildUiResources();
+  private readonly templates = serialisedOnce({ resourceTemplates: [] });
   private readonly validator = new AjvJsonSchemaValidator();
 
   constructor(private readonly calls: McpToolCalls) {}
 
   create(ctx: ToolContext): Server {
-    const server = new Server(MCP_SERVER_INFO, {
-      capabilities: { tools: { listChanged: false } },
-      instructions: MCP_SERVER_INSTRUCTIONS,
-      jsonSchemaValidator: this.validator,
-    });
+    const server = new Server(MCP_SERVER_INFO, { capabilities: CAPABILITIES, instructions: MCP_SERVER_INSTRUCTIONS, jsonSchemaValidator: this.validator });
     server.setRequestHandler(ListToolsRequestSchema, () => this.listing);
     server.setRequestHandler(CallToolRequestSchema, (request) => this.calls.call(request.params.name, request.params.arguments, ctx));
+    server.setRequestHandler(ListResourcesRequestSchema, () => this.views.listing);
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => this.templates);
+    server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+      const read = this.views.read(request.params.uri);
+      if (!read) throw new McpError(RESOURCE_NOT_FOUND as ErrorCode, `Resource not found: ${request.params.uri.slice(0, 200)}`, { uri: request.params.uri.slice(0, 200) });
+      return read;
+    });
     return server;
   }
 
-  /** Serves one POST with an already parsed body; resolves when the response is written. */
+  /** Serves one POST with an already parsed body; the answer is written when its requests are answered. */
   async handle(req: Request, res: Response, body: unknown, ctx: ToolContext): Promise<void> {
     const server = this.create(ctx);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new StatelessJsonTransport(res);
     transport.onerror = (error) => this.logger.debug(`transport: ${error.message}`);
+    // A client that goes away before its answer: stop the handlers still running for it.
     res.once('close', () => {
-      void transport.close();
-      void server.close();
+      if (transport.answering) void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    transport.receive(req.headers, body);
   }
 }

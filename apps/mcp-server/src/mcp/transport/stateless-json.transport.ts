@@ -1,0 +1,135 @@
+import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, type JSONRPCMessage, JSONRPCMessageSchema, type RequestId, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { storedJson } from './serialised-results';
+
+/** JSON-RPC error code of the transport's own refusals (as the SDK's Streamable HTTP transport uses it). */
+const TRANSPORT_ERROR = -32000;
+
+interface Refusal {
+  status: number;
+  code: number;
+  message: string;
+}
+
+/**
+ * One stateless Streamable HTTP exchange answered with JSON (MCP 2025-11-25, "Sending Messages to the
+ * Server"): the SDK's protocol layer (`Server`) receives the POST's JSON-RPC messages through this
+ * transport, and the answer is written on the Node response once every request of the body has its
+ * response: one object for one request, an array for several, `202 Accepted` without a body when the
+ * POST carries only notifications or responses.
+ *
+ * It answers like the SDK's StreamableHTTPServerTransport in stateless JSON mode (406 without an Accept
+ * of both JSON and event streams, 415 for another content type, 400 for a message that is not JSON-RPC,
+ * for a batch over the SDK's size limit, for initialize batched with other messages, and for an
+ * unsupported `MCP-Protocol-Version`), but works on Node's request and response directly instead of
+ * converting both to Web Fetch objects, and splices results serialised at start-up (see
+ * serialised-results.ts) into the answer.
+ */
+export class StatelessJsonTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private readonly awaited: RequestId[] = [];
+  private readonly answers = new Map<RequestId, string>();
+  private closed = false;
+
+  constructor(private readonly res: ServerResponse) {}
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+  }
+
+  /** Whether a request of this exchange is still waiting for its response. */
+  get answering(): boolean {
+    return !this.closed && this.awaited.length > this.answers.size;
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (!('id' in message) || 'method' in message || message.id === undefined) return; // no stream carries server-initiated messages
+    if (this.closed || !this.awaited.includes(message.id)) return;
+    this.answers.set(message.id, serialiseResponse(message));
+    if (this.answers.size === this.awaited.length) this.answer();
+  }
+
+  /**
+   * Checks the POST (headers and its parsed body) and hands its messages to the protocol layer, or
+   * answers the refusal. The answer is written by {@link send} once every request has its response.
+   */
+  receive(headers: IncomingHttpHeaders, body: unknown): void {
+    const checked = checkPost(headers, body);
+    if ('status' in checked) {
+      this.onerror?.(new Error(checked.message));
+      writeRefusal(this.res, checked);
+      return;
+    }
+    for (const message of checked) if ('method' in message && 'id' in message) this.awaited.push(message.id);
+    if (this.awaited.length === 0) {
+      for (const message of checked) this.onmessage?.(message);
+      this.res.writeHead(202).end();
+      return;
+    }
+    for (const message of checked) this.onmessage?.(message);
+  }
+
+  private answer(): void {
+    const parts = this.awaited.map((id) => this.answers.get(id)!);
+    const body = parts.length === 1 ? parts[0]! : `[${parts.join(',')}]`;
+    this.res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
+    this.closed = true;
+  }
+}
+
+/** The messages of a valid POST, or why it is refused. */
+function checkPost(headers: IncomingHttpHeaders, body: unknown): JSONRPCMessage[] | Refusal {
+  const accept = headers.accept ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+    return { status: 406, code: TRANSPORT_ERROR, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' };
+  }
+  if (!isJsonContentType(headers['content-type'])) {
+    return { status: 415, code: TRANSPORT_ERROR, message: 'Unsupported Media Type: Content-Type must be application/json' };
+  }
+  const raw = Array.isArray(body) ? body : [body];
+  if (raw.length > MAX_BATCH_SIZE) {
+    return { status: 400, code: ErrorCode.InvalidRequest, message: `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages` };
+  }
+  const messages: JSONRPCMessage[] = [];
+  for (const item of raw) {
+    const parsed = JSONRPCMessageSchema.safeParse(item);
+    if (!parsed.success) return { status: 400, code: ErrorCode.ParseError, message: 'Parse error: Invalid JSON-RPC message' };
+    messages.push(parsed.data);
+  }
+  const initializing = messages.some((m) => 'method' in m && m.method === 'initialize');
+  if (initializing && messages.length > 1) {
+    return { status: 400, code: ErrorCode.InvalidRequest, message: 'Invalid Request: Only one initialization request is allowed' };
+  }
+  const version = headers['mcp-protocol-version'];
+  if (!initializing && typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    return {
+      status: 400,
+      code: TRANSPORT_ERROR,
+      message: `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+    };
+  }
+  return messages;
+}
+
+/** A JSON-RPC response as text, with a result serialised at start-up spliced in as it is. */
+function serialiseResponse(message: JSONRPCMessage): string {
+  const stored = 'result' in message ? storedJson(message.result) : undefined;
+  if (stored === undefined || !('id' in message)) return JSON.stringify(message);
+  return `{"result":${stored},"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`;
+}
+
+function writeRefusal(res: ServerResponse, refusal: Refusal): void {
+  res
+    .writeHead(refusal.status, { 'Content-Type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code: refusal.code, message: refusal.message }, id: null }));
+}
