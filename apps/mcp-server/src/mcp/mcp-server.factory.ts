@@ -1,7 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
   ErrorCode,
   ListResourceTemplatesRequestSchema,
   ListResourcesRequestSchema,
@@ -17,6 +15,7 @@ import { UI_EXTENSION, buildUiResources } from '../views/ui-resources';
 import { MCP_SERVER_INSTRUCTIONS } from './mcp-instructions';
 import { buildMcpToolListing } from './mcp-tool-listing';
 import { McpToolCalls } from './mcp-tool-calls.service';
+import { RequestServer } from './transport/request-server';
 import { serialisedOnce } from './transport/serialised-results';
 import { StatelessJsonTransport } from './transport/stateless-json.transport';
 
@@ -32,7 +31,7 @@ const CAPABILITIES: ServerCapabilities = {
 };
 
 /**
- * Stateless Streamable HTTP: every POST /mcp is served by its own SDK `Server` (the protocol layer:
+ * Stateless Streamable HTTP: every POST /mcp is served by its own SDK `Server` (see RequestServer; the protocol layer:
  * JSON-RPC dispatch, request validation, initialize negotiation, errors) connected to a
  * {@link StatelessJsonTransport} on that request's response, bound to the caller's tool context. The
  * SDK's Protocol serves one transport at a time, so a server instance is never shared between
@@ -49,10 +48,10 @@ export class McpServerFactory {
 
   constructor(private readonly calls: McpToolCalls) {}
 
-  create(ctx: ToolContext): Server {
-    const server = new Server(MCP_SERVER_INFO, { capabilities: CAPABILITIES, instructions: MCP_SERVER_INSTRUCTIONS, jsonSchemaValidator: this.validator });
+  create(ctx: ToolContext): RequestServer {
+    const server = new RequestServer(MCP_SERVER_INFO, { capabilities: CAPABILITIES, instructions: MCP_SERVER_INSTRUCTIONS, jsonSchemaValidator: this.validator });
     server.setRequestHandler(ListToolsRequestSchema, () => this.listing);
-    server.setRequestHandler(CallToolRequestSchema, (request) => this.calls.call(request.params.name, request.params.arguments, ctx));
+    server.setToolCallHandler((request) => this.calls.call(request.params.name, request.params.arguments, ctx));
     server.setRequestHandler(ListResourcesRequestSchema, () => this.views.listing);
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => this.templates);
     server.setRequestHandler(ReadResourceRequestSchema, (request) => {

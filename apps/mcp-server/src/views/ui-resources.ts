@@ -1,6 +1,6 @@
 import { EXTENSION_ID, type McpUiAppResourceConfig, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { ListResourcesResult, ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
-import { TOOL_CATALOG, type ToolDefinition, type ToolView, toolViewUri } from '@paper/contracts';
+import { TOOL_CATALOG, TOOL_VIEWS, type ToolDefinition, type ToolView, toolViewUri } from '@paper/contracts';
 import { serialisedOnce } from '../mcp/transport/serialised-results';
 import { viewDocument } from './view-document';
 
@@ -49,7 +49,7 @@ export interface UiResources {
 
 /** The UI resources of the catalog's views, built once at start-up. */
 export function buildUiResources(catalog: readonly ToolDefinition[] = TOOL_CATALOG): UiResources {
-  const views = [...new Set(catalog.flatMap((tool) => (tool.view ? [tool.view] : [])))];
+  const views = TOOL_VIEWS.filter((view) => catalog.some((tool) => tool.view === view));
   const resources: Resource[] = views.map((view) => ({
     uri: toolViewUri(view),
     name: view,

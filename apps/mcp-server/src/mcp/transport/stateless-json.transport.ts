@@ -82,8 +82,9 @@ export class StatelessJsonTransport implements Transport {
   private answer(): void {
     const parts = this.awaited.map((id) => this.answers.get(id)!);
     const body = parts.length === 1 ? parts[0]! : `[${parts.join(',')}]`;
-    this.res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
     this.closed = true;
+    // With its length known, the answer goes out in one write (headers and body), not chunked.
+    this.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }).end(body);
   }
 }
 
@@ -102,6 +103,10 @@ function checkPost(headers: IncomingHttpHeaders, body: unknown): JSONRPCMessage[
   }
   const messages: JSONRPCMessage[] = [];
   for (const item of raw) {
+    if (isPlainCall(item)) {
+      messages.push(item);
+      continue;
+    }
     const parsed = JSONRPCMessageSchema.safeParse(item);
     if (!parsed.success) return { status: 400, code: ErrorCode.ParseError, message: 'Parse error: Invalid JSON-RPC message' };
     messages.push(parsed.data);
@@ -119,6 +124,24 @@ function checkPost(headers: IncomingHttpHeaders, body: unknown): JSONRPCMessage[
     };
   }
   return messages;
+}
+
+const CALL_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * The common shape of a JSON-RPC request or notification that the SDK's JSONRPCMessageSchema accepts
+ * as it is: exactly these keys, version 2.0, a string or integer id, a method name, and params that
+ * are an object without `_meta` (whose fields the schema checks). Anything else is left to the schema.
+ */
+function isPlainCall(value: unknown): value is JSONRPCMessage {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const message = value as Record<string, unknown>;
+  for (const key in message) if (!CALL_KEYS.has(key)) return false;
+  const { id, params } = message;
+  if (message['jsonrpc'] !== '2.0' || typeof message['method'] !== 'string') return false;
+  if (id !== undefined && typeof id !== 'string' && !Number.isSafeInteger(id)) return false;
+  if (params === undefined) return true;
+  return typeof params === 'object' && params !== null && !Array.isArray(params) && !('_meta' in params);
 }
 
 /** A JSON-RPC response as text, with a result serialised at start-up spliced in as it is. */
