@@ -4,17 +4,17 @@
  * JSON instead of serialising tens of kilobytes again on every request. Keyed by the result object
  * itself, which the SDK hands to the transport unchanged.
  */
-const SERIALISED = new WeakMap<object, Buffer>();
+const SERIALISED = new WeakMap<object, string>();
 
-/** Freezes the result deeply and remembers its JSON (UTF-8, ready for the socket); returns the same object. */
+/** Freezes the result deeply and remembers its JSON; returns the same object. */
 export function serialisedOnce<T extends object>(result: T): T {
   deepFreeze(result);
-  SERIALISED.set(result, Buffer.from(JSON.stringify(result)));
+  SERIALISED.set(result, JSON.stringify(result));
   return result;
 }
 
 /** The stored JSON of a result registered with {@link serialisedOnce}, if it is one. */
-export function storedJson(result: unknown): Buffer | undefined {
+export function storedJson(result: unknown): string | undefined {
   return typeof result === 'object' && result !== null ? SERIALISED.get(result) : undefined;
 }
 
