@@ -171,7 +171,7 @@ describe('MCP Apps: the views drawn by a host on the ext-apps bridge, acting thr
     expect(await text(r)).toMatch(/This quote expired\. Prices move: get a new quote/);
 
     await r.view.getByRole('button', { name: 'Preview again' }).click();
-    await r.view.getByRole('timer').waitFor();
+    await r.view.getByRole('timer').filter({ hasText: /^Quote valid 0:(?:[12]\d|30)$/ }).waitFor();
     expect(r.calls).toEqual([{ name: 'preview_trade', arguments: TRADE }]);
     await expect(r.view.getByRole('button', { name: 'Confirm' }).isEnabled()).resolves.toBe(true);
 

@@ -39,7 +39,7 @@ function draw(root: HTMLElement, map: LiquidationMap): void {
   const { market, markPrice } = map;
   const largest = Math.max(1, ...map.buckets.flatMap((b) => [b.longs.notionalUsd, b.shorts.notionalUsd]));
   const buckets = [...map.buckets].sort((a, b) => b.priceFrom - a.priceFrom);
-  const markIndex = buckets.findIndex((b) => b.priceFrom <= markPrice);
+  const markIndex = buckets.findIndex((b) => b.priceTo <= markPrice);
   const bar = (side: Side, kind: 'long' | 'short', from: number, to: number) =>
     h(
       'span',

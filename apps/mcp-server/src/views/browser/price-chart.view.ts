@@ -23,7 +23,7 @@ interface Chart {
 const INTERVALS = ['5m', '15m', '1h', '4h', '1d'];
 const PRICE_HEIGHT = 220;
 const VOLUME_HEIGHT = 48;
-const AXIS_WIDTH = 64;
+const AXIS_WIDTH = 78;
 
 /** get_price_chart: candlesticks with volume, range statistics, the values under the pointer, an interval switch. */
 export function priceChartView(app: App, root: HTMLElement): View {

@@ -181,6 +181,7 @@ function countdown(state: State, seconds: number): HTMLElement {
   if (state.kind === 'expired') return h('span', { class: 'badge loss' }, 'Quote expired');
   if (state.kind === 'filled') return h('span', { class: 'badge gain' }, 'Confirmed');
   if (state.kind === 'cancelled') return h('span', { class: 'badge' }, 'Cancelled');
+  if (state.kind === 'busy') return h('span', { class: 'badge' }, 'Working…');
   const text = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
   return h('span', { class: `badge ${seconds <= 30 ? 'warn' : ''}`.trim(), role: 'timer', 'aria-label': `Quote valid for ${seconds} seconds` }, `Quote valid ${text}`);
 }
