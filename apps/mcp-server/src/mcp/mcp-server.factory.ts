@@ -30,13 +30,27 @@ const CAPABILITIES: ServerCapabilities = {
   extensions: UI_EXTENSION,
 };
 
+/** Idle servers kept for the next requests (at most this many; more are built under a burst). */
+const POOL_SIZE = 64;
+
+interface PooledServer {
+  server: RequestServer;
+  /** Binds the server's handlers to the context of the request it serves now. */
+  bind(ctx: ToolContext): void;
+}
+
 /**
- * Stateless Streamable HTTP: every POST /mcp is served by its own SDK `Server` (see RequestServer; the protocol layer:
- * JSON-RPC dispatch, request validation, initialize negotiation, errors) connected to a
- * {@link StatelessJsonTransport} on that request's response, bound to the caller's tool context. The
- * SDK's Protocol serves one transport at a time, so a server instance is never shared between
- * concurrent requests; everything that is costly is built once and shared instead: the tools/list
- * result, the UI resources and their listing (all serialised once), and the JSON-schema validator.
+ * Stateless Streamable HTTP: every POST /mcp is served by an SDK `Server` (see RequestServer; the
+ * protocol layer: JSON-RPC dispatch, request validation, initialize negotiation, errors) connected to a
+ * {@link StatelessJsonTransport} on that request's response and bound to the caller's tool context.
+ * The SDK's protocol layer serves one transport at a time, so a server never serves two requests at
+ * once; building one per request, though, allocates more than the rest of an MCP call (its maps and
+ * handlers), so servers are kept in a pool: once a request is answered its server is detached from
+ * the transport and serves a later request. A server whose client went away mid-request is closed
+ * (stopping its handlers) and dropped.
+ * Nothing else lives between requests (no session): any replica serves any request. What is costly
+ * to build is built once and shared: the tools/list result, the UI resources and their listing (all
+ * serialised once), and the JSON-schema validator.
  */
 @Injectable()
 export class McpServerFactory {
@@ -45,13 +59,15 @@ export class McpServerFactory {
   private readonly views = buildUiResources();
   private readonly templates = serialisedOnce({ resourceTemplates: [] });
   private readonly validator = new AjvJsonSchemaValidator();
+  private readonly idle: PooledServer[] = [];
 
   constructor(private readonly calls: McpToolCalls) {}
 
-  create(ctx: ToolContext): RequestServer {
+  private create(): PooledServer {
+    let ctx: ToolContext | undefined;
     const server = new RequestServer(MCP_SERVER_INFO, { capabilities: CAPABILITIES, instructions: MCP_SERVER_INSTRUCTIONS, jsonSchemaValidator: this.validator });
     server.setRequestHandler(ListToolsRequestSchema, () => this.listing);
-    server.setToolCallHandler((request) => this.calls.call(request.params.name, request.params.arguments, ctx));
+    server.setToolCallHandler((request) => this.calls.call(request.params.name, request.params.arguments, ctx!));
     server.setRequestHandler(ListResourcesRequestSchema, () => this.views.listing);
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => this.templates);
     server.setRequestHandler(ReadResourceRequestSchema, (request) => {
@@ -59,19 +75,23 @@ export class McpServerFactory {
       if (!read) throw new McpError(RESOURCE_NOT_FOUND as ErrorCode, `Resource not found: ${request.params.uri.slice(0, 200)}`, { uri: request.params.uri.slice(0, 200) });
       return read;
     });
-    return server;
+    return { server, bind: (next) => (ctx = next) };
   }
 
   /** Serves one POST with an already parsed body; the answer is written when its requests are answered. */
   async handle(req: Request, res: Response, body: unknown, ctx: ToolContext): Promise<void> {
-    const server = this.create(ctx);
+    const pooled = this.idle.pop() ?? this.create();
+    pooled.bind(ctx);
     const transport = new StatelessJsonTransport(res);
     transport.onerror = (error) => this.logger.debug(`transport: ${error.message}`);
+    transport.onanswered = () => {
+      if (pooled.server.detach() && this.idle.length < POOL_SIZE) this.idle.push(pooled);
+    };
     // A client that goes away before its answer: stop the handlers still running for it.
     res.once('close', () => {
-      if (transport.answering) void server.close();
+      if (transport.answering) void pooled.server.close();
     });
-    await server.connect(transport);
+    await pooled.server.connect(transport);
     transport.receive(req.headers, body);
   }
 }

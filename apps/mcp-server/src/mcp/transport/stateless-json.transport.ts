@@ -32,9 +32,12 @@ export class StatelessJsonTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Called once the exchange is over: the answer (or the refusal) is written. */
+  onanswered?: () => void;
 
   private readonly awaited: RequestId[] = [];
   private readonly answers = new Map<RequestId, string>();
+  private answered = false;
   private closed = false;
 
   constructor(private readonly res: ServerResponse) {}
@@ -47,14 +50,14 @@ export class StatelessJsonTransport implements Transport {
     this.onclose?.();
   }
 
-  /** Whether a request of this exchange is still waiting for its response. */
+  /** Whether the exchange is still under way (its answer not written yet). */
   get answering(): boolean {
-    return !this.closed && this.awaited.length > this.answers.size;
+    return !this.answered && !this.closed;
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (!('id' in message) || 'method' in message || message.id === undefined) return; // no stream carries server-initiated messages
-    if (this.closed || !this.awaited.includes(message.id)) return;
+    if (this.answered || this.closed || !this.awaited.includes(message.id)) return;
     this.answers.set(message.id, serialiseResponse(message));
     if (this.answers.size === this.awaited.length) this.answer();
   }
@@ -68,12 +71,14 @@ export class StatelessJsonTransport implements Transport {
     if ('status' in checked) {
       this.onerror?.(new Error(checked.message));
       writeRefusal(this.res, checked);
+      this.done();
       return;
     }
     for (const message of checked) if ('method' in message && 'id' in message) this.awaited.push(message.id);
     if (this.awaited.length === 0) {
       for (const message of checked) this.onmessage?.(message);
       this.res.writeHead(202).end();
+      this.done();
       return;
     }
     for (const message of checked) this.onmessage?.(message);
@@ -86,8 +91,13 @@ export class StatelessJsonTransport implements Transport {
   private answer(): void {
     const responses = this.awaited.map((id) => this.answers.get(id)!);
     const body = responses.length === 1 ? responses[0]! : `[${responses.join(',')}]`;
-    this.closed = true;
     this.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }).end(body);
+    this.done();
+  }
+
+  private done(): void {
+    this.answered = true;
+    this.onanswered?.();
   }
 
 }
