@@ -4,17 +4,24 @@
  * JSON instead of serialising tens of kilobytes again on every request. Keyed by the result object
  * itself, which the SDK hands to the transport unchanged.
  */
-const SERIALISED = new WeakMap<object, string>();
+/** A serialised result: its JSON text and that text's length in UTF-8 bytes. */
+export interface StoredJson {
+  readonly text: string;
+  readonly bytes: number;
+}
+
+const SERIALISED = new WeakMap<object, StoredJson>();
 
 /** Freezes the result deeply and remembers its JSON; returns the same object. */
 export function serialisedOnce<T extends object>(result: T): T {
   deepFreeze(result);
-  SERIALISED.set(result, JSON.stringify(result));
+  const text = JSON.stringify(result);
+  SERIALISED.set(result, { text, bytes: Buffer.byteLength(text) });
   return result;
 }
 
 /** The stored JSON of a result registered with {@link serialisedOnce}, if it is one. */
-export function storedJson(result: unknown): string | undefined {
+export function storedJson(result: unknown): StoredJson | undefined {
   return typeof result === 'object' && result !== null ? SERIALISED.get(result) : undefined;
 }
 

@@ -39,7 +39,7 @@ function recorder(): { res: ServerResponse; answer: Promise<Answer> } {
   return { res: res as unknown as ServerResponse, answer };
 }
 
-const LISTING = serialisedOnce({ tools: [{ name: 'echo', inputSchema: { type: 'object' as const } }] });
+const LISTING = serialisedOnce({ tools: [{ name: 'écho', description: 'ünïcode ✓', inputSchema: { type: 'object' as const } }] });
 const HEADERS: IncomingHttpHeaders = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 
 async function post(body: unknown, headers: IncomingHttpHeaders = HEADERS): Promise<Answer> {
@@ -73,6 +73,7 @@ describe('stateless JSON transport', () => {
       { jsonrpc: '2.0', id: 2, result: {} },
       { jsonrpc: '2.0', id: 1, result: LISTING },
     ]);
+    expect(batch.headers['Content-Length']).toBe(Buffer.byteLength(batch.body));
     const notified = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
     expect(notified).toMatchObject({ status: 202, body: '' });
   });

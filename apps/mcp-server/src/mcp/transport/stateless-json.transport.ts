@@ -3,7 +3,7 @@ import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage, JSONRPCMessageSchema, type RequestId, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { storedJson } from './serialised-results';
+import { type StoredJson, storedJson } from './serialised-results';
 
 /** JSON-RPC error code of the transport's own refusals (as the SDK's Streamable HTTP transport uses it). */
 const TRANSPORT_ERROR = -32000;
@@ -36,7 +36,7 @@ export class StatelessJsonTransport implements Transport {
   onanswered?: () => void;
 
   private readonly awaited: RequestId[] = [];
-  private readonly answers = new Map<RequestId, string>();
+  private readonly answers = new Map<RequestId, StoredJson>();
   private answered = false;
   private closed = false;
 
@@ -85,15 +85,18 @@ export class StatelessJsonTransport implements Transport {
   }
 
   /**
-   * Writes every response at once, with its length known (not chunked), so headers and body leave in
-   * one write of one string (several small buffers in a vectored write cost more).
+   * Writes every response at once, with its length known (not chunked, and counted without copying a
+   * spliced result), so headers and body leave in one write of one string.
    */
   private answer(): void {
     const responses = this.awaited.map((id) => this.answers.get(id)!);
-    const body = responses.length === 1 ? responses[0]! : `[${responses.join(',')}]`;
-    this.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) }).end(body);
+    const single = responses.length === 1;
+    const body = single ? responses[0]!.text : `[${responses.map((r) => r.text).join(',')}]`;
+    const bytes = responses.reduce((sum, r) => sum + r.bytes, single ? 0 : responses.length + 1);
+    this.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': bytes }).end(body);
     this.done();
   }
+
 
   private done(): void {
     this.answered = true;
@@ -158,11 +161,15 @@ function isPlainCall(value: unknown): value is JSONRPCMessage {
   return typeof params === 'object' && params !== null && !Array.isArray(params) && !('_meta' in params);
 }
 
-/** A JSON-RPC response as text, with a result serialised once spliced in as it is. */
-function serialiseResponse(message: JSONRPCMessage): string {
+/** A JSON-RPC response as text with its length, a result serialised once spliced in as it is. */
+function serialiseResponse(message: JSONRPCMessage): StoredJson {
   const stored = 'result' in message ? storedJson(message.result) : undefined;
-  if (stored === undefined || !('id' in message)) return JSON.stringify(message);
-  return `{"result":${stored},"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`;
+  if (stored === undefined || !('id' in message)) {
+    const text = JSON.stringify(message);
+    return { text, bytes: Buffer.byteLength(text) };
+  }
+  const tail = `,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`;
+  return { text: `{"result":${stored.text}${tail}`, bytes: 10 + stored.bytes + Buffer.byteLength(tail) };
 }
 
 function writeRefusal(res: ServerResponse, refusal: Refusal): void {
