@@ -1,16 +1,18 @@
 /**
- * MCP tools/call throughput against the REST call of the same tool, measured in one run on the same
- * stack (ratios MCP / REST), plus peak RSS of mcp-server and tools-gateway, and an in-process measure of
- * what sharing one JSON-schema validator across the per-request MCP servers saves.
+ * MCP tools/call and tools/list against the REST call of the same tool (and the REST tool listing),
+ * measured in one run on the same stack (ratios MCP / REST of throughput and of server CPU per call),
+ * plus peak RSS of mcp-server and tools-gateway, and an in-process measure of what the shared
+ * JSON-schema validator and the pool of protocol servers save.
  * Run: node -r ./tools/dev/register.cjs tools/bench/mcp-server.bench.ts [seconds per round, default 5]
  * (builds the apps into dist/bench-<pid> first; the stack uses a fresh database and Redis prefix).
  * With CPU_PROF_DIR=<dir>, every app of the stack writes a V8 CPU profile there when it stops
  * (`node --cpu-prof`; open it in Chrome DevTools, Performance tab).
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { startTestStack } from '@paper/dev-stack';
 import { buildBenchDist, runBench } from './run-bench';
+import { RequestServer } from '../../apps/mcp-server/src/mcp/transport/request-server';
 import { metricValue, residentMemoryMb } from './app-metrics';
 
 const ROUND_SECONDS = Number(process.argv[2] ?? 5);
@@ -94,23 +96,43 @@ async function round(app: string, call: () => Promise<Response>, seconds: number
   return { perSecond, cpuMicros: (cpu * 1e6) / calls };
 }
 
-/** Per-request server construction in this process: a fresh validator each time vs one shared instance. */
-function serverConstruction(): { fresh: number; shared: number } {
+/** A transport that goes nowhere: what readying a server for a request costs, without the request. */
+class IdleTransport implements Transport {
+  onclose?: () => void;
+  async start(): Promise<void> {}
+  async send(): Promise<void> {}
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+}
+
+/**
+ * Readying the protocol server of one request, in this process: building one per request with a fresh
+ * JSON-schema validator (the SDK default), building one with the shared validator, and taking a pooled
+ * one (connect, then detach once answered), as mcp-server does.
+ */
+async function serverReadying(): Promise<{ fresh: number; shared: number; pooled: number }> {
   const shared = new AjvJsonSchemaValidator();
-  const measure = (make: () => Server) => {
-    for (let i = 0; i < 200; i += 1) make();
+  const info = { name: 'bench', version: '1' };
+  const capabilities = { tools: {}, resources: {} };
+  const measure = async (ready: () => Promise<void>) => {
+    for (let i = 0; i < 200; i += 1) await ready();
     const started = process.hrtime.bigint();
     let n = 0;
     while (process.hrtime.bigint() - started < 2_000_000_000n) {
-      make();
+      await ready();
       n += 1;
     }
     return n / 2;
   };
-  const info = { name: 'bench', version: '1' };
+  const pooled = new RequestServer(info, { capabilities, jsonSchemaValidator: shared });
   return {
-    fresh: measure(() => new Server(info, { capabilities: { tools: {} } })),
-    shared: measure(() => new Server(info, { capabilities: { tools: {} }, jsonSchemaValidator: shared })),
+    fresh: await measure(() => new RequestServer(info, { capabilities }).connect(new IdleTransport())),
+    shared: await measure(() => new RequestServer(info, { capabilities, jsonSchemaValidator: shared }).connect(new IdleTransport())),
+    pooled: await measure(async () => {
+      await pooled.connect(new IdleTransport());
+      pooled.detach();
+    }),
   };
 }
 
@@ -166,15 +188,15 @@ async function main(): Promise<void> {
     }
     running = false;
     await sampler;
-    const construction = serverConstruction();
+    const readying = await serverReadying();
     console.log(
       `| call | REST calls/s | MCP calls/s | MCP / REST | REST CPU µs/call | MCP CPU µs/call | MCP / REST CPU |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n${rows.join('\n')}`,
     );
     console.log(`\nMedian of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s, ${CONCURRENCY} concurrent callers, direct to each app.`);
     console.log(`Peak RSS (sampled every 250 ms): mcp-server ${peak.mcp.toFixed(0)} MB, tools-gateway ${peak.rest.toFixed(0)} MB.`);
     console.log(
-      `Per-request MCP server construction: ${construction.fresh.toFixed(0)}/s with a fresh validator, ` +
-        `${construction.shared.toFixed(0)}/s with the shared one (x${(construction.shared / construction.fresh).toFixed(1)}).`,
+      `Readying the MCP protocol server of a request: ${readying.fresh.toFixed(0)}/s building one with a fresh validator, ` +
+        `${readying.shared.toFixed(0)}/s with the shared one, ${readying.pooled.toFixed(0)}/s reusing a pooled one.`,
     );
   } finally {
     await stack.stop();
