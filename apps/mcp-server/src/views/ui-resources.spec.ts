@@ -12,7 +12,7 @@ describe('UI resources (MCP Apps)', () => {
       expect(resource.mimeType).toBe('text/html;profile=mcp-app');
       expect(resource._meta).toEqual({ ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true } });
     }
-    expect(JSON.parse(storedJson(ui.listing)!.text)).toEqual(ui.listing);
+    expect(JSON.parse(storedJson(ui.listing)!.json.toString())).toEqual(ui.listing);
   });
 
   it('serves each view as one self-contained HTML document naming the view it draws', () => {

@@ -4,10 +4,9 @@
  * JSON instead of serialising tens of kilobytes again on every request. Keyed by the result object
  * itself, which the SDK hands to the transport unchanged.
  */
-/** A serialised result: its JSON text and that text's length in UTF-8 bytes. */
+/** A serialised result: its JSON as UTF-8, kept outside the JavaScript heap and written as it is. */
 export interface StoredJson {
-  readonly text: string;
-  readonly bytes: number;
+  readonly json: Buffer;
 }
 
 const SERIALISED = new WeakMap<object, StoredJson>();
@@ -15,8 +14,7 @@ const SERIALISED = new WeakMap<object, StoredJson>();
 /** Freezes the result deeply and remembers its JSON; returns the same object. */
 export function serialisedOnce<T extends object>(result: T): T {
   deepFreeze(result);
-  const text = JSON.stringify(result);
-  SERIALISED.set(result, { text, bytes: Buffer.byteLength(text) });
+  SERIALISED.set(result, { json: Buffer.from(JSON.stringify(result)) });
   return result;
 }
 

@@ -3,7 +3,7 @@ import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage, JSONRPCMessageSchema, type RequestId, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
-import { type StoredJson, storedJson } from './serialised-results';
+import { storedJson } from './serialised-results';
 
 /** JSON-RPC error code of the transport's own refusals (as the SDK's Streamable HTTP transport uses it). */
 const TRANSPORT_ERROR = -32000;
@@ -36,7 +36,7 @@ export class StatelessJsonTransport implements Transport {
   onanswered?: () => void;
 
   private readonly awaited: RequestId[] = [];
-  private readonly answers = new Map<RequestId, StoredJson>();
+  private readonly answers = new Map<RequestId, Serialised>();
   private answered = false;
   private closed = false;
 
@@ -85,17 +85,26 @@ export class StatelessJsonTransport implements Transport {
   }
 
   /**
-   * Writes every response at once, with its length known (not chunked, and counted without copying a
-   * spliced result), so headers and body leave in one write of one string.
+   * Writes every response at once, with its length known (not chunked). A small answer leaves in one
+   * write of one string; one that splices a stored result is written piece by piece in one vectored
+   * write, the stored JSON as it is, so the answer is never copied together in the JavaScript heap.
    */
   private answer(): void {
     const responses = this.awaited.map((id) => this.answers.get(id)!);
-    const single = responses.length === 1;
-    const body = single ? responses[0]!.text : `[${responses.map((r) => r.text).join(',')}]`;
-    const bytes = responses.reduce((sum, r) => sum + r.bytes, single ? 0 : responses.length + 1);
-    this.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': bytes }).end(body);
+    const pieces = responses.length === 1 ? responses[0]!.pieces : ['[', ...responses.flatMap((r, i) => (i === 0 ? r.pieces : [',', ...r.pieces])), ']'];
+    const bytes = responses.reduce((sum, r) => sum + r.bytes, responses.length === 1 ? 0 : responses.length + 1);
+    this.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': bytes });
+    if (pieces.length === 1) {
+      this.res.end(pieces[0]);
+    } else {
+      this.res.cork();
+      for (const piece of pieces) this.res.write(piece);
+      this.res.end();
+      this.res.uncork();
+    }
     this.done();
   }
+
 
 
   private done(): void {
@@ -161,15 +170,23 @@ function isPlainCall(value: unknown): value is JSONRPCMessage {
   return typeof params === 'object' && params !== null && !Array.isArray(params) && !('_meta' in params);
 }
 
-/** A JSON-RPC response as text with its length, a result serialised once spliced in as it is. */
-function serialiseResponse(message: JSONRPCMessage): StoredJson {
+/** A JSON-RPC response as pieces to write and their length in bytes. */
+interface Serialised {
+  pieces: (string | Buffer)[];
+  bytes: number;
+}
+
+const RESULT_OPENING = '{"result":';
+
+/** A JSON-RPC response ready to write, a result serialised once spliced in as it is. */
+function serialiseResponse(message: JSONRPCMessage): Serialised {
   const stored = 'result' in message ? storedJson(message.result) : undefined;
   if (stored === undefined || !('id' in message)) {
     const text = JSON.stringify(message);
-    return { text, bytes: Buffer.byteLength(text) };
+    return { pieces: [text], bytes: Buffer.byteLength(text) };
   }
   const tail = `,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`;
-  return { text: `{"result":${stored.text}${tail}`, bytes: 10 + stored.bytes + Buffer.byteLength(tail) };
+  return { pieces: [RESULT_OPENING, stored.json, tail], bytes: RESULT_OPENING.length + stored.json.length + Buffer.byteLength(tail) };
 }
 
 function writeRefusal(res: ServerResponse, refusal: Refusal): void {
