@@ -10,8 +10,9 @@
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import os from 'node:os';
 import { startTestStack } from '@paper/dev-stack';
-import { buildBenchDist, runBench } from './run-bench';
+import { buildBenchDist, pinToCpus, runBench } from './run-bench';
 import { RequestServer } from '../../apps/mcp-server/src/mcp/transport/request-server';
 import { metricValue, residentMemoryMb } from './app-metrics';
 
@@ -157,6 +158,11 @@ async function main(): Promise<void> {
       if (Date.now() > ready) throw new Error('no live prices after 30 s');
       await new Promise((r) => setTimeout(r, 200));
     }
+    // The two compared servers share one core and the load generator and the other apps keep the
+    // other, so neither server profits from a quieter core (as in tools-gateway.bench.ts).
+    const serverPids = [stack.pid('tools-gateway')!, stack.pid('mcp-server')!];
+    const otherPids = [process.pid, stack.pid('venue-sim')!, stack.pid('trading-executor')!];
+    const pinned = os.cpus().length >= 2 && pinToCpus(serverPids, '1') && pinToCpus(otherPids, '0');
     const peak = { mcp: await residentMemoryMb(urls.mcp), rest: await residentMemoryMb(urls.rest) };
     let running = true;
     const sampler = (async () => {
@@ -200,7 +206,8 @@ async function main(): Promise<void> {
       `| call | REST calls/s | MCP calls/s | MCP / REST | REST CPU µs/call | MCP CPU µs/call | MCP / REST CPU |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n${rows.join('\n')}`,
     );
     console.log(
-      `\nMedians of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s (ratios: median of the per-round ratios), ${CONCURRENCY} concurrent callers, direct to each app.`,
+      `\nMedians of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s (ratios: median of the per-round ratios), ${CONCURRENCY} concurrent callers, direct to each app` +
+        (pinned ? '; tools-gateway and mcp-server pinned to one CPU, the load generator and the other apps to the other.' : '.'),
     );
     console.log(`Peak RSS (sampled every 250 ms): mcp-server ${peak.mcp.toFixed(0)} MB, tools-gateway ${peak.rest.toFixed(0)} MB.`);
     console.log(
