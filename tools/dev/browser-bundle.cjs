@@ -37,7 +37,6 @@ async function bundle(entry) {
     platform: 'browser',
     target: ['es2022'],
     legalComments: 'none',
-    charset: 'utf8',
     write: false,
     logLevel: 'silent',
     plugins: [englishZodLocalesOnly],

@@ -23,6 +23,7 @@ describe('UI resources (MCP Apps)', () => {
       expect(content.text).toMatch(/^<!DOCTYPE html>\n<html lang="en">/);
       expect(content.text).toContain(`<body data-view="${view}">`);
       expect(content.text).not.toMatch(/<script[^>]+src=|<link[^>]+href=|@import/i);
+      expect(content.text).toMatch(/^[\x09\x0a\x0d\x20-\x7e]*$/); // ASCII: other characters are escaped
       // One inline script, never closed early by its own text.
       expect(content.text.match(/<script>/g)).toHaveLength(1);
       expect(content.text.match(/<\/script>/g)).toHaveLength(1);

@@ -2,7 +2,7 @@ import { EXTENSION_ID, type McpUiAppResourceConfig, RESOURCE_MIME_TYPE } from '@
 import type { ListResourcesResult, ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_CATALOG, TOOL_VIEWS, type ToolDefinition, type ToolView, toolViewUri } from '@paper/contracts';
 import { serialisedOnce } from '../mcp/transport/serialised-results';
-import { viewDocument } from './view-document';
+import { viewDocuments } from './view-document';
 
 /** `_meta.ui` of a UI resource (MCP Apps). */
 type McpUiResourceMeta = NonNullable<NonNullable<McpUiAppResourceConfig['_meta']>['ui']>;
@@ -58,10 +58,11 @@ export function buildUiResources(catalog: readonly ToolDefinition[] = TOOL_CATAL
     mimeType: RESOURCE_MIME_TYPE,
     _meta: { ui: VIEW_RESOURCE_META },
   }));
+  const documents = viewDocuments(views.map((view) => ({ view, title: VIEW_TEXTS[view].title })));
   const contents = new Map(
     views.map((view) => {
       const uri = toolViewUri(view);
-      const text = viewDocument(view, VIEW_TEXTS[view].title);
+      const text = documents.get(view)!;
       return [uri, serialisedOnce<ReadResourceResult>({ contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text, _meta: { ui: VIEW_RESOURCE_META } }] })];
     }),
   );

@@ -18,12 +18,6 @@ function viewScript(): string {
   return bundler.bundleBrowserScript(path.join(BROWSER_DIR, 'views.bundle.ts'));
 }
 
-let shared: { script: string; style: string } | undefined;
-
-function assets(): { script: string; style: string } {
-  shared ??= { script: viewScript(), style: fs.readFileSync(path.join(BROWSER_DIR, 'views.css'), 'utf8') };
-  return shared;
-}
 
 /** Text placed inside a <script> or <style> element may not close it early. */
 function inert(text: string, element: 'script' | 'style'): string {
@@ -31,11 +25,18 @@ function inert(text: string, element: 'script' | 'style'): string {
 }
 
 /**
- * The self-contained HTML document of one view (MCP Apps, `text/html;profile=mcp-app`): styles and
- * script inline, nothing loaded from anywhere else. The script reads `data-view` to know what to draw.
+ * The self-contained HTML documents of the views (MCP Apps, `text/html;profile=mcp-app`), by view:
+ * styles and script inline, nothing loaded from anywhere else; the script reads `data-view` to know
+ * what to draw. The documents are ASCII (the bundle escapes other characters), which halves what
+ * they hold in memory.
  */
-export function viewDocument(view: ToolView, title: string): string {
-  const { script, style } = assets();
+export function viewDocuments(views: readonly { view: ToolView; title: string }[]): Map<ToolView, string> {
+  const script = viewScript();
+  const style = fs.readFileSync(path.join(BROWSER_DIR, 'views.css'), 'utf8');
+  return new Map(views.map(({ view, title }) => [view, viewDocument(view, title, script, style)]));
+}
+
+function viewDocument(view: ToolView, title: string, script: string, style: string): string {
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',
@@ -43,11 +44,11 @@ export function viewDocument(view: ToolView, title: string): string {
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="color-scheme" content="light dark">',
-    `<title>${title} · Paper Perps</title>`,
+    `<title>${title} &middot; Paper Perps</title>`,
     `<style>${inert(style, 'style')}</style>`,
     '</head>',
     `<body data-view="${view}">`,
-    `<main id="view" aria-live="polite"><p class="muted">Waiting for the result of the tool…</p></main>`,
+    `<main id="view" aria-live="polite"><p class="muted">Waiting for the result of the tool&hellip;</p></main>`,
     `<script>${inert(script, 'script')}</script>`,
     '</body>',
     '</html>',
