@@ -1,6 +1,6 @@
-import { type McpUiAppToolConfig, RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_CATALOG, type ToolDefinition, toolJsonSchema, toolViewUri } from '@paper/contracts';
+import { LEGACY_RESOURCE_URI_KEY, type McpUiToolMeta } from '../views/mcp-apps-protocol';
 import { serialisedOnce } from './transport/serialised-results';
 
 /**
@@ -20,8 +20,8 @@ export function mcpToolEntry(tool: ToolDefinition): Tool {
     annotations: { title: tool.title, ...tool.annotations },
   };
   if (!tool.view) return entry;
-  const ui: Extract<McpUiAppToolConfig['_meta'], { ui: unknown }>['ui'] = { resourceUri: toolViewUri(tool.view) };
-  return { ...entry, _meta: { ui, [RESOURCE_URI_META_KEY]: ui.resourceUri } };
+  const ui: McpUiToolMeta = { resourceUri: toolViewUri(tool.view) };
+  return { ...entry, _meta: { ui, [LEGACY_RESOURCE_URI_KEY]: ui.resourceUri } };
 }
 
 /**

@@ -1,11 +1,8 @@
-import { EXTENSION_ID, type McpUiAppResourceConfig, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { ListResourcesResult, ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_CATALOG, TOOL_VIEWS, type ToolDefinition, type ToolView, toolViewUri } from '@paper/contracts';
 import { serialisedOnce } from '../mcp/transport/serialised-results';
+import { MCP_APPS_EXTENSION_ID, MCP_APP_MIME_TYPE, type McpUiResourceMeta } from './mcp-apps-protocol';
 import { viewDocuments } from './view-document';
-
-/** `_meta.ui` of a UI resource (MCP Apps). */
-type McpUiResourceMeta = NonNullable<NonNullable<McpUiAppResourceConfig['_meta']>['ui']>;
 
 /** What each view shows (the resource's title and description in resources/list). */
 const VIEW_TEXTS: Record<ToolView, { title: string; description: string }> = {
@@ -38,7 +35,7 @@ export const VIEW_RESOURCE_META: McpUiResourceMeta = {
 };
 
 /** The server's MCP Apps extension settings, announced in its capabilities. */
-export const UI_EXTENSION = { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } };
+export const UI_EXTENSION = { [MCP_APPS_EXTENSION_ID]: { mimeTypes: [MCP_APP_MIME_TYPE] } };
 
 export interface UiResources {
   /** The resources/list result (the four `ui://paper-perps/...` views), serialised once. */
@@ -55,7 +52,7 @@ export function buildUiResources(catalog: readonly ToolDefinition[] = TOOL_CATAL
     name: view,
     title: VIEW_TEXTS[view].title,
     description: VIEW_TEXTS[view].description,
-    mimeType: RESOURCE_MIME_TYPE,
+    mimeType: MCP_APP_MIME_TYPE,
     _meta: { ui: VIEW_RESOURCE_META },
   }));
   const documents = viewDocuments(views.map((view) => ({ view, title: VIEW_TEXTS[view].title })));
@@ -63,7 +60,7 @@ export function buildUiResources(catalog: readonly ToolDefinition[] = TOOL_CATAL
     views.map((view) => {
       const uri = toolViewUri(view);
       const text = documents.get(view)!;
-      return [uri, serialisedOnce<ReadResourceResult>({ contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text, _meta: { ui: VIEW_RESOURCE_META } }] })];
+      return [uri, serialisedOnce<ReadResourceResult>({ contents: [{ uri, mimeType: MCP_APP_MIME_TYPE, text, _meta: { ui: VIEW_RESOURCE_META } }] })];
     }),
   );
   return { listing: serialisedOnce({ resources }), read: (uri) => contents.get(uri) };
