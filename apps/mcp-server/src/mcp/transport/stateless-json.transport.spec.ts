@@ -74,6 +74,8 @@ describe('stateless JSON transport', () => {
       { jsonrpc: '2.0', id: 1, result: LISTING },
     ]);
     expect(batch.headers['Content-Length']).toBe(Buffer.byteLength(batch.body));
+    const repeated = await post([{ jsonrpc: '2.0', id: 5, method: 'ping' }, { jsonrpc: '2.0', id: 5, method: 'ping' }]);
+    expect(JSON.parse(repeated.body)).toEqual({ jsonrpc: '2.0', id: 5, result: {} });
     const notified = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
     expect(notified).toMatchObject({ status: 202, body: '' });
   });

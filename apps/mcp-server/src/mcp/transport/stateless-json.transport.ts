@@ -25,8 +25,8 @@ interface Refusal {
  * of both JSON and event streams, 415 for another content type, 400 for a message that is not JSON-RPC,
  * for a batch over the SDK's size limit, for initialize batched with other messages, and for an
  * unsupported `MCP-Protocol-Version`), but works on Node's request and response directly instead of
- * converting both to Web Fetch objects, and splices results serialised at start-up (see
- * serialised-results.ts) into the answer.
+ * converting both to Web Fetch objects, and splices results serialised once (see serialised-results.ts)
+ * into the answer.
  */
 export class StatelessJsonTransport implements Transport {
   onclose?: () => void;
@@ -74,7 +74,8 @@ export class StatelessJsonTransport implements Transport {
       this.done();
       return;
     }
-    for (const message of checked) if ('method' in message && 'id' in message) this.awaited.push(message.id);
+    // A request id repeated within a batch is answered once (as the SDK's transport does).
+    for (const message of checked) if ('method' in message && 'id' in message && !this.awaited.includes(message.id)) this.awaited.push(message.id);
     if (this.awaited.length === 0) {
       for (const message of checked) this.onmessage?.(message);
       this.res.writeHead(202).end();
