@@ -1,18 +1,23 @@
 /**
- * MCP tools/call throughput against the REST call of the same tool, measured in one run on the same
- * stack (ratios MCP / REST), plus peak RSS of mcp-server and tools-gateway, and an in-process measure of
- * what sharing one JSON-schema validator across the per-request MCP servers saves.
+ * MCP tools/call and tools/list against the REST call of the same tool (and the REST tool listing),
+ * measured in one run on the same stack (ratios MCP / REST of throughput and of server CPU per call),
+ * plus peak RSS of mcp-server and tools-gateway, and an in-process measure of what the shared
+ * JSON-schema validator and the pool of protocol servers save.
  * Run: node -r ./tools/dev/register.cjs tools/bench/mcp-server.bench.ts [seconds per round, default 5]
  * (builds the apps into dist/bench-<pid> first; the stack uses a fresh database and Redis prefix).
+ * With CPU_PROF_DIR=<dir>, every app of the stack writes a V8 CPU profile there when it stops
+ * (`node --cpu-prof`; open it in Chrome DevTools, Performance tab).
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import os from 'node:os';
 import { startTestStack } from '@paper/dev-stack';
-import { buildBenchDist, runBench } from './run-bench';
+import { buildBenchDist, pinToCpus, runBench } from './run-bench';
+import { RequestServer } from '../../apps/mcp-server/src/mcp/transport/request-server';
 import { metricValue, residentMemoryMb } from './app-metrics';
 
 const ROUND_SECONDS = Number(process.argv[2] ?? 5);
-const ROUNDS = 3;
+const ROUNDS = 5;
 const CONCURRENCY = 16;
 const ACCEPT = 'application/json, text/event-stream';
 
@@ -92,24 +97,50 @@ async function round(app: string, call: () => Promise<Response>, seconds: number
   return { perSecond, cpuMicros: (cpu * 1e6) / calls };
 }
 
-/** Per-request server construction in this process: a fresh validator each time vs one shared instance. */
-function serverConstruction(): { fresh: number; shared: number } {
+/** A transport that goes nowhere: what readying a server for a request costs, without the request. */
+class IdleTransport implements Transport {
+  onclose?: () => void;
+  async start(): Promise<void> {}
+  async send(): Promise<void> {}
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
+}
+
+/**
+ * Readying the protocol server of one request, in this process: building one per request with a fresh
+ * JSON-schema validator (the SDK default), building one with the shared validator, and taking a pooled
+ * one (connect, then detach once answered), as mcp-server does.
+ */
+async function serverReadying(): Promise<{ fresh: number; shared: number; pooled: number }> {
   const shared = new AjvJsonSchemaValidator();
-  const measure = (make: () => Server) => {
-    for (let i = 0; i < 200; i += 1) make();
+  const info = { name: 'bench', version: '1' };
+  const capabilities = { tools: {}, resources: {} };
+  const measure = async (ready: () => Promise<void>) => {
+    for (let i = 0; i < 200; i += 1) await ready();
     const started = process.hrtime.bigint();
     let n = 0;
     while (process.hrtime.bigint() - started < 2_000_000_000n) {
-      make();
+      await ready();
       n += 1;
     }
     return n / 2;
   };
-  const info = { name: 'bench', version: '1' };
+  const pooled = new RequestServer(info, { capabilities, jsonSchemaValidator: shared });
   return {
-    fresh: measure(() => new Server(info, { capabilities: { tools: {} } })),
-    shared: measure(() => new Server(info, { capabilities: { tools: {} }, jsonSchemaValidator: shared })),
+    fresh: await measure(() => new RequestServer(info, { capabilities }).connect(new IdleTransport())),
+    shared: await measure(() => new RequestServer(info, { capabilities, jsonSchemaValidator: shared }).connect(new IdleTransport())),
+    pooled: await measure(async () => {
+      await pooled.connect(new IdleTransport());
+      pooled.detach();
+    }),
   };
+}
+
+/** NODE_OPTIONS that make the apps write CPU profiles into CPU_PROF_DIR, when it is set. */
+function profileEnv(): Record<string, string> {
+  const dir = process.env['CPU_PROF_DIR'];
+  return dir ? { NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --cpu-prof --cpu-prof-dir=${dir}`.trim() } : {};
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -118,7 +149,7 @@ async function main(): Promise<void> {
   buildBenchDist();
   const stack = await startTestStack({
     apps: ['venue-sim', 'trading-executor', 'tools-gateway', 'mcp-server'],
-    env: { RATE_LIMIT_PUBLIC_PER_SECOND: '1000000', RATE_LIMIT_PUBLIC_BURST: '1000000', LOG_LEVEL: 'warn' },
+    env: { RATE_LIMIT_PUBLIC_PER_SECOND: '1000000', RATE_LIMIT_PUBLIC_BURST: '1000000', LOG_LEVEL: 'warn', ...profileEnv() },
   });
   try {
     const urls = { rest: stack.appUrls['tools-gateway']!, mcp: stack.appUrls['mcp-server']! };
@@ -127,6 +158,11 @@ async function main(): Promise<void> {
       if (Date.now() > ready) throw new Error('no live prices after 30 s');
       await new Promise((r) => setTimeout(r, 200));
     }
+    // The two compared servers share one core and the load generator and the other apps keep the
+    // other, so neither server profits from a quieter core (as in tools-gateway.bench.ts).
+    const serverPids = [stack.pid('tools-gateway')!, stack.pid('mcp-server')!];
+    const otherPids = [process.pid, stack.pid('venue-sim')!, stack.pid('trading-executor')!];
+    const pinned = os.cpus().length >= 2 && pinToCpus(serverPids, '1') && pinToCpus(otherPids, '0');
     const peak = { mcp: await residentMemoryMb(urls.mcp), rest: await residentMemoryMb(urls.rest) };
     let running = true;
     const sampler = (async () => {
@@ -153,20 +189,30 @@ async function main(): Promise<void> {
       const m = median(mcpRounds.map((x) => x.perSecond));
       const rc = median(restRounds.map((x) => x.cpuMicros));
       const mc = median(mcpRounds.map((x) => x.cpuMicros));
-      rows.push(`| ${c.label} | ${r.toFixed(0)} | ${m.toFixed(0)} | ${(m / r).toFixed(2)} | ${rc.toFixed(0)} | ${mc.toFixed(0)} | ${(mc / rc).toFixed(2)} |`);
-      console.error(`${c.label}: REST ${restRounds.map((v) => v.perSecond.toFixed(0)).join('/')} MCP ${mcpRounds.map((v) => v.perSecond.toFixed(0)).join('/')}`);
+      // Ratios are taken round by round (each MCP round against the REST round just before it), so a
+      // slow phase of the shared machine weighs on both sides of the same ratio; the median is kept.
+      const rate = median(mcpRounds.map((x, i) => x.perSecond / restRounds[i]!.perSecond));
+      const cpu = median(mcpRounds.map((x, i) => x.cpuMicros / restRounds[i]!.cpuMicros));
+      rows.push(`| ${c.label} | ${r.toFixed(0)} | ${m.toFixed(0)} | ${rate.toFixed(2)} | ${rc.toFixed(0)} | ${mc.toFixed(0)} | ${cpu.toFixed(2)} |`);
+      console.error(
+        `${c.label}: REST ${restRounds.map((v) => v.perSecond.toFixed(0)).join('/')} MCP ${mcpRounds.map((v) => v.perSecond.toFixed(0)).join('/')}; ` +
+          `CPU µs REST ${restRounds.map((v) => v.cpuMicros.toFixed(0)).join('/')} MCP ${mcpRounds.map((v) => v.cpuMicros.toFixed(0)).join('/')}`,
+      );
     }
     running = false;
     await sampler;
-    const construction = serverConstruction();
+    const readying = await serverReadying();
     console.log(
       `| call | REST calls/s | MCP calls/s | MCP / REST | REST CPU µs/call | MCP CPU µs/call | MCP / REST CPU |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n${rows.join('\n')}`,
     );
-    console.log(`\nMedian of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s, ${CONCURRENCY} concurrent callers, direct to each app.`);
+    console.log(
+      `\nMedians of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s (ratios: median of the per-round ratios), ${CONCURRENCY} concurrent callers, direct to each app` +
+        (pinned ? '; tools-gateway and mcp-server pinned to one CPU, the load generator and the other apps to the other.' : '.'),
+    );
     console.log(`Peak RSS (sampled every 250 ms): mcp-server ${peak.mcp.toFixed(0)} MB, tools-gateway ${peak.rest.toFixed(0)} MB.`);
     console.log(
-      `Per-request MCP server construction: ${construction.fresh.toFixed(0)}/s with a fresh validator, ` +
-        `${construction.shared.toFixed(0)}/s with the shared one (x${(construction.shared / construction.fresh).toFixed(1)}).`,
+      `Readying the MCP protocol server of a request: ${readying.fresh.toFixed(0)}/s building one with a fresh validator, ` +
+        `${readying.shared.toFixed(0)}/s with the shared one, ${readying.pooled.toFixed(0)}/s reusing a pooled one.`,
     );
   } finally {
     await stack.stop();

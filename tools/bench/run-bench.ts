@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { WORKSPACE_ROOT } from '@paper/dev-stack';
@@ -29,4 +30,18 @@ export function buildBenchDist(): string {
   buildAll(distDir);
   process.env['STACK_DIST_DIR'] = distDir;
   return distDir;
+}
+
+/**
+ * Pins processes (all their threads) to one CPU with taskset, when the machine has it and two CPUs:
+ * the compared servers then share one core and the load generator keeps the other, so neither server
+ * profits from a quieter core. Returns whether pinning happened.
+ */
+export function pinToCpus(pids: number[], cpus: string): boolean {
+  try {
+    for (const pid of pids) execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }

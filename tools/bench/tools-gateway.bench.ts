@@ -4,14 +4,14 @@
  * Run: node -r ./tools/dev/register.cjs tools/bench/tools-gateway.bench.ts [seconds per round, default 5]
  * (builds the apps into dist/bench-<pid>; the stack uses a fresh database and Redis prefix).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SERVICE_NODE_OPTIONS, WORKSPACE_ROOT, freePort, startTestStack, testRedisUrl } from '@paper/dev-stack';
 import autocannon from 'autocannon';
 import { connectBenchTrader, startBenchIssuer } from './bench-trader';
-import { buildBenchDist, runBench } from './run-bench';
+import { buildBenchDist, pinToCpus, runBench } from './run-bench';
 import { histogramTotals, metricValue } from './app-metrics';
 
 const ROUND_SECONDS = Number(process.argv[2] ?? 5);
@@ -84,19 +84,6 @@ function residentMb(pid: number): number {
   return Number(line?.match(/\d+/)?.[0] ?? NaN) / 1024;
 }
 
-/**
- * Pins processes (all their threads) to one CPU with taskset, when the machine has it and two CPUs:
- * the compared servers then share one core and the load generator keeps the other, so neither server
- * profits from a quieter core. Returns whether pinning happened.
- */
-function pin(pids: number[], cpus: string): boolean {
-  try {
-    for (const pid of pids) execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function startBare(bodiesFile: string): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
@@ -146,7 +133,7 @@ async function main(): Promise<void> {
     const pidOf = (app: string) => stack.pid(app)!;
     const appPids = [pidOf('venue-sim'), pidOf('trading-executor')];
     const gatewayPids = [pidOf('tools-gateway')];
-    const pinned = os.cpus().length >= 2 && pin([bare.child.pid!, ...gatewayPids], '1') && pin([process.pid, ...appPids], '0');
+    const pinned = os.cpus().length >= 2 && pinToCpus([bare.child.pid!, ...gatewayPids], '1') && pinToCpus([process.pid, ...appPids], '0');
     // Resident memory is read from /proc, so sampling it costs the measured services nothing.
     const watched: Record<string, number> = {
       'tools-gateway': pidOf('tools-gateway'),
@@ -173,7 +160,7 @@ async function main(): Promise<void> {
     }
 
     // The round trips compare with nothing: every process may use every CPU again.
-    if (pinned) pin([bare.child.pid!, ...gatewayPids, process.pid, ...appPids], `0-${os.cpus().length - 1}`);
+    if (pinned) pinToCpus([bare.child.pid!, ...gatewayPids, process.pid, ...appPids], `0-${os.cpus().length - 1}`);
     const trader = await connectBenchTrader(stack, issuer, testRedisUrl(), 20_000);
     const trade = { market: 'ETH', side: 'long', marginUsd: 10, leverage: 1000 };
     const totals: number[] = [];

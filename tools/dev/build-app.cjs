@@ -5,6 +5,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { transformFileSync } = require('@swc/core');
 const { root, swcOptions } = require('./swc-options.cjs');
+const { bundleBrowserScript, BUNDLE_ENTRY, BROWSER_DIR } = require('./browser-bundle.cjs');
 
 const TEST_FILE = /\.(spec|int-spec|e2e-spec)\.ts$/;
 /** Test kits beside the code (`src/testing/`) are for the tests only; an image never contains them. */
@@ -50,8 +51,11 @@ function buildInto(outDir, roots) {
       const rel = path.relative(root, file);
       const target = path.join(outDir, rel);
       fs.mkdirSync(path.dirname(target), { recursive: true });
-      if (file.endsWith('.ts') && !file.endsWith('.d.ts')) {
-        if (!shipped(file)) continue;
+      if (BUNDLE_ENTRY.test(file)) {
+        fs.writeFileSync(target.replace(/\.ts$/, '.js'), bundleBrowserScript(file));
+        count += 1;
+      } else if (file.endsWith('.ts') && !file.endsWith('.d.ts')) {
+        if (!shipped(file) || BROWSER_DIR.test(file)) continue;
         const out = transformFileSync(file, swcOptions({ filename: file, sourceMaps: true }));
         const js = target.replace(/\.ts$/, '.js');
         const mapName = `${path.basename(js)}.map`;

@@ -18,16 +18,31 @@ export async function readMcpBody(req: Request, maxBytes: number): Promise<McpBo
   if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) return { kind: 'other' };
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBytes) return { kind: 'too_large' };
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) return { kind: 'too_large' };
-    chunks.push(chunk);
-  }
+  const text = await readText(req, maxBytes);
+  if (text === undefined) return { kind: 'too_large' };
   try {
-    return { kind: 'json', value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
+    return { kind: 'json', value: JSON.parse(text) as unknown };
   } catch {
     return { kind: 'invalid' };
   }
+}
+
+/** The body as text, or undefined past `maxBytes` (the rest is then discarded). */
+function readText(req: Request, maxBytes: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData).off('end', onEnd);
+      req.resume();
+      resolve(undefined);
+    };
+    const onEnd = () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    req.on('data', onData).on('end', onEnd).once('error', reject);
+  });
 }

@@ -1,10 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { TOOL_CATALOG, type ToolDefinition, ToolErrorCode, type ToolSuccess, isCodedError } from '@paper/contracts';
+import { TOOL_CATALOG, ToolErrorCode, type ToolSuccess, isCodedError } from '@paper/contracts';
 import { ToolExecutor, ToolResultCache, type ToolContext } from '@paper/tools-runtime';
 import { errorResult, successResult } from './mcp-tool-result';
+import { serialisedOnce } from './transport/serialised-results';
 
 const INTERNAL_ERROR = 'Something went wrong on our side. Please try again shortly.';
+/** Results of cached answers kept ready to send (as objects and as JSON), by cached body. */
+const READY_RESULTS = 256;
 
 /**
  * tools/call of the MCP transport: everything a tool does happens in the shared tool runtime (the same
@@ -15,6 +18,12 @@ const INTERNAL_ERROR = 'Something went wrong on our side. Please try again short
 @Injectable()
 export class McpToolCalls {
   private readonly logger = new Logger('McpToolCalls');
+  /**
+   * A cached public answer is the same text for every caller until it expires: its MCP result is
+   * built and serialised once and then sent as stored (see serialised-results.ts), instead of
+   * parsing the cached text and serialising its data twice (structured and as text) per call.
+   */
+  private readonly ready = new Map<string, CallToolResult>();
 
   constructor(
     private readonly executor: ToolExecutor,
@@ -26,7 +35,9 @@ export class McpToolCalls {
       const tool = this.executor.resolve(name, ctx.family);
       this.executor.authorize(tool, ctx);
       const args = this.executor.parse(tool, rawArgs);
-      return successResult(await this.run(tool, args, ctx));
+      if (ctx.family !== 'public' || !tool.cacheable) return successResult(await this.executor.run(tool, args, ctx));
+      const cached = await this.cache.getOrCompute(this.cache.key(tool.name, args), async () => JSON.stringify(await this.executor.run(tool, args, ctx)));
+      return this.readyResult(cached.body);
     } catch (error) {
       if (isCodedError(error) && error.code === ToolErrorCode.ToolNotFound) throw unknownTool(name);
       if (isCodedError(error)) return errorResult(error.code, error.message);
@@ -35,11 +46,16 @@ export class McpToolCalls {
     }
   }
 
-  private async run(tool: ToolDefinition, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolSuccess> {
-    if (ctx.family !== 'public' || !tool.cacheable) return this.executor.run(tool, args, ctx);
-    const cached = await this.cache.getOrCompute(this.cache.key(tool.name, args), async () => JSON.stringify(await this.executor.run(tool, args, ctx)));
-    return JSON.parse(cached.body) as ToolSuccess;
+  private readyResult(body: string): CallToolResult {
+    let result = this.ready.get(body);
+    if (!result) {
+      result = serialisedOnce(successResult(JSON.parse(body) as ToolSuccess));
+      if (this.ready.size >= READY_RESULTS) this.ready.delete(this.ready.keys().next().value!);
+      this.ready.set(body, result);
+    }
+    return result;
   }
+
 }
 
 /** A JSON-RPC error the SDK sends as is (code -32602, as MCP specifies for unknown tools). */

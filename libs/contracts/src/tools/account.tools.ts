@@ -89,6 +89,7 @@ export const GET_ACCOUNT = defineTool({
   scope: 'trade:read',
   wallet: 'optional',
   cacheable: true,
+  view: 'account',
 });
 
 export const GET_TRADE_HISTORY = defineTool({

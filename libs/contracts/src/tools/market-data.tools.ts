@@ -85,6 +85,7 @@ export const GET_PRICE_CHART = defineTool({
   scope: 'trade:read',
   wallet: 'none',
   cacheable: true,
+  view: 'price-chart',
 });
 
 const dailyRow = z.object({
@@ -158,4 +159,5 @@ export const GET_LIQUIDATION_MAP = defineTool({
   scope: 'trade:read',
   wallet: 'none',
   cacheable: true,
+  view: 'liquidation-map',
 });

@@ -1,3 +1,4 @@
+import { TOOL_VIEWS, toolViewUri } from './tool-definition';
 import { TOOL_CATALOG, findTool, publicTools, toolJsonSchema, tradingTools } from './tool-catalog';
 
 const input = (name: string) => findTool(name)!.inputSchema;
@@ -10,6 +11,13 @@ describe('the tool catalog', () => {
     expect(tradingTools().map((t) => t.name)).toEqual(['preview_trade', 'open_position', 'close_positions', 'cancel_intent']);
     for (const tool of tradingTools()) expect(tool.scope).toBe('trade:write');
     for (const tool of publicTools()) expect(tool.scope).toBe('trade:read');
+  });
+
+  it('names the interactive view of four tools, each view drawn for exactly one tool', () => {
+    const views = Object.fromEntries(TOOL_CATALOG.filter((t) => t.view).map((t) => [t.name, t.view]));
+    expect(views).toEqual({ get_price_chart: 'price-chart', get_liquidation_map: 'liquidation-map', get_account: 'account', preview_trade: 'trade-ticket' });
+    expect(Object.values(views).sort()).toEqual([...TOOL_VIEWS].sort());
+    expect(toolViewUri('trade-ticket')).toBe('ui://paper-perps/trade-ticket');
   });
 
   it('refuses unknown parameters on every tool (strict input objects)', () => {

@@ -22,6 +22,19 @@ export interface ToolAnnotations {
 }
 
 /**
+ * The interactive views MCP hosts can draw beside a tool's result (MCP Apps): `price-chart`
+ * (get_price_chart), `trade-ticket` (preview_trade, with the confirmation that opens the position),
+ * `account` (get_account, with Close buttons) and `liquidation-map` (get_liquidation_map).
+ */
+export const TOOL_VIEWS = ['price-chart', 'trade-ticket', 'account', 'liquidation-map'] as const;
+export type ToolView = (typeof TOOL_VIEWS)[number];
+
+/** The `ui://` resource of a view, as MCP Apps hosts read it (`resources/read`). */
+export function toolViewUri(view: ToolView): string {
+  return `ui://paper-perps/${view}`;
+}
+
+/**
  * One tool of the catalog: the single source of the REST routes, the validation, the OpenAPI document
  * and the MCP tool listing. `inputSchema` is a strict zod object (unknown parameters are refused) with
  * the bounds and defaults of the contract; `outputSchema` describes the `data` of a successful result.
@@ -38,6 +51,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   readonly wallet: ToolWalletUse;
   /** Results on the public family are cached for {@link PUBLIC_CACHE_SECONDS}. */
   readonly cacheable: boolean;
+  /** The interactive view that draws the result in MCP hosts that support MCP Apps (MCP only; REST ignores it). */
+  readonly view?: ToolView;
 }
 
 export type ToolInput<T extends ToolDefinition> = z.output<T['inputSchema']>;

@@ -57,6 +57,7 @@ export const PREVIEW_TRADE = defineTool({
   scope: 'trade:write',
   wallet: 'connected',
   cacheable: false,
+  view: 'trade-ticket',
 });
 
 const filledPosition = z.object({

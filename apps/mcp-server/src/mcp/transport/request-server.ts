@@ -1,0 +1,58 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolRequestSchema, type CallToolRequest, type CallToolResult, ErrorCode, type JSONRPCMessage, type JSONRPCRequest, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+type ToolCallHandler = (request: CallToolRequest) => Promise<CallToolResult>;
+
+/** Routes tools/call to the handler, which validates the request itself (once). */
+const TOOLS_CALL = z.looseObject({ method: z.literal('tools/call') });
+
+/** The protocol layer's own dispatch of a request (not part of the SDK's typed API). */
+type RequestDispatch = (request: JSONRPCRequest, extra?: unknown) => void;
+
+/**
+ * The SDK's `Server` for one stateless request, with two differences that spare it work the
+ * transport has already done:
+ * - the transport checked each message against the SDK's JSON-RPC schemas, so a request goes straight
+ *   to the protocol layer's dispatch instead of being told apart from responses by trying their
+ *   schemas first (two failed parses, each building an error); other messages take the SDK's path;
+ * - the SDK validates a tools/call request twice (the protocol layer, then the server's wrapper) and
+ *   parses the result once more on its way out. Here the request is validated once against the SDK's
+ *   CallToolRequestSchema (an invalid one is -32602, invalid params) and the result goes out as built:
+ *   results are made by mcp-tool-result.ts, whose output is tested against the SDK's
+ *   CallToolResultSchema, and keeping the object lets a result serialised once be sent as stored.
+ */
+export class RequestServer extends Server {
+  /**
+   * Makes the server ready for another request once the exchange on its transport is over (every
+   * response sent, nothing pending): the protocol layer forgets the transport without the work of
+   * closing it (closing builds a connection-closed error for pending requests, and there are none).
+   * Returns false when the SDK's protocol layer does not allow it, and the server is then not reused.
+   */
+  detach(): boolean {
+    (this as unknown as { _transport?: Transport })._transport = undefined;
+    return this.transport === undefined;
+  }
+
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    const dispatch = (this as unknown as { _onrequest?: RequestDispatch })._onrequest;
+    const sdk = transport.onmessage;
+    if (typeof dispatch !== 'function' || !sdk) return;
+    transport.onmessage = (message: JSONRPCMessage, extra) => {
+      if ('method' in message && 'id' in message) dispatch.call(this, message as JSONRPCRequest, extra);
+      else sdk(message, extra);
+    };
+  }
+
+  setToolCallHandler(handler: ToolCallHandler): void {
+    const install = Protocol.prototype.setRequestHandler as (this: Server, schema: typeof TOOLS_CALL, handler: (request: unknown) => Promise<CallToolResult>) => void;
+    install.call(this, TOOLS_CALL, (request) => {
+      const parsed = CallToolRequestSchema.safeParse(request);
+      if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call request: ${parsed.error.message}`);
+      return handler(parsed.data);
+    });
+  }
+}
