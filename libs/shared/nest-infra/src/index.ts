@@ -17,3 +17,7 @@ export * from './bootstrap/run-app';
 export * from './queues/queue-registry';
 export * from './queues/queue.module';
 export * from './http/client-ip';
+export * from './errors/error-body';
+export * from './http/storable-text';
+export * from './http/request-bodies';
+export * from './http/mcp-transport-security';
