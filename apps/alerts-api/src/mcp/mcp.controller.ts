@@ -1,7 +1,8 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AlertsErrorCode } from '@paper/contracts';
+import { applyDecorators, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { AlertsErrorCode, isCodedError } from '@paper/contracts';
+import { JSON_RPC, jsonRpcErrorBody, refusedToolCall } from '@paper/nest-infra';
 import type { SchemaObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AlertsException } from '../app/alerts.exception';
@@ -22,6 +23,31 @@ const jsonRpc: SchemaObject = {
   additionalProperties: true,
 };
 
+/** A JSON-RPC error answered at the HTTP level (bad token, storage not ready, refused bodies, Host or Origin). */
+const jsonRpcError: SchemaObject = {
+  type: 'object',
+  required: ['jsonrpc', 'error', 'id'],
+  properties: {
+    jsonrpc: { type: 'string', enum: ['2.0'] },
+    id: { oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: { type: 'object', additionalProperties: true } },
+    },
+  },
+};
+
+const RPC_ERRORS: Record<number, string> = {
+  400: 'The body is not JSON (-32700), or it holds text that cannot be stored (-32602)',
+  401: 'The account token is missing or invalid (`Authorization: Bearer <ACCOUNT_TOKEN>`); this server does not use OAuth',
+  403: 'The Host or Origin header is not accepted (DNS-rebinding protection)',
+  406: 'The Accept header must list application/json and text/event-stream',
+  413: 'The body is larger than 256 kB',
+  415: 'The body must be JSON (`Content-Type: application/json`)',
+  503: 'Storage schema not applied yet (`Retry-After: 300`); only with a token',
+};
+
 function methodNotAllowed(): AlertsException {
   return new AlertsException(AlertsErrorCode.MethodNotAllowed, 'This MCP endpoint is stateless: send JSON-RPC messages with POST.', { Allow: 'POST' });
 }
@@ -36,7 +62,6 @@ export class McpController {
   ) {}
 
   @Post()
-  @ApiBearerAuth('account')
   @ApiOperation({
     operationId: 'mcp',
     summary: 'MCP server (Streamable HTTP, stateless, JSON responses)',
@@ -45,16 +70,31 @@ export class McpController {
       'With `Authorization: Bearer <ACCOUNT_TOKEN>`: also the account tools, which cover every bearer-token endpoint: list_watches, add_watch, update_watch, ' +
       'remove_watch, list_channels, add_channel, set_channel_status, remove_channel, test_channel, create_telegram_link, get_protocol_rules, set_protocol_rules, ' +
       'list_alerts, list_dead_deliveries, retry_delivery, get_my_account, delete_my_account (listed either way; without a token they return a tool error ' +
-      'asking for one). Accounts are created with POST /api/accounts only. A token that is present but invalid is refused with 401.',
+      'asking for one). Accounts are created with POST /api/accounts only. A token that is present but invalid is refused with 401 and a JSON-RPC error. ' +
+      'Errors answered before the MCP server runs are JSON-RPC errors too.',
   })
   @ApiBody({ description: 'A JSON-RPC 2.0 request or notification', schema: jsonRpc })
-  @ApiOkResponse({ description: 'JSON-RPC response', schema: jsonRpc })
-  @ApiErrors(401, 503)
+  @ApiOkResponse({ description: 'JSON-RPC response (a tool error is a result with isError: true)', schema: jsonRpc })
+  @ApiResponse({ status: 202, description: 'A notification was accepted (no body)' })
+  @ApiRpcErrors()
   async post(@Req() req: Request, @Res() res: Response): Promise<void> {
+    res.setHeader('Cache-Control', 'no-store');
     let accountId: string | undefined;
     if (req.headers.authorization !== undefined) {
-      await this.readiness.assertReady();
-      accountId = await this.auth.authenticate(req.headers.authorization);
+      try {
+        await this.readiness.assertReady();
+        accountId = await this.auth.authenticate(req.headers.authorization);
+      } catch (error) {
+        if (!isCodedError(error)) throw error;
+        for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+        res.status(error.status).json(jsonRpcErrorBody(JSON_RPC.serverError, error.message, { code: error.code }, requestId(req.body)));
+        return;
+      }
+    }
+    const refused = Array.isArray(req.body) ? undefined : refusedToolCall(req.body, (name) => this.factory.toolNames.has(name));
+    if (refused) {
+      res.status(200).json(refused);
+      return;
     }
     const server = this.factory.create(accountId);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -81,4 +121,14 @@ export class McpController {
   remove(): never {
     throw methodNotAllowed();
   }
+}
+
+function requestId(body: unknown): string | number | null {
+  const id = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)['id'] : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** Documents the HTTP-level JSON-RPC errors of POST /mcp. */
+function ApiRpcErrors(): MethodDecorator {
+  return applyDecorators(...Object.entries(RPC_ERRORS).map(([status, description]) => ApiResponse({ status: Number(status), description, schema: jsonRpcError })));
 }

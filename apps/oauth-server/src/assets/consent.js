@@ -78,7 +78,7 @@ function readLimits() {
     const input = $(id);
     const value = input.value.trim().replace(/,/g, '');
     if (value === '') return null;
-    if (!/^\d+(\.\d{1,6})?$/.test(value) || Number(value) <= 0) fail(input, `${id}-error`, `${label}: enter an amount in USDC like 100 or 12.5, or leave it empty for no limit.`);
+    if (!/^\d{1,12}(\.\d{1,6})?$/.test(value) || Number(value) <= 0) fail(input, `${id}-error`, `${label}: enter an amount in USDC like 100 or 12.5, or leave it empty for no limit.`);
     return value;
   };
   const whole = (id, label, min, max, optional = true) => {

@@ -1,4 +1,4 @@
-import { guardrailsSchema } from '@paper/contracts';
+import { GUARDRAIL_AMOUNT, guardrailsSchema } from '@paper/contracts';
 import { z } from 'zod';
 
 const address = z
@@ -12,7 +12,7 @@ export const proofBody = z.object({ challengeId: z.uuid(), signature }).strict()
 
 const positiveAmount = z
   .string()
-  .regex(/^\d+(\.\d{1,6})?$/, 'must be a USDC amount like 100 or 12.5')
+  .regex(GUARDRAIL_AMOUNT, 'must be a USDC amount like 100 or 12.5 (at most 12 digits before the point and 6 after)')
   .refine((v) => Number(v) > 0, 'must be more than 0')
   .nullable();
 

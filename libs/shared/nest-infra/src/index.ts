@@ -21,3 +21,4 @@ export * from './errors/error-body';
 export * from './http/storable-text';
 export * from './http/request-bodies';
 export * from './http/mcp-transport-security';
+export * from './http/mcp-tool-call-check';
