@@ -22,6 +22,8 @@ export const approvalRequestBody = z
     expiresInDays: z.number().int().min(1, 'must be at least 1 day').max(30, 'can be at most 30 days'),
   })
   .strict();
-export const approveBody = z.object({ signature: signature.optional() }).strict();
+/** `readOnly`: the owner chose read-only access although the app asked to trade (no trading key, no trade:write). */
+export const approveBody = z.object({ signature: signature.optional(), readOnly: z.boolean().optional() }).strict();
 
 export type ApprovalRequestBody = z.infer<typeof approvalRequestBody>;
+export type ApproveBody = z.infer<typeof approveBody>;
