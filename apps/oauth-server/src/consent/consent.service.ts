@@ -161,6 +161,12 @@ export class ConsentService {
     const tradeScopes = scopes.filter((s) => s === SCOPES.read || s === SCOPES.write);
     if (scopes.length) grant.addOIDCScope(scopes.join(' '));
     if (tradeScopes.length) for (const resource of this.resources(details)) grant.addResourceScope(resource, tradeScopes.join(' '));
+    // What the owner declined is recorded as such, so the provider does not ask again for it.
+    const declined = requested.filter((s) => !scopes.includes(s));
+    if (declined.length) {
+      grant.rejectOIDCScope(declined.join(' '));
+      for (const resource of this.resources(details)) grant.rejectResourceScope(resource, declined.join(' '));
+    }
     const grantId = await grant.save();
 
     if (trading) {

@@ -10,7 +10,7 @@ const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:',
  * text PostgreSQL cannot store anywhere in the metadata (`invalid_client_metadata` naming the field),
  * and redirect URIs that would send codes in the clear or into the page: plain `http` only to a loopback
  * address (RFC 8252 native apps; OAuth 2.1 and RFC 9700 require TLS otherwise), never `javascript:`,
- * `data:` and the like. Private-use schemes of native apps (`com.example.app:/callback`) stay allowed.
+ * `data:` and the like.
  */
 export function checkRegistration(metadata: Record<string, unknown>): void {
   const unstorable = unstorableTextPath(metadata);
