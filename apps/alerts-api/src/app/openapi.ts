@@ -63,7 +63,7 @@ function describeRefusals(document: OpenAPIObject): void {
       }
       operation.security ??= [];
       responses['400'] ??= { ...errorBody, description: 'Invalid input (`validation_failed`, `unknown_key`, `invalid_json`), including text that cannot be stored (NUL)' };
-      if (method === 'post' || method === 'put' || method === 'patch') {
+      if (method !== 'get') {
         responses['413'] ??= { ...errorBody, description: 'The body is larger than 256 kB (`payload_too_large`)' };
         responses['415'] ??= { ...errorBody, description: 'The body is not JSON (`unsupported_media_type`): send `Content-Type: application/json`' };
       }

@@ -1,12 +1,10 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { applyDecorators, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { applyDecorators, Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { AlertsErrorCode, isCodedError } from '@paper/contracts';
+import { isCodedError } from '@paper/contracts';
 import { JSON_RPC, jsonRpcErrorBody, refusedToolCall } from '@paper/nest-infra';
 import type { SchemaObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AlertsException } from '../app/alerts.exception';
-import { ApiErrors } from '../app/error-body.dto';
 import { AccountAuthService } from '../auth/account-auth.service';
 import { StorageReadiness } from '../storage/storage-readiness.service';
 import { McpServerFactory } from './mcp-server.factory';
@@ -39,17 +37,20 @@ const jsonRpcError: SchemaObject = {
 };
 
 const RPC_ERRORS: Record<number, string> = {
-  400: 'The body is not JSON (-32700), or it holds text that cannot be stored (-32602)',
+  400: 'The body is not JSON (-32700), or the body or query string holds text that cannot be stored (-32602)',
   401: 'The account token is missing or invalid (`Authorization: Bearer <ACCOUNT_TOKEN>`); this server does not use OAuth',
   403: 'The Host or Origin header is not accepted (DNS-rebinding protection)',
+  405: 'GET and DELETE: the server is stateless (no event stream, no session to end); `Allow: POST`',
   406: 'The Accept header must list application/json and text/event-stream',
   413: 'The body is larger than 256 kB',
   415: 'The body must be JSON (`Content-Type: application/json`)',
   503: 'Storage schema not applied yet (`Retry-After: 300`); only with a token',
 };
 
-function methodNotAllowed(): AlertsException {
-  return new AlertsException(AlertsErrorCode.MethodNotAllowed, 'This MCP endpoint is stateless: send JSON-RPC messages with POST.', { Allow: 'POST' });
+/** GET and DELETE: a JSON-RPC error like every other answer of /mcp. */
+function methodNotAllowed(res: Response): void {
+  res.setHeader('Allow', 'POST');
+  res.status(405).json(jsonRpcErrorBody(JSON_RPC.serverError, 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC messages with POST.', { code: 'method_not_allowed' }));
 }
 
 @ApiTags('mcp')
@@ -107,19 +108,17 @@ export class McpController {
   }
 
   @Get()
-  @HttpCode(405)
   @ApiOperation({ operationId: 'mcpGet', summary: 'Not available: the server is stateless (no SSE stream)' })
-  @ApiErrors(405)
-  get(): never {
-    throw methodNotAllowed();
+  @ApiRpcErrors(405)
+  get(@Res() res: Response): void {
+    methodNotAllowed(res);
   }
 
   @Delete()
-  @HttpCode(405)
   @ApiOperation({ operationId: 'mcpDelete', summary: 'Not available: there are no sessions to end' })
-  @ApiErrors(405)
-  remove(): never {
-    throw methodNotAllowed();
+  @ApiRpcErrors(405)
+  remove(@Res() res: Response): void {
+    methodNotAllowed(res);
   }
 }
 
@@ -128,7 +127,8 @@ function requestId(body: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-/** Documents the HTTP-level JSON-RPC errors of POST /mcp. */
-function ApiRpcErrors(): MethodDecorator {
-  return applyDecorators(...Object.entries(RPC_ERRORS).map(([status, description]) => ApiResponse({ status: Number(status), description, schema: jsonRpcError })));
+/** Documents the HTTP-level JSON-RPC errors of /mcp: refused bodies and query strings, and `only` (405 for GET and DELETE). */
+function ApiRpcErrors(only?: number): MethodDecorator {
+  const statuses = only ? [400, 403, 413, 415, only] : Object.keys(RPC_ERRORS).map(Number).filter((s) => s !== 405);
+  return applyDecorators(...statuses.map((status) => ApiResponse({ status, description: RPC_ERRORS[status] ?? '', schema: jsonRpcError })));
 }

@@ -93,6 +93,9 @@ export function installRequestBodies(app: NestExpressApplication, options: Reque
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     const type = (error as { type?: unknown } | null)?.type;
     if (type === 'entity.too.large') {
+      // The parser stopped reading (and paused the request): the rest of the body is read and discarded,
+      // so the connection stays usable for the client's next request instead of stalling.
+      req.resume();
       return respond(req, res, { status: 413, problem: 'payload_too_large', message: `The request body is too large: at most ${options.limit.toUpperCase()} are accepted.` });
     }
     if (type === 'entity.parse.failed' || type === 'charset.unsupported' || type === 'encoding.unsupported') {

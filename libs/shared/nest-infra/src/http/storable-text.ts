@@ -32,7 +32,7 @@ export function unstorableTextPath(value: unknown, root = ''): string | undefine
     for (let i = entries.length - 1; i >= 0; i -= 1) {
       const [key, inner] = entries[i]!;
       const keyPath = path ? `${path}.${key}` : key;
-      if (!isStorableText(key)) return path ? `a key of ${path}` : 'a key of the body';
+      if (!isStorableText(key)) return path ? `a key of ${path}` : 'a key';
       stack.push([inner, keyPath]);
     }
   }
@@ -41,6 +41,6 @@ export function unstorableTextPath(value: unknown, root = ''): string | undefine
 
 /** The message of a refusal: which field, what is wrong, what to do. */
 export function unstorableTextMessage(field: string): string {
-  const name = /^(the value|a key of)/.test(field) ? field : `"${field.replace(/[\u0000-\u001f]/g, '?')}"`;
+  const name = /^(the value|a key)/.test(field) ? field : `"${field.replace(/[\u0000-\u001f]/g, '?')}"`;
   return `${name} contains a character that cannot be stored (the NUL character U+0000, or an unpaired UTF-16 surrogate). Remove it and send the request again.`;
 }
