@@ -176,11 +176,17 @@ describe('venue-sim driven by the upstream client', () => {
     if (!res) return;
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(await res.json()).toMatchObject({ code: 'rate_limited' });
-    // The production client sees the venue's 429. Each candle request the venue still takes overdraws the
-    // budget again, so the allMids right after it is refused even if a slow machine refilled meanwhile.
+    // The production client sees the venue's 429. A candle request the venue takes overdraws the budget by
+    // its per-candle weight (83), so the allMids sent right after it is refused even if a slow machine
+    // refills a few seconds' worth meanwhile; a refused candle request is retried after its Retry-After.
     let error: UpstreamError | undefined;
-    for (let attempt = 0; attempt < 5 && error?.kind !== 'rate_limited'; attempt += 1) {
-      await (await postInfo(body)).arrayBuffer();
+    for (let attempt = 0; attempt < 8 && error?.kind !== 'rate_limited'; attempt += 1) {
+      const candles = await postInfo(body);
+      await candles.arrayBuffer();
+      if (candles.status === 429) {
+        await new Promise((r) => setTimeout(r, Number(candles.headers.get('retry-after')) * 1000));
+        continue;
+      }
       error = await makeClient({ retries: 0 })
         .allMids()
         .then(() => undefined, (e: unknown) => e as UpstreamError);
