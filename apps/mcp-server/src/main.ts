@@ -1,7 +1,7 @@
 import 'reflect-metadata';
-import { runApp } from '@paper/nest-infra';
+import { APP_CONFIG, mcpTransportSecurity, runApp } from '@paper/nest-infra';
 import { AppModule } from './app/app.module';
-import { mcpServerConfigSchema } from './config/mcp-server.config';
+import { type McpServerConfig, mcpServerConfigSchema } from './config/mcp-server.config';
 import { mcpCors } from './mcp/mcp-cors.middleware';
 
 void runApp({
@@ -11,6 +11,14 @@ void runApp({
   // POST /mcp bodies are read by the MCP controller (JSON-RPC errors, checks before the transport).
   rawBodyPaths: ['/mcp'],
   configure: (app) => {
+    const config = app.get<McpServerConfig>(APP_CONFIG);
+    app.use(
+      mcpTransportSecurity({
+        publicBaseUrl: config.PUBLIC_BASE_URL,
+        allowedOrigins: config.MCP_ALLOWED_ORIGINS,
+        development: config.NODE_ENV !== 'production',
+      }),
+    );
     app.use(mcpCors);
   },
 });

@@ -33,5 +33,48 @@ export function buildOpenApiDocument(app: INestApplication, baseUrl: string): Op
       responses: { '200': { description: 'OpenAPI document', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } } },
     },
   };
+  describeRefusals(document);
   return document;
+}
+
+const errorBody = { description: '', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBodyDto' } } } };
+const exchangeFailure = {
+  type: 'object',
+  required: ['ok', 'error'],
+  properties: { ok: { type: 'boolean', enum: [false] }, error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
+};
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/**
+ * What every operation can be refused with besides its own errors: security stated on each (`[]` for the
+ * public ones, optional on /mcp), 400 for text that cannot be stored (query strings included), 413 and
+ * 415 for bodies, and on the exchange proxy the exchange's own 4xx answers passed through.
+ */
+function describeRefusals(document: OpenAPIObject): void {
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      const responses = operation.responses;
+      if (path === '/mcp') {
+        if (method === 'post') operation.security = [{}, { account: [] }];
+        else operation.security = [];
+        continue;
+      }
+      operation.security ??= [];
+      responses['400'] ??= { ...errorBody, description: 'Invalid input (`validation_failed`, `unknown_key`, `invalid_json`), including text that cannot be stored (NUL)' };
+      if (method !== 'get') {
+        responses['413'] ??= { ...errorBody, description: 'The body is larger than 256 kB (`payload_too_large`)' };
+        responses['415'] ??= { ...errorBody, description: 'The body is not JSON (`unsupported_media_type`): send `Content-Type: application/json`' };
+      }
+      if (path.startsWith('/api/upstream/tools')) {
+        for (const status of ['400', '404', '429']) {
+          responses[status] = {
+            description: "The exchange's 4xx answer, passed through (its envelope), or this proxy's own refusal (`{ code, message }`)",
+            content: { 'application/json': { schema: { anyOf: [{ $ref: '#/components/schemas/ErrorBodyDto' }, exchangeFailure] } } },
+          };
+        }
+      }
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import { destinationRateEnvShape } from '@paper/alerts-delivery';
-import { baseEnvShape, databaseEnvShape, env, redisEnvShape } from '@paper/nest-infra';
+import { baseEnvShape, databaseEnvShape, env, mcpTransportEnvShape, redisEnvShape } from '@paper/nest-infra';
 import { z } from 'zod';
 
 /** Unset and empty both mean "not configured". */
@@ -33,6 +33,7 @@ export const alertsApiConfigSchema = z.object({
   ALERTS_MAX_WATCHES: env.positiveInt(100).describe('Watches per account.'),
   ALERTS_DELIVERY_TIMEOUT_MS: env.positiveInt(10000).describe('Timeout of one delivery attempt (ms).'),
   ...destinationRateEnvShape,
+  ...mcpTransportEnvShape,
 });
 
 export type AlertsApiConfig = z.infer<typeof alertsApiConfigSchema>;

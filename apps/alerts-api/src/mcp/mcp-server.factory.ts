@@ -33,6 +33,8 @@ const statusOutput = looseObject({ ready: z.boolean(), channels: z.record(z.stri
 export class McpServerFactory {
   private readonly validator = new AjvJsonSchemaValidator();
   private readonly services: AccountToolServices;
+  /** The names of the tools every server lists (the same with and without a token). */
+  readonly toolNames: ReadonlySet<string>;
 
   constructor(
     private readonly status: StatusService,
@@ -47,6 +49,8 @@ export class McpServerFactory {
     deliveries: DeliveriesService,
   ) {
     this.services = { accounts, watches, channels, channelTests, telegramLinks, protocolRules, alerts, deliveries };
+    // The SDK keeps registered tools in a plain object; their names are read once from a first server.
+    this.toolNames = new Set(Object.keys((this.create(undefined) as unknown as { _registeredTools: Record<string, unknown> })._registeredTools));
   }
 
   create(accountId: string | undefined): McpServer {

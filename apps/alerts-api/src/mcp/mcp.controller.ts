@@ -1,11 +1,10 @@
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { AlertsErrorCode } from '@paper/contracts';
+import { applyDecorators, Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { isCodedError } from '@paper/contracts';
+import { JSON_RPC, jsonRpcErrorBody, refusedToolCall } from '@paper/nest-infra';
 import type { SchemaObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { AlertsException } from '../app/alerts.exception';
-import { ApiErrors } from '../app/error-body.dto';
 import { AccountAuthService } from '../auth/account-auth.service';
 import { StorageReadiness } from '../storage/storage-readiness.service';
 import { McpServerFactory } from './mcp-server.factory';
@@ -22,8 +21,36 @@ const jsonRpc: SchemaObject = {
   additionalProperties: true,
 };
 
-function methodNotAllowed(): AlertsException {
-  return new AlertsException(AlertsErrorCode.MethodNotAllowed, 'This MCP endpoint is stateless: send JSON-RPC messages with POST.', { Allow: 'POST' });
+/** A JSON-RPC error answered at the HTTP level (bad token, storage not ready, refused bodies, Host or Origin). */
+const jsonRpcError: SchemaObject = {
+  type: 'object',
+  required: ['jsonrpc', 'error', 'id'],
+  properties: {
+    jsonrpc: { type: 'string', enum: ['2.0'] },
+    id: { oneOf: [{ type: 'string' }, { type: 'integer' }, { type: 'null' }] },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: { type: 'object', additionalProperties: true } },
+    },
+  },
+};
+
+const RPC_ERRORS: Record<number, string> = {
+  400: 'The body is not JSON (-32700), or the body or query string holds text that cannot be stored (-32602)',
+  401: 'The account token is missing or invalid (`Authorization: Bearer <ACCOUNT_TOKEN>`); this server does not use OAuth',
+  403: 'The Host or Origin header is not accepted (DNS-rebinding protection)',
+  405: 'GET and DELETE: the server is stateless (no event stream, no session to end); `Allow: POST`',
+  406: 'The Accept header must list application/json and text/event-stream',
+  413: 'The body is larger than 256 kB',
+  415: 'The body must be JSON (`Content-Type: application/json`)',
+  503: 'Storage schema not applied yet (`Retry-After: 300`); only with a token',
+};
+
+/** GET and DELETE: a JSON-RPC error like every other answer of /mcp. */
+function methodNotAllowed(res: Response): void {
+  res.setHeader('Allow', 'POST');
+  res.status(405).json(jsonRpcErrorBody(JSON_RPC.serverError, 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC messages with POST.', { code: 'method_not_allowed' }));
 }
 
 @ApiTags('mcp')
@@ -36,7 +63,6 @@ export class McpController {
   ) {}
 
   @Post()
-  @ApiBearerAuth('account')
   @ApiOperation({
     operationId: 'mcp',
     summary: 'MCP server (Streamable HTTP, stateless, JSON responses)',
@@ -45,16 +71,31 @@ export class McpController {
       'With `Authorization: Bearer <ACCOUNT_TOKEN>`: also the account tools, which cover every bearer-token endpoint: list_watches, add_watch, update_watch, ' +
       'remove_watch, list_channels, add_channel, set_channel_status, remove_channel, test_channel, create_telegram_link, get_protocol_rules, set_protocol_rules, ' +
       'list_alerts, list_dead_deliveries, retry_delivery, get_my_account, delete_my_account (listed either way; without a token they return a tool error ' +
-      'asking for one). Accounts are created with POST /api/accounts only. A token that is present but invalid is refused with 401.',
+      'asking for one). Accounts are created with POST /api/accounts only. A token that is present but invalid is refused with 401 and a JSON-RPC error. ' +
+      'Errors answered before the MCP server runs are JSON-RPC errors too.',
   })
   @ApiBody({ description: 'A JSON-RPC 2.0 request or notification', schema: jsonRpc })
-  @ApiOkResponse({ description: 'JSON-RPC response', schema: jsonRpc })
-  @ApiErrors(401, 503)
+  @ApiOkResponse({ description: 'JSON-RPC response (a tool error is a result with isError: true)', schema: jsonRpc })
+  @ApiResponse({ status: 202, description: 'A notification was accepted (no body)' })
+  @ApiRpcErrors()
   async post(@Req() req: Request, @Res() res: Response): Promise<void> {
+    res.setHeader('Cache-Control', 'no-store');
     let accountId: string | undefined;
     if (req.headers.authorization !== undefined) {
-      await this.readiness.assertReady();
-      accountId = await this.auth.authenticate(req.headers.authorization);
+      try {
+        await this.readiness.assertReady();
+        accountId = await this.auth.authenticate(req.headers.authorization);
+      } catch (error) {
+        if (!isCodedError(error)) throw error;
+        for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+        res.status(error.status).json(jsonRpcErrorBody(JSON_RPC.serverError, error.message, { code: error.code }, requestId(req.body)));
+        return;
+      }
+    }
+    const refused = Array.isArray(req.body) ? undefined : refusedToolCall(req.body, (name) => this.factory.toolNames.has(name));
+    if (refused) {
+      res.status(200).json(refused);
+      return;
     }
     const server = this.factory.create(accountId);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -67,18 +108,27 @@ export class McpController {
   }
 
   @Get()
-  @HttpCode(405)
   @ApiOperation({ operationId: 'mcpGet', summary: 'Not available: the server is stateless (no SSE stream)' })
-  @ApiErrors(405)
-  get(): never {
-    throw methodNotAllowed();
+  @ApiRpcErrors(405)
+  get(@Res() res: Response): void {
+    methodNotAllowed(res);
   }
 
   @Delete()
-  @HttpCode(405)
   @ApiOperation({ operationId: 'mcpDelete', summary: 'Not available: there are no sessions to end' })
-  @ApiErrors(405)
-  remove(): never {
-    throw methodNotAllowed();
+  @ApiRpcErrors(405)
+  remove(@Res() res: Response): void {
+    methodNotAllowed(res);
   }
+}
+
+function requestId(body: unknown): string | number | null {
+  const id = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)['id'] : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** Documents the HTTP-level JSON-RPC errors of /mcp: refused bodies and query strings, and `only` (405 for GET and DELETE). */
+function ApiRpcErrors(only?: number): MethodDecorator {
+  const statuses = only ? [400, 403, 413, 415, only] : Object.keys(RPC_ERRORS).map(Number).filter((s) => s !== 405);
+  return applyDecorators(...statuses.map((status) => ApiResponse({ status, description: RPC_ERRORS[status] ?? '', schema: jsonRpcError })));
 }

@@ -1,4 +1,4 @@
-import { baseEnvShape, databaseEnvShape, env, redisEnvShape } from '@paper/nest-infra';
+import { baseEnvShape, databaseEnvShape, env, mcpTransportEnvShape, redisEnvShape } from '@paper/nest-infra';
 import { refuseDevSessionKeyInProduction, toolsRuntimeEnvShape } from '@paper/tools-runtime';
 import { upstreamEnvShape } from '@paper/upstream';
 import { z } from 'zod';
@@ -11,6 +11,7 @@ export const mcpServerConfigSchema = z
     ...redisEnvShape,
     ...upstreamEnvShape,
     ...toolsRuntimeEnvShape,
+    ...mcpTransportEnvShape,
     PORT: env.port(3002).describe('HTTP port (API, probes and /metrics).'),
     PUBLIC_BASE_URL: env.baseUrl('http://localhost:8080').describe(
       'The one public base URL: token issuer, authorization server, and `{base}/mcp` is the MCP resource (token audience).',

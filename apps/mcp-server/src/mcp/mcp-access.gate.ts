@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { SCOPES, ToolErrorCode, findTool, isCodedError } from '@paper/contracts';
+import { ToolErrorCode, findTool, isCodedError } from '@paper/contracts';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { AccessTokenVerifier, RateLimiter, type RateLimit, ToolExecutor, type ToolContext, anonymousContext, tokenContext } from '@paper/tools-runtime';
 import type { McpServerConfig } from '../config/mcp-server.config';
-import { mcpBearerChallenge, needsConnectedWallet, scopesFor } from './mcp-challenge';
+import { MCP_CHALLENGE_SCOPE, mcpBearerChallenge, needsConnectedWallet, scopesFor } from './mcp-challenge';
 
 export type JsonRpcId = string | number | null;
 
@@ -71,7 +71,7 @@ export class McpAccessGate {
         this.executor.authorize(tool, ctx);
       } catch (error) {
         if (!isCodedError(error) || error.code !== ToolErrorCode.InsufficientScope) throw error;
-        const challenge = mcpBearerChallenge(this.config.PUBLIC_BASE_URL, { error: 'insufficient_scope', scope: scopesFor(tool) });
+        const challenge = mcpBearerChallenge(this.config.PUBLIC_BASE_URL, { error: 'insufficient_scope', scope: MCP_CHALLENGE_SCOPE });
         return { kind: 'refuse', status: 403, code: error.code, message: error.message, headers: { 'WWW-Authenticate': challenge }, id: call.id };
       }
     }
@@ -87,7 +87,7 @@ export class McpAccessGate {
       if (!isCodedError(error)) throw error;
       const headers = { ...error.headers };
       if (error.status === 401) {
-        headers['WWW-Authenticate'] = mcpBearerChallenge(this.config.PUBLIC_BASE_URL, { error: 'invalid_token', description: error.message, scope: SCOPES.read });
+        headers['WWW-Authenticate'] = mcpBearerChallenge(this.config.PUBLIC_BASE_URL, { error: 'invalid_token', description: error.message, scope: MCP_CHALLENGE_SCOPE });
       }
       return { kind: 'refuse', status: error.status, code: error.code, message: error.message, headers };
     }
@@ -125,7 +125,7 @@ export class McpAccessGate {
         status: 401,
         code: ToolErrorCode.Unauthorized,
         message,
-        headers: { 'WWW-Authenticate': mcpBearerChallenge(this.config.PUBLIC_BASE_URL, { scope }) },
+        headers: { 'WWW-Authenticate': mcpBearerChallenge(this.config.PUBLIC_BASE_URL, { scope: MCP_CHALLENGE_SCOPE }) },
         id: call.id,
       };
     }

@@ -1,6 +1,6 @@
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { TOOL_CATALOG, findTool } from '@paper/contracts';
-import { mcpBearerChallenge, needsConnectedWallet, protectedResourceMetadataUrl, scopesFor } from './mcp-challenge';
+import { MCP_CHALLENGE_SCOPE, mcpBearerChallenge, needsConnectedWallet, protectedResourceMetadataUrl, scopesFor } from './mcp-challenge';
 
 const BASE = 'https://perps.example.com';
 const WALLET = '0x1111111111111111111111111111111111111111';
@@ -26,7 +26,11 @@ describe('MCP OAuth challenge', () => {
     expect(read(invalid).error).toBe('invalid_token');
   });
 
-  it('asks for trade:write only for the trading tools', () => {
+  it('challenges with every scope the tools need plus offline_access, the resource\'s scopes_supported: one sign-in reads and trades', () => {
+    expect(MCP_CHALLENGE_SCOPE).toBe('trade:read trade:write offline_access');
+  });
+
+  it('names trade:write only for the trading tools', () => {
     expect(scopesFor(findTool('open_position')!)).toBe('trade:read trade:write');
     expect(scopesFor(findTool('get_account')!)).toBe('trade:read');
   });

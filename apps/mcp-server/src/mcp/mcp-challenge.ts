@@ -1,4 +1,4 @@
-import { SCOPES, type ToolDefinition, mcpResource } from '@paper/contracts';
+import { SCOPES, SUPPORTED_SCOPES, type ToolDefinition, mcpResource } from '@paper/contracts';
 
 /** Where MCP clients find the protected-resource metadata (RFC 9728) of `{base}/mcp`. */
 export function protectedResourceMetadataUrl(publicBaseUrl: string): string {
@@ -24,6 +24,15 @@ export function mcpBearerChallenge(publicBaseUrl: string, options: ChallengeOpti
   parts.push(`resource_metadata="${protectedResourceMetadataUrl(publicBaseUrl)}"`, `scope="${options.scope}"`);
   return `Bearer ${parts.join(', ')}`;
 }
+
+/**
+ * The scope of every challenge: what the server's tools need (trade:read, trade:write) and
+ * offline_access, the resource's `scopes_supported`. MCP clients request exactly the challenged scope
+ * (MCP 2025-11-25 scope selection), so one sign-in covers reading and trading; the owner decides on the
+ * consent page whether the connection may trade or only read. A 403 insufficient_scope names the same
+ * set (the granted scopes plus the missing one).
+ */
+export const MCP_CHALLENGE_SCOPE = SUPPORTED_SCOPES.join(' ');
 
 /** The scopes a call of the tool needs: trade:read, plus trade:write for the trading tools. */
 export function scopesFor(tool: ToolDefinition): string {

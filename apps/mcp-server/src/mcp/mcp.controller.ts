@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, Inject, Post, Req, Res } from '@nestjs/common';
-import { APP_CONFIG, clientIp } from '@paper/nest-infra';
+import { APP_CONFIG, clientIp, refusedToolCall } from '@paper/nest-infra';
 import type { Request, Response } from 'express';
 import type { McpServerConfig } from '../config/mcp-server.config';
 import { type JsonRpcId, McpAccessGate } from './mcp-access.gate';
@@ -37,6 +37,8 @@ export class McpController {
       for (const [name, headerValue] of Object.entries(access.headers)) res.setHeader(name, headerValue);
       return sendRpcError(res, access.status, SERVER_ERROR, access.message, access.id, { code: access.code });
     }
+    const refused = Array.isArray(value) ? undefined : refusedToolCall(value, () => true);
+    if (refused) return void res.status(200).json(refused);
     await this.servers.handle(req, res, value, access.ctx);
   }
 

@@ -10,6 +10,8 @@ import { RateLimitService } from '../rate-limit/rate-limit.service';
 
 /** oidc-provider reads these request bodies itself. */
 export const OAUTH_RAW_BODY_PATHS = [OAUTH_ROUTES.token, OAUTH_ROUTES.registration, OAUTH_ROUTES.revocation];
+/** The pages' plain HTML forms (deny, revoke, sign out) post form bodies; every other page endpoint takes JSON. */
+export const OAUTH_FORM_PATHS = ['/interaction', '/connections'];
 
 const PAGE_SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy':

@@ -1,17 +1,30 @@
 // The consent page: connect a wallet, prove ownership, set limits, sign the session-key approval.
-import { api, browserWallet, demoWallet, feedback, hasBrowserWallet, pageData, shortAddress, withBusy } from './wallet.js';
+import { api, browserWallet, demoWallet, describeError, feedback, hasBrowserWallet, pageData, shortAddress, withBusy } from './wallet.js';
 
 const data = pageData();
 const ui = feedback();
 const $ = (id) => document.getElementById(id);
 let wallet = null;
 
-function show(step) {
+/** Shows one step; moving between steps takes the focus to its heading (not on load: the page starts at the top). */
+function show(step, { focus = true } = {}) {
   for (const id of ['step-connect', 'step-sign-in', 'step-review', 'step-done']) $(id).hidden = id !== step;
   $('deny-form').hidden = step === 'step-done';
-  const heading = $(step).querySelector('h2');
-  heading?.focus();
+  if (focus) $(step).querySelector('h2')?.focus();
 }
+
+/** Whether the owner grants trading: asked for, and not answered with read-only access. */
+function tradingChosen() {
+  return data.tradeRequested && document.querySelector('input[name="access"]:checked')?.value !== 'read';
+}
+
+function showAccessChoice() {
+  const trading = tradingChosen();
+  $('trade-access').hidden = !trading;
+  $('read-access').hidden = trading;
+  $('approve').textContent = trading ? 'Approve and sign' : 'Approve read-only access';
+}
+for (const radio of document.querySelectorAll('input[name="access"]')) radio.addEventListener('change', showAccessChoice);
 
 function showWallet() {
   for (const node of document.querySelectorAll('.wallet-address')) node.textContent = wallet.address;
@@ -47,7 +60,7 @@ $('connect-demo').addEventListener('click', (event) =>
 $('switch-wallet').addEventListener('click', () => {
   wallet = null;
   ui.clear();
-  show('step-connect');
+  show('step-connect', { focus: false });
 });
 
 $('sign-in').addEventListener('click', (event) =>
@@ -78,7 +91,7 @@ function readLimits() {
     const input = $(id);
     const value = input.value.trim().replace(/,/g, '');
     if (value === '') return null;
-    if (!/^\d+(\.\d{1,6})?$/.test(value) || Number(value) <= 0) fail(input, `${id}-error`, `${label}: enter an amount in USDC like 100 or 12.5, or leave it empty for no limit.`);
+    if (!/^\d{1,12}(\.\d{1,6})?$/.test(value) || Number(value) <= 0) fail(input, `${id}-error`, `${label}: enter an amount in USDC like 100 or 12.5, or leave it empty for no limit.`);
     return value;
   };
   const whole = (id, label, min, max, optional = true) => {
@@ -117,7 +130,7 @@ $('approve').addEventListener('click', (event) =>
   withBusy(event.currentTarget, ui, async () => {
     if (!wallet) throw new Error('Connect your wallet first.');
     let result;
-    if (data.tradeRequested) {
+    if (tradingChosen()) {
       const limits = readLimits();
       const prepared = await api(`${data.base}/approval`, limits);
       ui.status('Check your wallet: sign the approval of the new trading key and your limits.');
@@ -125,20 +138,31 @@ $('approve').addEventListener('click', (event) =>
       ui.status('Registering your trading key with the exchange…');
       result = await api(`${data.base}/approve`, { signature });
     } else {
-      result = await api(`${data.base}/approve`, {});
+      result = await api(`${data.base}/approve`, data.tradeRequested ? { readOnly: true } : {});
     }
     ui.status('');
     finish(result.redirectTo, 'Connected', `${data.clientName} is now connected. Taking you back to ${data.redirectHost}…`);
   }),
 );
 
-$('fund')?.addEventListener('click', (event) =>
-  withBusy(event.currentTarget, ui, async () => {
-    ui.status('Asking the faucet for test USDC…');
-    const result = await api('/connections/faucet', {});
-    ui.status(`Added ${Number(result.usdc).toLocaleString('en-US')} test USDC to ${shortAddress(result.wallet)} on the exchange.`);
-  }),
-);
+// The faucet's progress and result appear below its button, which then says what happened.
+$('fund')?.addEventListener('click', (event) => {
+  const button = event.currentTarget;
+  const result = $('fund-result');
+  return withBusy(button, ui, async () => {
+    result.textContent = 'Asking the faucet for test USDC…';
+    try {
+      const funded = await api('/connections/faucet', {});
+      result.textContent = `Added ${Number(funded.usdc).toLocaleString('en-US')} test USDC to ${shortAddress(funded.wallet)} on the exchange.`;
+      button.textContent = 'Funded: add more test USDC';
+      button.classList.add('funded');
+    } catch (error) {
+      // Said below the button too; the alert repeats it without taking the owner away from here.
+      result.textContent = describeError(error);
+      throw Object.assign(error instanceof Error ? error : new Error(describeError(error)), { keepFocus: true });
+    }
+  });
+});
 
 /** Tells the owner how large a trade these limits allow, and warns when no position is possible. */
 function updateLargestTrade() {
@@ -176,4 +200,4 @@ if (!hasBrowserWallet()) {
   $('connect-browser').disabled = true;
   $('no-browser-wallet').hidden = false;
 }
-show('step-connect');
+show('step-connect', { focus: false });

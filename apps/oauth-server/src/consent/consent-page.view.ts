@@ -1,4 +1,3 @@
-import { SCOPES } from '@paper/contracts';
 import { DEFAULT_MARKET_CONFIGS } from '@paper/exchange';
 import { html, type SafeHtml } from '../pages/html';
 import { renderPage } from '../pages/page-layout';
@@ -65,8 +64,10 @@ export function renderConsentPage(view: ConsentView): string {
 <section id="step-review" class="card step" aria-labelledby="review-title" hidden>
   <h2 id="review-title" tabindex="-1">Step 3 of 3 · Review and set limits</h2>
   <p>Signed in as <code class="wallet-address"></code> <span class="wallet-kind badge"></span></p>
-  ${view.tradeRequested ? tradeSummary(view) : readSummary(view)}
-  ${view.tradeRequested ? guardrailsForm() : html`<p>No trading key will be created: this app can only read.</p>`}
+  ${view.tradeRequested ? accessChoice(view) : ''}
+  <div id="trade-access"${view.tradeRequested ? '' : html` hidden`}>${view.tradeRequested ? html`${tradeSummary(view)}${guardrailsForm()}` : ''}</div>
+  <div id="read-access"${view.tradeRequested ? html` hidden` : ''}>${readSummary(view)}
+  <p>No trading key will be created: the app can only read${view.tradeRequested ? html`, and asks you again if it needs to trade` : ''}.</p></div>
   ${view.paperMode ? faucet() : ''}
   <div class="actions">
     <button type="button" id="approve" class="primary">${view.tradeRequested ? 'Approve and sign' : 'Approve read-only access'}</button>
@@ -93,14 +94,24 @@ function tradeSummary(view: ConsentView): SafeHtml {
   close and cancel, and stops working when it expires or when you revoke it at <a href="/connections">your connections</a>.</p>`;
 }
 
+/** An app that asks to trade gets what the owner chooses here: trading within limits, or read-only access. */
+function accessChoice(view: ConsentView): SafeHtml {
+  return html`<fieldset class="access-choice">
+  <legend>What may <span class="client-name">${view.clientName}</span> do?</legend>
+  <label class="choice"><input type="radio" name="access" value="trade" checked>
+    <span><strong>Trade within limits you set</strong><br><span class="muted">See the account, and open and close positions within the limits below. It can never withdraw.</span></span></label>
+  <label class="choice"><input type="radio" name="access" value="read">
+    <span><strong>Read only</strong><br><span class="muted">See the account; no trading key is created and the app cannot trade.</span></span></label>
+</fieldset>`;
+}
+
 function readSummary(view: ConsentView): SafeHtml {
   return html`<p class="key-sentence"><strong>${view.clientName}</strong> will be able to see the account of <code class="wallet-short"></code>; it cannot trade or withdraw.</p>`;
 }
 
 function permissionItem(permission: PermissionCopy): SafeHtml {
-  const cls = permission.scope === SCOPES.write ? 'scope scope-write' : 'scope';
   const id = permission.scope ? html` <span class="muted">(${permission.scope})</span>` : '';
-  return html`<li class="${cls}"><strong>${permission.title}</strong>${id}<br>${permission.detail}</li>`;
+  return html`<li class="scope"><strong>${permission.title}</strong>${id}<br>${permission.detail}</li>`;
 }
 
 function guardrailsForm(): SafeHtml {
@@ -143,9 +154,11 @@ function field(id: string, label: string, hint: string, attributes: SafeHtml): S
       <span id="${id}-error" class="field-error"></span></div>`;
 }
 
+/** The faucet: its result is announced right below its button, where the owner is looking. */
 function faucet(): SafeHtml {
   return html`<div class="faucet" id="faucet-box">
   <p><strong>Paper mode.</strong> Balances here are play money. Need some to try trading?</p>
-  <button type="button" id="fund">Fund this wallet with test USDC</button>
+  <button type="button" id="fund" aria-describedby="fund-result">Fund this wallet with test USDC</button>
+  <p id="fund-result" class="fund-result" role="status" aria-live="polite"></p>
 </div>`;
 }

@@ -65,9 +65,9 @@ export class ConsentController {
   @Post('approve')
   @HttpCode(200)
   async approve(@Param('uid') uid: string, @Body() body: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    const { signature } = parseBody(approveBody, body);
+    const approval = parseBody(approveBody, body);
     noStore(res);
-    return { redirectTo: await this.consent.approve(uid, signature, req, res) };
+    return { redirectTo: await this.consent.approve(uid, approval, req, res) };
   }
 
   /** Works as a plain HTML form (303 to the client) and from the page script (JSON). */

@@ -1,4 +1,4 @@
-import { guardrailsSchema } from '@paper/contracts';
+import { GUARDRAIL_AMOUNT, guardrailsSchema } from '@paper/contracts';
 import { z } from 'zod';
 
 const address = z
@@ -12,7 +12,7 @@ export const proofBody = z.object({ challengeId: z.uuid(), signature }).strict()
 
 const positiveAmount = z
   .string()
-  .regex(/^\d+(\.\d{1,6})?$/, 'must be a USDC amount like 100 or 12.5')
+  .regex(GUARDRAIL_AMOUNT, 'must be a USDC amount like 100 or 12.5 (at most 12 digits before the point and 6 after)')
   .refine((v) => Number(v) > 0, 'must be more than 0')
   .nullable();
 
@@ -22,6 +22,8 @@ export const approvalRequestBody = z
     expiresInDays: z.number().int().min(1, 'must be at least 1 day').max(30, 'can be at most 30 days'),
   })
   .strict();
-export const approveBody = z.object({ signature: signature.optional() }).strict();
+/** `readOnly`: the owner chose read-only access although the app asked to trade (no trading key, no trade:write). */
+export const approveBody = z.object({ signature: signature.optional(), readOnly: z.boolean().optional() }).strict();
 
 export type ApprovalRequestBody = z.infer<typeof approvalRequestBody>;
+export type ApproveBody = z.infer<typeof approveBody>;

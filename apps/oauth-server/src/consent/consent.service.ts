@@ -16,7 +16,7 @@ import { issuesRefreshToken } from '../provider/provider-configuration';
 import { SessionKeyRegistrationError, SessionKeysService } from '../session-keys/session-keys.service';
 import { type Challenge, WalletAuthService } from '../wallet-auth/wallet-auth.service';
 import { approvalFor, browserTypedData } from './approval-typed-data';
-import type { ApprovalRequestBody } from './consent.dto';
+import type { ApprovalRequestBody, ApproveBody } from './consent.dto';
 import { ConsentError, ConsentErrorCode, INTERACTION_EXPIRED_MESSAGE } from './consent.exception';
 
 const KNOWN_SCOPES = new Set<string>(['openid', SCOPES.offline, SCOPES.read, SCOPES.write]);
@@ -107,12 +107,15 @@ export class ConsentService {
     return { sessionKey, expiresAt: keyExpiresAt.toISOString(), typedData: browserTypedData(approval) };
   }
 
-  /** Verifies the approval, registers the key with the exchange, creates the grant; returns where to go next. */
-  async approve(uid: string, signature: Hex | undefined, req: Request, res: Response): Promise<string> {
+  /**
+   * Verifies the approval, registers the key with the exchange, creates the grant; returns where to go next.
+   * The owner may answer a request to trade with read-only access: the grant then has no trade:write.
+   */
+  async approve(uid: string, approval: ApproveBody, req: Request, res: Response): Promise<string> {
     const details = await this.details(uid, req, res);
     const request = await this.claim(uid);
     try {
-      const redirectTo = await this.completeApproval(uid, request, signature, details, req, res);
+      const redirectTo = await this.completeApproval(uid, request, approval, details, req, res);
       await this.requests().delete({ uid });
       return redirectTo;
     } catch (error) {
@@ -124,15 +127,17 @@ export class ConsentService {
   private async completeApproval(
     uid: string,
     request: ConsentRequestEntity,
-    signature: Hex | undefined,
+    approval: ApproveBody,
     details: Interaction,
     req: Request,
     res: Response,
   ): Promise<string> {
     const wallet = request.wallet!;
     const clientId = String(details.params['client_id']);
-    const scopes = requestedScopes(details).filter((s) => KNOWN_SCOPES.has(s));
+    const requested = requestedScopes(details).filter((s) => KNOWN_SCOPES.has(s));
+    const scopes = approval.readOnly ? requested.filter((s) => s !== SCOPES.write) : requested;
     const trading = scopes.includes(SCOPES.write);
+    const signature = approval.signature;
     if (trading && (!request.sessionKeyAddress || !request.guardrails || !request.keyExpiresAt || !request.encryptedPrivateKey)) {
       throw new ConsentError(ConsentErrorCode.ApprovalNotPrepared, 'Choose your limits first, then sign the approval.');
     }
@@ -156,6 +161,12 @@ export class ConsentService {
     const tradeScopes = scopes.filter((s) => s === SCOPES.read || s === SCOPES.write);
     if (scopes.length) grant.addOIDCScope(scopes.join(' '));
     if (tradeScopes.length) for (const resource of this.resources(details)) grant.addResourceScope(resource, tradeScopes.join(' '));
+    // What the owner declined is recorded as such, so the provider does not ask again for it.
+    const declined = requested.filter((s) => !scopes.includes(s));
+    if (declined.length) {
+      grant.rejectOIDCScope(declined.join(' '));
+      for (const resource of this.resources(details)) grant.rejectResourceScope(resource, declined.join(' '));
+    }
     const grantId = await grant.save();
 
     if (trading) {

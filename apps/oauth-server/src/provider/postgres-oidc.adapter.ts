@@ -1,3 +1,4 @@
+import { isStorableText, unstorableTextMessage, unstorableTextPath } from '@paper/nest-infra';
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider';
 import type { DataSource } from 'typeorm';
 import { revokeGrant, type RevokeSessionKeys } from './grant-revocation';
@@ -22,6 +23,8 @@ const REUSED: Record<string, string> = {
  *   only one consumes it; the other is treated as a reuse (the whole grant is revoked, `invalid_grant`).
  * - Removing a grant revokes its session keys first (awaited).
  * - A registered client expires after TOKEN_TTL.unusedClient unless a connection is approved for it.
+ * - An id no row can have (text PostgreSQL cannot store, such as NUL) reads as absent, and a payload
+ *   with such text is refused as invalid metadata instead of failing in the database.
  */
 export class PostgresOidcAdapter implements Adapter {
   constructor(
@@ -31,6 +34,8 @@ export class PostgresOidcAdapter implements Adapter {
   ) {}
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    const unstorable = unstorableTextPath(payload);
+    if (unstorable !== undefined) throw new errors.InvalidClientMetadata(unstorableTextMessage(unstorable));
     const isClient = this.kind === 'Client';
     const grantId = payload.grantId ?? (this.kind === 'Grant' ? id : null);
     // A client keeps a cleared expiry (it was granted) when its registration is written again.
@@ -62,6 +67,7 @@ export class PostgresOidcAdapter implements Adapter {
   }
 
   async consume(id: string): Promise<void> {
+    if (!isStorableText(id)) throw new errors.InvalidGrant(`${this.kind} not found`);
     const [consumed] = (await this.dataSource.query(
       `UPDATE oauth.oidc_models SET consumed_at = now()
         WHERE kind = $1 AND id = $2 AND consumed_at IS NULL AND (expires_at IS NULL OR expires_at > now()) RETURNING id`,
@@ -78,15 +84,18 @@ export class PostgresOidcAdapter implements Adapter {
   }
 
   async destroy(id: string): Promise<void> {
+    if (!isStorableText(id)) return;
     if (this.kind === 'Grant') await this.revokeSessionKeys(id);
     await this.dataSource.query(`DELETE FROM oauth.oidc_models WHERE kind = $1 AND id = $2`, [this.kind, id]);
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
+    if (!isStorableText(grantId)) return;
     await this.dataSource.query(`DELETE FROM oauth.oidc_models WHERE kind = $1 AND grant_id = $2`, [this.kind, grantId]);
   }
 
   private async findWhere(condition: string, value: string): Promise<AdapterPayload | undefined> {
+    if (!isStorableText(value)) return undefined;
     const rows = (await this.dataSource.query(
       `SELECT payload, consumed_at FROM oauth.oidc_models
         WHERE kind = $1 AND ${condition} AND (expires_at IS NULL OR expires_at > now()) LIMIT 1`,

@@ -5,6 +5,7 @@ import type { OauthServerConfig } from '../config/oauth-server.config';
 import { renderErrorPage } from '../pages/page-layout';
 import type { RevokeSessionKeys } from './grant-revocation';
 import { PostgresOidcAdapter } from './postgres-oidc.adapter';
+import { checkRegistration } from './registration-rules';
 import type { ProviderKeys } from './provider-keys';
 import { TOKEN_TTL } from './token-lifetimes';
 
@@ -66,13 +67,16 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
       id_token_signed_response_alg: 'ES256',
     },
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
-    // A client's registered `scope` would cap what it can ever ask for: MCP clients register with the scope
-    // of the first challenge (trade:read) and must later be able to step up to trade:write. Consent, not
-    // registration, decides the scopes, so the registered value is dropped.
+    // Called once per registration (for `software_id`, present or not) with the whole metadata:
+    // - a client's registered `scope` would cap what it can ever ask for; consent, not registration,
+    //   decides the scopes, so the registered value is dropped;
+    // - text PostgreSQL cannot store and unsafe redirect URIs are refused (registration-rules.ts).
     extraClientMetadata: {
       properties: ['software_id'],
       validator: (_ctx, key, _value, metadata) => {
-        if (key === 'software_id') delete (metadata as { scope?: string }).scope;
+        if (key !== 'software_id') return;
+        delete (metadata as { scope?: string }).scope;
+        checkRegistration(metadata as Record<string, unknown>);
       },
     },
     responseTypes: ['code'],

@@ -30,6 +30,8 @@ describe('alerts-api accounts and watches', () => {
       const res = await call<{ account: { id: string; createdAt: string }; token: string }>('POST', '/api/accounts');
       expect(res.status).toBe(201);
       expect(res.body.token).toMatch(/^alrt_[0-9a-f]{32}_[A-Za-z0-9_-]{43}$/);
+      // A secret shown once is never kept by a cache.
+      expect(res.headers.get('cache-control')).toBe('no-store');
       const me = await call('GET', '/api/me', { token: res.body.token });
       expect(me.status).toBe(200);
       expect(JSON.stringify(me.body)).not.toContain(res.body.token);
@@ -206,6 +208,54 @@ describe('alerts-api accounts and watches', () => {
       }
       expect((await call('POST', '/api/watches', { token, raw: '[1,2]' })).body).toMatchObject({ code: 'validation_failed' });
       expect((await call('POST', '/api/watches', { token, raw: '{"address":' })).body).toMatchObject({ code: 'invalid_json' });
+    });
+
+    it('refuses bodies that are not JSON with 415 and changes nothing (what fetch sends by default is text/plain)', async () => {
+      const { body: watch } = await call<Watch>('POST', '/api/watches', { token, body: { address: WALLET, role: 'team', label: 'before' } });
+      const send = (method: string, path: string, body: string, type?: string) =>
+        fetch(`${stack.alertsUrl}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, ...(type ? { 'content-type': type } : {}) },
+          body: type ? body : new TextEncoder().encode(body),
+        });
+      for (const [method, path, type] of [
+        ['PATCH', `/api/watches/${watch.id}`, 'text/plain;charset=UTF-8'],
+        ['PATCH', `/api/watches/${watch.id}`, undefined],
+        ['POST', '/api/watches', 'application/x-www-form-urlencoded'],
+        ['PUT', '/api/protocol-rules', 'text/plain;charset=UTF-8'],
+        ['POST', '/api/channels', 'text/plain'],
+      ] as const) {
+        const res = await send(method, path, JSON.stringify({ label: 'after', address: WALLET, mintRate: { enabled: true } }), type);
+        expect(res.status).toBe(415);
+        expect(await res.json()).toEqual({ code: 'unsupported_media_type', message: expect.stringContaining('Content-Type: application/json') });
+      }
+      const me = await call<{ watches: Watch[]; protocolRules: { mintRate: { enabled: boolean } } }>('GET', '/api/me', { token });
+      expect(me.body.watches.find((w) => w.id === watch.id)!.label).toBe('before');
+      expect(me.body.protocolRules.mintRate.enabled).toBe(false);
+      const huge = await call('POST', '/api/watches', { token, body: { address: WALLET, label: 'x'.repeat(300_000) } });
+      expect(huge.status).toBe(413);
+      expect(huge.body).toMatchObject({ code: 'payload_too_large' });
+    });
+
+    it('refuses NUL characters in labels (watch, channel) with 400 naming the field, writing nothing', async () => {
+      const account = await newAccount(call);
+      const { body: watch } = await call<Watch>('POST', '/api/watches', { token: account.token, body: { address: WALLET } });
+      for (const [method, path, body, field] of [
+        ['POST', '/api/watches', { address: WALLET, role: 'own', label: 'main\u0000' }, 'label'],
+        ['PATCH', `/api/watches/${watch.id}`, { label: '\u0000' }, 'label'],
+        ['PATCH', `/api/watches/${watch.id}`, { rules: { liquidation: { ['belowPct\u0000']: 1 } } }, 'a key of rules.liquidation'],
+        ['POST', '/api/channels', { kind: 'webhook', target: 'https://93.184.216.34/in', label: 'ops\u0000' }, 'label'],
+        ['POST', '/api/channels', { kind: 'webhook', target: 'https://93.184.216.34/in', label: 'lone \ud800 surrogate' }, 'label'],
+      ] as const) {
+        const res = await call(method, path, { token: account.token, body });
+        expect(res.status).toBe(400);
+        expect(res.body).toEqual({ code: 'validation_failed', message: expect.stringContaining(field.startsWith('a key') ? field : `"${field}" contains a character that cannot be stored`) });
+      }
+      const query = await call('GET', '/api/alerts?before=%00', { token: account.token });
+      expect(query.status).toBe(400);
+      const me = await call<{ watches: Watch[]; channels: unknown[] }>('GET', '/api/me', { token: account.token });
+      expect(me.body.watches).toEqual([expect.objectContaining({ id: watch.id, label: null, role: null })]);
+      expect(me.body.channels).toEqual([]);
     });
 
     it('answers 404 for unknown and malformed ids', async () => {

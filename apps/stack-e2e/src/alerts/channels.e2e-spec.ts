@@ -67,6 +67,7 @@ describe('alerts-api channels', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ kind: 'webhook', target: `http://${hook.hostPort}/****`, label: 'ops', status: 'active', disabledReason: null });
     expect(res.body.signingSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(res.headers.get('cache-control')).toBe('no-store');
     const me = await call<{ channels: Channel[] }>('GET', '/api/me', { token });
     expect(me.body.channels).toEqual([expect.objectContaining({ id: res.body.id, target: `http://${hook.hostPort}/****` })]);
     expect(JSON.stringify(me.body)).not.toContain(res.body.signingSecret!);

@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestStack, type TestStack } from '@paper/dev-stack';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { checkToolCallParams, checkTransportSecurity } from '../mcp/transport-security-checks';
 import { type Call, client, eventually, newAccount, type Receiver, sql, startReceiver, WALLET } from './alerts-test-kit';
 
 const MARKETS = { ok: true, summary: 'Two markets.', data: { markets: [{ market: 'BTC', markPrice: 97000, maxLeverage: 1000 }] } };
@@ -245,16 +246,52 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
       expect((await call('GET', '/api/me', { token })).status).toBe(401);
     });
 
-    it('refuses an invalid token with 401, and GET/DELETE with 405', async () => {
+    it('refuses an invalid token with 401 and a JSON-RPC error, advertising no OAuth, and GET/DELETE with 405', async () => {
       const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
       const res = await call('POST', '/mcp', { token: 'alrt_bad', body: init, headers: { accept: 'application/json, text/event-stream' } });
       expect(res.status).toBe(401);
-      expect(res.body).toMatchObject({ code: 'unauthorized' });
+      expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: expect.stringContaining('POST /api/accounts'), data: { code: 'unauthorized' } } });
+      const challenge = res.headers.get('www-authenticate') ?? '';
+      expect(challenge).toMatch(/^Bearer realm="alerts", error="invalid_token"/);
+      expect(challenge).not.toContain('resource_metadata');
+      // Nothing suggests an OAuth flow: there is no protected-resource or authorization-server metadata.
+      for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server']) {
+        expect((await fetch(`${stack.alertsUrl}${path}`)).status).toBe(404);
+      }
+      // The SDK client sees the 401 as such (without an OAuth provider it has nothing to start).
+      await expect(connect('alrt_bad')).rejects.toMatchObject({ code: 401 });
       for (const method of ['GET', 'DELETE']) {
         const r = await call(method, '/mcp');
         expect(r.status).toBe(405);
         expect(r.headers.get('allow')).toBe('POST');
       }
+    });
+  });
+
+  describe('POST /mcp transport checks', () => {
+    it('refuses a foreign Host or Origin with 403 (DNS-rebinding protection) and serves server-side clients and admitted origins', async () => {
+      await checkTransportSecurity(stack.alertsUrl);
+    });
+
+    it('answers tools/call without usable params, or naming no tool of its own (constructor, toString), with -32602', async () => {
+      await checkToolCallParams(stack.alertsUrl);
+      const { token } = await newAccount(call);
+      await checkToolCallParams(stack.alertsUrl, { authorization: `Bearer ${token}` });
+    });
+
+    it('refuses text the database cannot store in tool arguments with 400 naming the field, writing nothing', async () => {
+      const { token } = await newAccount(call);
+      const addWatch = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'add_watch', arguments: { address: WALLET, label: 'main\u0000' } } };
+      const res = await call('POST', '/mcp', { token, body: addWatch, headers: { accept: 'application/json, text/event-stream' } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32602, message: expect.stringContaining('"params.arguments.label"') } });
+      expect((await call<{ watches: unknown[] }>('GET', '/api/me', { token })).body.watches).toEqual([]);
+      const notJson = await fetch(`${stack.alertsUrl}/mcp`, { method: 'POST', headers: { accept: 'application/json, text/event-stream', 'content-type': 'text/plain' }, body: '{}' });
+      expect(notJson.status).toBe(415);
+      expect(await notJson.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, data: { code: 'unsupported_media_type' } } });
+      const broken = await fetch(`${stack.alertsUrl}/mcp`, { method: 'POST', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, body: '{"jsonrpc":' });
+      expect(broken.status).toBe(400);
+      expect(await broken.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
     });
   });
 

@@ -87,8 +87,8 @@ export interface BrowserConsent {
 
 /**
  * The wallet owner's side: opens the authorization URL the client was sent to, connects the injected
- * wallet, signs in, sets the guardrails when trading is asked for, approves, and returns the code the
- * client's redirect URI received.
+ * wallet, signs in, approves trading within `limits` or, without limits, read-only access, and returns the
+ * code the client's redirect URI received.
  */
 export async function approveInBrowser(env: BrowserConsent, authorizationUrl: URL, limits?: Limits): Promise<string> {
   const context = await env.browser.newContext({ viewport: { width: 900, height: 900 } });
@@ -104,6 +104,7 @@ export async function approveInBrowser(env: BrowserConsent, authorizationUrl: UR
     await driver.connectBrowserWallet();
     await driver.signIn();
     if (limits) await driver.setLimits(limits);
+    else if (authorizationUrl.searchParams.get('scope')?.includes('trade:write')) await driver.chooseReadOnly();
     const since = env.callback.received.length;
     await driver.approve();
     const callback = await env.callback.next(since);

@@ -47,7 +47,7 @@ describe('MCP server: OAuth through the SDK client, then trading over MCP', () =
 
   const accessToken = () => provider.tokens()!.access_token;
 
-  it('starts OAuth on the 401 challenge: discovery, dynamic registration, PKCE S256, consent, token for the /mcp resource', async () => {
+  it('starts OAuth on the 401 challenge with every scope the tools need: discovery, registration, PKCE S256, consent, token for /mcp', async () => {
     // Without a token the public part works; the connected-wallet view answers the challenge.
     expect((await mcp.client.listTools()).tools).toHaveLength(18);
     await expect(callTool(mcp.client, 'get_account')).rejects.toBeInstanceOf(UnauthorizedError);
@@ -59,17 +59,19 @@ describe('MCP server: OAuth through the SDK client, then trading over MCP', () =
       client_id: provider.clientInformation()!.client_id,
       redirect_uri: callback.redirectUri,
       code_challenge_method: 'S256',
-      scope: 'trade:read',
+      // The challenge of a read tool already names trading: one sign-in is enough for both.
+      scope: 'trade:read trade:write offline_access',
       resource: mcpResource(stack.baseUrl),
     });
     expect(url.searchParams.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
+    // This owner answers the request to trade with read-only access.
     const code = await approveInBrowser(consent, url);
     await mcp.transport.finishAuth(code);
     const claims = decodeJwt(accessToken());
     expect(claims).toMatchObject({ aud: mcpResource(stack.baseUrl), iss: stack.baseUrl, wallet, sub: wallet });
     expect(String(claims['scope']).split(' ')).toEqual(['trade:read']);
-    // The challenge asked for trade:read only (no offline_access), yet the client stays connected.
+    expect(claims['session_key']).toBeUndefined();
     expect(provider.tokens()!.refresh_token).toEqual(expect.any(String));
   });
 
@@ -99,45 +101,41 @@ describe('MCP server: OAuth through the SDK client, then trading over MCP', () =
     expect(permissions.structuredContent).toMatchObject({ connected: true, wallet, scopes: ['trade:read'], canRead: true, canTrade: false });
   });
 
-  it('answers a trading tool with 403 insufficient_scope for a read-only token', async () => {
+  it('answers a trading tool with 403 insufficient_scope for the read-only token the owner chose', async () => {
     const res = await rawMcpPost(stack.baseUrl, toolsCall(4, 'preview_trade', TRADE), { authorization: `Bearer ${accessToken()}` });
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toBe(
-      `Bearer error="insufficient_scope", resource_metadata="${stack.baseUrl}/.well-known/oauth-protected-resource/mcp", scope="trade:read trade:write"`,
+      `Bearer error="insufficient_scope", resource_metadata="${stack.baseUrl}/.well-known/oauth-protected-resource/mcp", scope="trade:read trade:write offline_access"`,
     );
     expect(await res.json()).toMatchObject({ id: 4, error: { data: { code: 'insufficient_scope' }, message: expect.stringMatching(/trade:write/) } });
-  });
-
-  it('keeps the granted scope on refresh: stepping up to trade:write takes a new authorization (the consent page)', async () => {
-    // The SDK answers the 403 with its refresh token first; a refresh never widens the scope (RFC 6749
-    // section 6), so the SDK gives up on the same 403 instead of starting a new authorization.
+    // The SDK refreshes (which keeps the owner's choice) and stops on the same 403: trading needs the owner's consent again.
     const stepUp = await callTool(mcp.client, 'preview_trade', TRADE).catch((error: unknown) => error);
     expect(stepUp).toBeInstanceOf(StreamableHTTPError);
     expect((stepUp as StreamableHTTPError).code).toBe(403);
     expect(String(decodeJwt(accessToken())['scope'])).toBe('trade:read');
     expect(provider.redirects).toHaveLength(1);
-    // A client that drops its tokens and authorizes again with the challenged scope is sent to the consent page.
-    await provider.invalidateCredentials('tokens');
-    await expect(auth(provider, { serverUrl: `${stack.baseUrl}/mcp`, scope: 'trade:read trade:write' })).resolves.toBe('REDIRECT');
-    const url = provider.lastRedirect;
-    expect(provider.redirects).toHaveLength(2);
-    expect(url.searchParams.get('scope')).toBe('trade:read trade:write');
-    expect(url.searchParams.get('resource')).toBe(mcpResource(stack.baseUrl));
   });
 
-  it('connects a trading client through the challenge of a trading tool, then previews, opens and closes a position over MCP', async () => {
+  it('one sign-in: a client challenged on a balance check gets trading approved, then previews, opens and closes over MCP with the same token', async () => {
     await fund(stack, wallet);
     const trader = new TestOAuthProvider(callback.redirectUri, 'MCP E2E Trader');
     const session = await connectMcp(stack.baseUrl, { authProvider: trader });
     try {
-      await expect(callTool(session.client, 'preview_trade', TRADE)).rejects.toBeInstanceOf(UnauthorizedError);
-      expect(trader.lastRedirect.searchParams.get('scope')).toBe('trade:read trade:write');
+      // The agent checks the balance first: the challenge of that read tool starts the only sign-in.
+      await expect(callTool(session.client, 'get_account')).rejects.toBeInstanceOf(UnauthorizedError);
+      expect(trader.lastRedirect.searchParams.get('scope')).toBe('trade:read trade:write offline_access');
       await session.transport.finishAuth(await approveInBrowser(consent, trader.lastRedirect, LIMITS));
       const token = trader.tokens()!.access_token;
       expect(decodeJwt(token)).toMatchObject({ aud: mcpResource(stack.baseUrl), wallet, session_key: expect.stringMatching(/^0x[0-9a-f]{40}$/) });
       expect(String(decodeJwt(token)['scope']).split(' ')).toEqual(expect.arrayContaining(['trade:read', 'trade:write']));
+      const balance = await callTool(session.client, 'get_account');
+      expect(balance.isError).toBeFalsy();
+      expect(balance.structuredContent).toMatchObject({ wallet });
       await eventually(async () => (await callTool(session.client, 'get_trading_permissions')).structuredContent?.['canTrade'] === true, 'the trading session');
       await tradeRoundTrip(session);
+      // No second authorization was ever needed.
+      expect(trader.redirects).toHaveLength(1);
+      expect(trader.tokens()!.access_token).toBe(token);
     } finally {
       await session.close();
     }

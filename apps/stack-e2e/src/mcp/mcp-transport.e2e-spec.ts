@@ -6,6 +6,7 @@ import { eventually } from '../oauth/oauth-test-client';
 import { runInspectorCli } from './inspector-cli';
 import { callTool, connectMcp, type McpConnection, rawMcpPost, restCall, resultText, toolsCall } from './mcp-test-client';
 import { signStackToken } from './stack-token';
+import { checkToolCallParams, checkTransportSecurity } from './transport-security-checks';
 
 const WALLET = '0x00000000000000000000000000000000000000a1';
 const INTENT = `0x${'ab'.repeat(32)}`;
@@ -150,15 +151,25 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
     expect(await broken.json()).toMatchObject({ error: { code: -32700 } });
   });
 
+  it('refuses a foreign Host or Origin with 403 (DNS-rebinding protection) and serves server-side clients and admitted origins', async () => {
+    await checkTransportSecurity(stack.baseUrl);
+  });
+
+  it('answers tools/call without usable params with -32602 Invalid params', async () => {
+    await checkToolCallParams(stack.baseUrl);
+  });
+
   it('challenges a call that needs the connected wallet with 401 pointing at the protected-resource metadata', async () => {
-    const account = await rawMcpPost(stack.baseUrl, toolsCall(7, 'get_account'));
+    // A browser-based client on loopback (the Inspector's origin) reads the challenge cross-origin.
+    const account = await rawMcpPost(stack.baseUrl, toolsCall(7, 'get_account'), { origin: 'http://localhost:6274' });
     expect(account.status).toBe(401);
-    expect(account.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${prm}", scope="trade:read"`);
+    expect(account.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${prm}", scope="trade:read trade:write offline_access"`);
+    expect(account.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
     expect(account.headers.get('access-control-expose-headers')).toMatch(/WWW-Authenticate/);
     expect(await account.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { data: { code: 'unauthorized' } } });
     const trade = await rawMcpPost(stack.baseUrl, toolsCall(8, 'open_position', { market: 'BTC', side: 'long', marginUsd: 20, leverage: 500 }));
     expect(trade.status).toBe(401);
-    expect(trade.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${prm}", scope="trade:read trade:write"`);
+    expect(trade.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${prm}", scope="trade:read trade:write offline_access"`);
     // Without a token, initialize and tools/list still work, and so does an account tool given a wallet.
     expect((await rawMcpPost(stack.baseUrl, { jsonrpc: '2.0', id: 9, method: 'tools/list' })).status).toBe(200);
     expect((await rawMcpPost(stack.baseUrl, toolsCall(10, 'get_account', { wallet: WALLET }))).status).toBe(200);
@@ -183,7 +194,7 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
       headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version' },
     });
     expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization.*Content-Type.*Mcp-Protocol-Version/);
   });
 
@@ -238,7 +249,9 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
     const token = await signStackToken(stack, { wallet: `0x${'c3'.repeat(20)}`, audience: mcpResource(stack.baseUrl), clientId: 'rate-limit' });
     const initialize = (id: number) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'burst', version: '1' } } });
     const answers = await Promise.all(
-      Array.from({ length: 100 }, (_, id) => rawMcpPost(stack.baseUrl, id % 2 ? { jsonrpc: '2.0', id, method: 'tools/list' } : initialize(id), { authorization: `Bearer ${token}` })),
+      Array.from({ length: 100 }, (_, id) =>
+        rawMcpPost(stack.baseUrl, id % 2 ? { jsonrpc: '2.0', id, method: 'tools/list' } : initialize(id), { authorization: `Bearer ${token}`, origin: stack.baseUrl }),
+      ),
     );
     const limited = answers.filter((a) => a.status === 429);
     expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(40);

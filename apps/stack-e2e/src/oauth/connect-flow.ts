@@ -29,6 +29,8 @@ export interface ConnectOptions {
   clientName?: string;
   /** A resource indicator (RFC 8707) for the authorization request; the default resource when absent. */
   resource?: string;
+  /** `open`: stop once the page is open, before connecting a wallet. */
+  stopAt?: 'open';
 }
 
 export interface StartedConsent {
@@ -54,6 +56,7 @@ export async function startConsent(env: FlowEnv, options: ConnectOptions = {}): 
   const driver = new ConsentDriver(page);
   const shot = (name: string, selector?: string) => screenshot(wanted(env, options, name), page, name, selector);
   await driver.open(request.url);
+  if (options.stopAt === 'open') return { client, request, context, page, wallet, driver };
   await shot('consent-connect');
   if (options.demoWallet) await driver.connectDemoWallet();
   else await driver.connectBrowserWallet();

@@ -66,6 +66,12 @@ export class ConsentDriver {
     await p.getByLabel('Trading key lifetime (days)').fill(limits.expiresInDays);
   }
 
+  /** Answers an app that asks to trade with read-only access (keyboard: arrow keys move within the radio group). */
+  async chooseReadOnly(): Promise<void> {
+    await this.page.getByRole('radio', { name: /Read only/ }).check();
+    await this.page.getByRole('button', { name: 'Approve read-only access' }).waitFor();
+  }
+
   async approve(): Promise<void> {
     await this.page.getByRole('button', { name: /^Approve/ }).press('Enter');
   }

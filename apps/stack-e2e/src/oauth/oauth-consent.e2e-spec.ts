@@ -117,6 +117,67 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     await flow.context.close();
   });
 
+  it('lets the owner answer a request to trade with read-only access: no trading key, no trade:write', async () => {
+    const started = await startConsent(suite.env, { scope: 'trade:read trade:write offline_access', clientName: 'Curious Agent' });
+    await started.driver.chooseReadOnly();
+    expect(await started.page.locator('#guardrails').isVisible()).toBe(false);
+    const callbackUrl = await finishConsent(suite.env, started, { scope: 'trade:read' });
+    const tokens = await exchangeCode(started.client, callbackUrl, started.request);
+    const claims = decodeJwt(tokens.access_token);
+    expect(String(claims['scope']).split(' ')).toEqual(['trade:read']);
+    expect(claims['session_key']).toBeUndefined();
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+    expect(started.wallet!.signedTypedData()).toEqual([]);
+    const keys = await suite.query('SELECT address FROM oauth.session_key_secrets WHERE client_id = $1', [started.client.clientId]);
+    expect(keys).toEqual([]);
+    // A refresh keeps what the owner granted.
+    const refreshed = await oidc.refreshTokenGrant(started.client.config, tokens.refresh_token!);
+    expect(String(decodeJwt(refreshed.access_token)['scope'])).toBe('trade:read');
+    await started.context.close();
+  });
+
+  it.each([
+    ['a 390 px phone', { width: 390, height: 844 }, 'consent-phone'],
+    ['a desktop', { width: 1280, height: 800 }, undefined],
+  ] as const)('on %s: opens at the card naming the app and what it asks; the faucet answers at its button', async (_label, viewport, shot) => {
+    const context = await suite.browser.newContext({ viewport, ...(viewport.width < 500 ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
+    const started = await startConsent(suite.env, { context, clientName: 'Phone Agent', stopAt: 'open' });
+    const { page } = started;
+    // The page starts at the top: the card that says which app asks for what is in view.
+    expect(await page.evaluate('window.scrollY')).toBe(0);
+    const card = (await page.locator('section.request').boundingBox())!;
+    expect(card.y).toBeGreaterThanOrEqual(0);
+    expect(card.y).toBeLessThan(viewport.height / 2);
+    expect(await page.getByRole('heading', { name: /Phone Agent wants to connect/ }).isVisible()).toBe(true);
+    // A permission is text, not something that looks like a link.
+    const look = (await page.evaluate(`(() => {
+      const el = [...document.querySelectorAll('li.scope strong')].find((node) => node.textContent === 'Trade within your limits');
+      const own = getComputedStyle(el);
+      return { color: own.color, text: getComputedStyle(el.closest('li')).color, decoration: own.textDecorationLine, cursor: own.cursor };
+    })()`)) as { color: string; text: string; decoration: string; cursor: string };
+    expect(look).toEqual({ color: look.text, text: look.text, decoration: 'none', cursor: 'auto' });
+    await screenshot(SCREENSHOTS && shot !== undefined, page, shot ?? '');
+
+    await started.driver.connectBrowserWallet();
+    await started.driver.signIn();
+    const fund = page.getByRole('button', { name: 'Fund this wallet with test USDC' });
+    await fund.scrollIntoViewIfNeeded();
+    await fund.press('Enter');
+    const result = page.locator('#fund-result');
+    await result.filter({ hasText: /^Added 1,000 test USDC to 0x/ }).waitFor();
+    // The result is right below the button, on screen, and the button says what happened.
+    const button = (await page.locator('#fund').boundingBox())!;
+    const text = (await result.boundingBox())!;
+    expect(text.y - (button.y + button.height)).toBeGreaterThanOrEqual(0);
+    expect(text.y - (button.y + button.height)).toBeLessThan(40);
+    expect(text.y + text.height).toBeLessThanOrEqual(viewport.height);
+    expect(button.y).toBeGreaterThanOrEqual(0);
+    expect(await page.locator('#fund').textContent()).toBe('Funded: add more test USDC');
+    expect(await page.locator('#status').textContent()).not.toContain('Added');
+    await screenshot(SCREENSHOTS && shot !== undefined, page, 'consent-funded', '#faucet-box');
+    await context.close();
+  });
+
   it('rotates refresh tokens, and reuse of an old one revokes the grant and its trading key', async () => {
     const flow = await connectWithConsent(suite.env);
     const first = await exchangeCode(flow.client, flow.callbackUrl, flow.request);

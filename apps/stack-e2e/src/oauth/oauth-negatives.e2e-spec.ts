@@ -139,6 +139,41 @@ describe('OAuth: requests that must not yield a token or a trade', () => {
     expect(onExchange).toBeInstanceOf(Date);
   }
 
+  it('refuses registrations with text the database cannot store, or plain-http redirects to another host (400, nothing stored)', async () => {
+    const register = (metadata: Record<string, unknown>, ip: string) =>
+      fetch(`${suite.stack.appUrls['oauth-server']}/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+        body: JSON.stringify({ token_endpoint_auth_method: 'none', ...metadata }),
+      });
+    const [{ n: before }] = await suite.query<{ n: number }>(`SELECT count(*)::int AS n FROM oauth.oidc_models WHERE kind = 'Client'`);
+    for (const [metadata, error, field] of [
+      [{ client_name: 'Agent\u0000', redirect_uris: ['https://agent.example/cb'] }, 'invalid_client_metadata', '"client_name"'],
+      [{ client_name: 'Agent', redirect_uris: ['https://agent.example/cb\u0000'] }, 'invalid_client_metadata', '"redirect_uris[0]"'],
+      [{ client_name: 'Agent', redirect_uris: ['http://agent.example/cb'] }, 'invalid_redirect_uri', 'plain http'],
+      [{ client_name: 'Agent', redirect_uris: ['http://10.0.0.5/cb'] }, 'invalid_redirect_uri', 'plain http'],
+      [{ client_name: 'Agent', redirect_uris: ['javascript:alert(1)//'] }, 'invalid_redirect_uri', ''],
+    ] as const) {
+      const res = await register(metadata, '198.51.100.20');
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({ error, error_description: expect.stringContaining(field) });
+    }
+    const [{ n: after }] = await suite.query<{ n: number }>(`SELECT count(*)::int AS n FROM oauth.oidc_models WHERE kind = 'Client'`);
+    expect(after).toBe(before);
+    // Loopback over http (native apps, RFC 8252) and https stay allowed.
+    for (const uri of ['http://127.0.0.1:33418/cb', 'http://localhost:6274/oauth/callback', 'http://[::1]/cb', 'https://claude.ai/api/mcp/auth_callback']) {
+      expect((await register({ client_name: 'Agent', redirect_uris: [uri] }, '198.51.100.21')).status).toBe(201);
+    }
+    // A NUL in a token request's code or refresh token is just an unknown one.
+    const token = await fetch(`${suite.stack.baseUrl}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=refresh_token&refresh_token=a%00b&client_id=nobody',
+    });
+    expect(token.status).toBeLessThan(500);
+    expect(await token.json()).toMatchObject({ error: expect.stringMatching(/^invalid_(client|grant)$/) });
+  });
+
   it('limits client registrations per client IP: 429 with Retry-After in the OAuth error format, other IPs unaffected', async () => {
     const oauthServer = suite.stack.appUrls['oauth-server']!;
     const register = (ip: string, path = '/register') =>

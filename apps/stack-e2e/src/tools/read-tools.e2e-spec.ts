@@ -309,12 +309,19 @@ describe('tool API: read tools over HTTP', () => {
     expect(unknown.body.error!.code).toBe('unknown_parameter');
   });
 
-  it('accepts a POST without a body and refuses non-JSON bodies', async () => {
+  it('accepts a POST without a body and refuses non-JSON bodies (415), form-encoded ones included, on both families', async () => {
     const empty = await fetch(`${base}/api/v1/tools/get_markets`, { method: 'POST' });
     expect(empty.status).toBe(200);
-    const text = await callTool(base, 'get_markets', undefined, { rawBody: 'market=BTC', contentType: 'text/plain' });
-    expect(text.status).toBe(400);
-    expect(text.body.error!.message).toContain('application/json');
+    for (const [contentType, o] of [
+      ['text/plain', {}],
+      ['application/x-www-form-urlencoded', {}],
+      ['application/x-www-form-urlencoded', { token: trader.token }],
+      ['multipart/form-data; boundary=x', { token: trader.token }],
+    ] as const) {
+      const refused = await callTool(base, 'calculate_position', undefined, { ...o, rawBody: 'market=BTC&side=long&marginUsd=10&leverage=2', contentType });
+      expect(refused.status).toBe(415);
+      expect(refused.body.error).toEqual({ code: 'unsupported_media_type', message: expect.stringContaining('Content-Type: application/json') });
+    }
     const broken = await callTool(base, 'get_markets', undefined, { rawBody: '{"market":' });
     expect(broken.status).toBe(400);
     expect(broken.body.ok).toBe(false);

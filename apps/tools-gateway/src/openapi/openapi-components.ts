@@ -31,6 +31,14 @@ export function errorResponses(authenticated: boolean): Json {
   };
 }
 
+/** The failures of an operation that takes a body: too large, or not JSON. */
+export function bodyErrorResponses(): Json {
+  return {
+    '413': failure('The body is larger than 256 KiB (`payload_too_large`).'),
+    '415': failure('The body is not sent as `Content-Type: application/json` (`unsupported_media_type`).'),
+  };
+}
+
 /** Shared schemas and the OAuth security scheme. */
 export function openApiComponents(base: string): { schemas: Json; securitySchemes: Json } {
   return {

@@ -1,5 +1,5 @@
 import { SCOPES, TOOL_CATALOG, type ToolDefinition, publicTools, toolJsonSchema } from '@paper/contracts';
-import { openApiComponents, errorResponses, ref } from './openapi-components';
+import { bodyErrorResponses, errorResponses, openApiComponents, ref } from './openapi-components';
 
 export const OPENAPI_VERSION = '0.1.0';
 
@@ -30,6 +30,7 @@ function operation(tool: ToolDefinition, family: 'public' | 'me'): Json {
     responses: {
       '200': { description: 'The tool result.', content: { 'application/json': { schema: ref(names.result) } } },
       ...errorResponses(me),
+      ...bodyErrorResponses(),
     },
     'x-openai-isConsequential': consequential,
     'x-tool-annotations': tool.annotations,

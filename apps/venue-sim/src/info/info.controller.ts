@@ -5,7 +5,7 @@ import { parseInfoRequest } from './info-request.dto';
 import { InfoError, InfoErrorCode } from './info.exception';
 import { InfoService } from './info.service';
 
-/** POST /info: the venue's info API subset (allMids, l2Book, candleSnapshot, metaAndAssetCtxs). */
+/** POST /info: the venue's market data (see info-request.dto.ts); POST /exchange is not simulated. */
 @Controller()
 export class InfoController {
   constructor(
@@ -22,5 +22,15 @@ export class InfoController {
     }
     const answer = this.info.answer(parseInfoRequest(body), req.ip ?? 'unknown');
     res.status(200).json(answer);
+  }
+
+  /** Orders, cancels and transfers are not simulated: the paper exchange trades through its own signed intents. */
+  @Post('exchange')
+  exchange(): never {
+    throw new InfoError(
+      InfoErrorCode.NotSimulated,
+      400,
+      'venue-sim does not simulate the exchange endpoint (orders, cancels, transfers): it serves market data on POST /info only. Trade on the paper exchange through the tool API.',
+    );
   }
 }

@@ -4,6 +4,7 @@ export enum InfoErrorCode {
   InvalidRequest = 'invalid_request',
   RateLimited = 'rate_limited',
   InjectedFailure = 'injected_failure',
+  NotSimulated = 'not_simulated',
 }
 
 /** Errors of POST /info, rendered as `{ code, message }`. */

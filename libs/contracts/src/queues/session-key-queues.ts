@@ -3,11 +3,14 @@ import { defineQueue } from './queue-contract';
 import { address, signature65, uint64 } from './signed-fields';
 
 /** Guardrails as chosen by the owner (amounts as decimal USDC strings, null = no limit). */
+/** A guardrail amount in USDC: up to 12 whole digits and 6 decimals (micro-USDC), so it fits the engine's integers. */
+export const GUARDRAIL_AMOUNT = /^\d{1,12}(\.\d{1,6})?$/;
+
 export const guardrailsSchema = z
   .object({
-    maxMarginPerTradeUsd: z.string().regex(/^\d+(\.\d{1,6})?$/).nullable(),
+    maxMarginPerTradeUsd: z.string().regex(GUARDRAIL_AMOUNT).nullable(),
     maxLeverage: z.number().int().min(1).max(1000).nullable(),
-    maxDailyNotionalUsd: z.string().regex(/^\d+(\.\d{1,6})?$/).nullable(),
+    maxDailyNotionalUsd: z.string().regex(GUARDRAIL_AMOUNT).nullable(),
     maxOpenPositions: z.number().int().min(1).max(10000).nullable(),
     allowedMarkets: z.array(z.enum(['BTC', 'ETH'])).min(1).nullable(),
     requireConfirmation: z.boolean(),

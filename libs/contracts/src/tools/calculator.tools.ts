@@ -16,8 +16,8 @@ export const CALCULATE_POSITION = defineTool({
       side: sideField,
       marginUsd: marginUsdField,
       leverage: leverageField,
-      entryPrice: priceField.optional().describe('Entry price (> 0). Defaults to the live ask for a long, the live bid for a short.'),
-      exitPrice: priceField.optional().describe('Target exit price (> 0) to settle at.'),
+      entryPrice: priceField.optional().describe('Entry price (> 0, at most 100,000,000). Defaults to the live ask for a long, the live bid for a short.'),
+      exitPrice: priceField.optional().describe('Target exit price (> 0, at most 100,000,000) to settle at.'),
     })
     .strict(),
   outputSchema: z.looseObject({

@@ -34,12 +34,29 @@ export const optionalWalletField = walletField
 export const intentIdField = z.string().regex(INTENT_ID_PATTERN, 'must be 0x + 64 hex digits').describe('Intent id (0x + 64 hex).');
 export const positionIdField = z.string().regex(POSITION_ID_PATTERN, 'must be a string of digits').describe('Position id (digits).');
 export const windowField = z.enum(WINDOWS).default('24h').describe('Time window: 24h, 7d, 30d or all.');
+/** The largest margin a tool argument may name: the exchange's largest position (10,000,000 USDC of notional) at 1x. */
+export const MAX_MARGIN_USD = 10_000_000;
+/**
+ * The largest price a tool argument may name: far above any market's price, and small enough that every
+ * amount derived from it (notional, PnL at the bust or exit price) stays finite and exact in the engine's
+ * integers and in the JSON numbers of the results.
+ */
+export const MAX_PRICE = 100_000_000;
+
+/** Decimal places of a number as written in JSON (`12.5` -> 1, `1e-7` -> 7). */
+export function decimalPlaces(value: number): number {
+  const [mantissa = '', exponent = '0'] = String(value).toLowerCase().split('e');
+  return Math.max(0, (mantissa.split('.')[1] ?? '').length - Number(exponent));
+}
+
 export const marginUsdField = z
   .number()
   .positive()
-  .describe('Margin in USDC: the most this position can lose. Must be greater than 0.');
+  .max(MAX_MARGIN_USD)
+  .refine((v) => decimalPlaces(v) <= 6, 'must have at most 6 decimals (0.000001 USDC, one micro-USDC, is the smallest amount)')
+  .describe(`Margin in USDC: the most this position can lose. Greater than 0, at most ${MAX_MARGIN_USD.toLocaleString('en-US')}, at most 6 decimals.`);
 export const leverageField = z.number().int().min(1).max(1000).describe('Leverage, a whole number from 1 to 1000.');
-export const priceField = z.number().positive();
+export const priceField = z.number().positive().max(MAX_PRICE);
 
 /** A USDC amount in `data`: a number with at most 6 decimals. */
 export const usd = z.number();

@@ -58,8 +58,22 @@ function forward(req: IncomingMessage, res: ServerResponse, resolve: Resolve, ag
   const upstream = http.request(
     { host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers, agent },
     (upRes) => {
-      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+      // An answer before the whole request body arrived (a refusal of a large or unsupported body): the
+      // rest is not forwarded, and neither connection is reused, as a proxy in front of the apps does.
+      const early = !req.complete;
+      const headers = { ...upRes.headers };
+      if (early) {
+        headers['connection'] = 'close';
+        delete headers['keep-alive'];
+      }
+      res.writeHead(upRes.statusCode ?? 502, headers);
       upRes.pipe(res);
+      if (early) {
+        upRes.once('end', () => {
+          req.unpipe(upstream);
+          upstream.destroy();
+        });
+      }
     },
   );
   upstream.on('error', () => {

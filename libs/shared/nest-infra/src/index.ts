@@ -22,3 +22,8 @@ export * from './errors/dependency-outage';
 export * from './database/pg-connections';
 export * from './queues/wake-up';
 export * from './http/client-ip';
+export * from './errors/error-body';
+export * from './http/storable-text';
+export * from './http/request-bodies';
+export * from './http/mcp-transport-security';
+export * from './http/mcp-tool-call-check';

@@ -1,10 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { Request } from 'express';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { type ErrorStyle, GlobalExceptionFilter } from '../errors/global-exception.filter';
+import type { ErrorStyle } from '../errors/error-body';
+import { GlobalExceptionFilter } from '../errors/global-exception.filter';
+import { type BodyRefusalResponder, installRequestBodies, respondInStyle } from '../http/request-bodies';
 import { HealthRegistry } from '../health/health-registry';
 import { createLogger, PinoNestLogger } from '../logging/logger';
 import { requestLogger } from '../logging/request-logger';
@@ -19,6 +20,10 @@ export interface BootstrapOptions {
   bodyLimit?: string;
   /** Path prefixes whose request bodies are left unread for a handler that reads them itself. */
   rawBodyPaths?: readonly string[];
+  /** Path prefixes that also take HTML form posts; every other body must be JSON (415 otherwise). */
+  formBodyPaths?: readonly string[];
+  /** How refused bodies are answered (default: the app's error style). */
+  bodyErrors?: BodyRefusalResponder;
   /** Extra wiring before listen (CORS, static files, raw routes). */
   configure?: (app: NestExpressApplication, logger: Logger) => void | Promise<void>;
 }
@@ -62,14 +67,12 @@ export async function bootstrapApp(options: BootstrapOptions): Promise<RunningAp
   });
   app.use(requestLogger(logger));
   app.use(httpMetrics());
-  const limit = options.bodyLimit ?? '256kb';
-  const raw = options.rawBodyPaths ?? [];
-  const parses = (mime: string) => (incoming: IncomingMessage) => {
-    const req = incoming as Request;
-    return !raw.some((p) => req.path === p || req.path.startsWith(`${p}/`)) && Boolean(req.is(mime));
-  };
-  app.useBodyParser('json', raw.length ? { limit, type: parses('application/json') } : { limit });
-  app.useBodyParser('urlencoded', raw.length ? { extended: false, limit, type: parses('application/x-www-form-urlencoded') } : { extended: false, limit });
+  installRequestBodies(app, {
+    limit: options.bodyLimit ?? '256kb',
+    rawPaths: options.rawBodyPaths,
+    formPaths: options.formBodyPaths,
+    respond: options.bodyErrors ?? respondInStyle(options.errorStyle ?? 'tool-envelope'),
+  });
   app.useGlobalFilters(new GlobalExceptionFilter(options.errorStyle ?? 'tool-envelope', logger));
   await options.configure?.(app, logger);
   await app.listen(options.config.PORT, options.config.HOST);

@@ -3,6 +3,7 @@ import { isCodedError } from '@paper/contracts';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
 import { isDependencyOutage, OUTAGE_RETRY_AFTER_SECONDS } from './dependency-outage';
+import { type ErrorStyle, errorBody } from './error-body';
 
 export interface RenderedError {
   status: number;
@@ -10,9 +11,6 @@ export interface RenderedError {
   message: string;
   headers?: Readonly<Record<string, string>>;
 }
-
-/** How an app's errors look on the wire: the tool envelope or the alerts service's `{ code, message }`. */
-export type ErrorStyle = 'tool-envelope' | 'alerts';
 
 const STATUS_CODES: Record<number, string> = {
   400: 'invalid_arguments',
@@ -49,11 +47,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     for (const [name, value] of Object.entries(rendered.headers ?? {})) {
       res.setHeader(name, value);
     }
-    const body =
-      this.style === 'tool-envelope'
-        ? { ok: false, error: { code: rendered.code, message: rendered.message } }
-        : { code: rendered.code, message: rendered.message };
-    res.status(rendered.status).json(body);
+    res.status(rendered.status).json(errorBody(this.style, rendered.code, rendered.message));
   }
 
   render(exception: unknown): RenderedError {

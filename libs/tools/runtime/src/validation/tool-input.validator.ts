@@ -1,4 +1,5 @@
 import { ToolErrorCode, type ToolDefinition } from '@paper/contracts';
+import { unstorableTextMessage, unstorableTextPath } from '@paper/nest-infra';
 import type { z } from 'zod';
 import { ToolError } from '../errors/tool.error';
 
@@ -25,6 +26,9 @@ export function parseToolInput<T extends ToolDefinition>(tool: T, raw: unknown):
       `The arguments of ${tool.name} must be a JSON object such as {"name": value}; got ${describeValue(args)}.`,
     );
   }
+  // The shared text rule (REST bodies are checked before they get here; MCP arguments are checked here).
+  const unstorable = unstorableTextPath(args);
+  if (unstorable !== undefined) throw new ToolError(ToolErrorCode.InvalidArguments, `Invalid arguments for ${tool.name}: ${unstorableTextMessage(unstorable)}`);
   const result = tool.inputSchema.safeParse(args);
   if (result.success) return result.data as z.output<T['inputSchema']>;
   const issues = result.error.issues;

@@ -1,0 +1,82 @@
+import { mcpResource } from '@paper/contracts';
+import { startTestStack, type TestStack } from '@paper/dev-stack';
+import { signStackToken } from '../mcp/stack-token';
+import { fuzzDocument, type FuzzTarget } from './openapi-fuzz';
+import { REGISTRATION_DOCUMENT } from './registration-document';
+import { redoclyLint, runConformance } from './third-party-tools';
+
+const MCP_ACCEPT = { accept: 'application/json, text/event-stream' };
+const REQUIRED_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
+const UNLIMITED = '1000000';
+
+/**
+ * Both services and the authorization server against clients and suites nobody here wrote: Redocly lint
+ * of both OpenAPI documents, the official MCP conformance suite against both MCP endpoints, and a fuzz
+ * suite generated from the OpenAPI documents and the registration endpoint (no answer of 500 or above,
+ * every error in its documented shape).
+ */
+describe('third-party clients: Redocly, MCP conformance, schema-driven fuzzing', () => {
+  let stack: TestStack;
+  const docs: { tools?: Record<string, unknown>; alerts?: Record<string, unknown> } = {};
+
+  beforeAll(async () => {
+    stack = await startTestStack({
+      apps: ['venue-sim', 'trading-executor', 'oauth-server', 'tools-gateway', 'mcp-server', 'alerts-api'],
+      env: {
+        RATE_LIMIT_PUBLIC_PER_SECOND: UNLIMITED,
+        RATE_LIMIT_PUBLIC_BURST: UNLIMITED,
+        RATE_LIMIT_ME_PER_SECOND: UNLIMITED,
+        RATE_LIMIT_ME_BURST: UNLIMITED,
+        RATE_LIMIT_REGISTER_PER_MINUTE: UNLIMITED,
+      },
+    });
+    docs.tools = (await (await fetch(`${stack.baseUrl}/openapi.json`)).json()) as Record<string, unknown>;
+    docs.alerts = (await (await fetch(`${stack.alertsUrl}/openapi.json`)).json()) as Record<string, unknown>;
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it.each(['tools', 'alerts'] as const)('Redocly lint of the %s OpenAPI document: no errors', async (name) => {
+    const result = await redoclyLint(name, docs[name]);
+    expect(result.problems.filter((p) => p.startsWith('error'))).toEqual([]);
+    expect(result.errors).toBe(0);
+  });
+
+  it.each([
+    ['tool API', () => `${stack.baseUrl}/mcp`],
+    ['alerts', () => `${stack.alertsUrl}/mcp`],
+  ])('MCP conformance suite against the %s /mcp: the required scenarios pass, the others are the listed expected failures', async (_name, endpoint) => {
+    const run = await runConformance(endpoint());
+    for (const scenario of REQUIRED_SCENARIOS) expect([scenario, run.passed[scenario]]).toEqual([scenario, true]);
+    expect(Object.keys(run.passed).length).toBeGreaterThanOrEqual(REQUIRED_SCENARIOS.length);
+    if (run.code !== 0) throw new Error(`conformance run failed (exit ${run.code}):\n${run.output.slice(-4000)}`);
+  });
+
+  it('fuzzes every operation of both OpenAPI documents and the registration endpoint: no 5xx, every error in its documented shape', async () => {
+    const wallet = `0x${'f1'.repeat(20)}`;
+    const token = await signStackToken(stack, { wallet, audience: mcpResource(stack.baseUrl), scope: 'trade:read trade:write' });
+    const account = (await (await fetch(`${stack.alertsUrl}/api/accounts`, { method: 'POST' })).json()) as { token: string };
+    const targets: FuzzTarget[] = [
+      { name: 'tools', baseUrl: stack.baseUrl, doc: docs.tools!, credentials: () => ({ authorization: `Bearer ${token}` }) },
+      {
+        name: 'alerts',
+        baseUrl: stack.alertsUrl,
+        doc: docs.alerts!,
+        credentials: () => ({ authorization: `Bearer ${account.token}` }),
+        headers: (path) => (path === '/mcp' ? MCP_ACCEPT : {}),
+      },
+      { name: 'registration', baseUrl: stack.baseUrl, doc: REGISTRATION_DOCUMENT, credentials: () => ({}) },
+    ];
+    const started = Date.now();
+    const outcomes = [];
+    for (const target of targets) outcomes.push({ name: target.name, ...(await fuzzDocument(target)) });
+    const findings = outcomes.flatMap((o) => o.findings);
+    expect(findings.slice(0, 30)).toEqual([]);
+    const requests = outcomes.reduce((sum, o) => sum + o.requests, 0);
+    expect(requests).toBeGreaterThan(1000);
+    // Bounded: the whole sweep stays well within the suite's time.
+    expect(Date.now() - started).toBeLessThan(240_000);
+  });
+});
