@@ -19,3 +19,4 @@ export * from './queries/chain-balances';
 export * from './queries/ledger-audit';
 export * from './queries/intent-inbox';
 export * from './queries/market-rows';
+export * from './queries/event-log';

@@ -3,6 +3,7 @@ import { CreateExchangeTables1763700100000 } from './1763700100000-create-exchan
 import { AddExchangeEngineColumns1763700400000 } from './1763700400000-add-exchange-engine-columns';
 import { AddOwnerActionsAndFeeQueue1763700500000 } from './1763700500000-add-owner-actions-and-fee-queue';
 import { AddIntentInbox1763700600000 } from './1763700600000-add-intent-inbox';
+import { AddEventLog1763700700000 } from './1763700700000-add-event-log';
 
 /** Migrations of the `exchange` schema, oldest first. */
 export const EXCHANGE_MIGRATIONS = [
@@ -11,4 +12,5 @@ export const EXCHANGE_MIGRATIONS = [
   AddExchangeEngineColumns1763700400000,
   AddOwnerActionsAndFeeQueue1763700500000,
   AddIntentInbox1763700600000,
+  AddEventLog1763700700000,
 ];
