@@ -3,7 +3,7 @@
 // runs the fault experiments (*.fault-spec.ts: the built apps on a private Redis and database, broken on purpose).
 const transform = { '^.+\\.ts$': '<rootDir>/tools/dev/jest-transform.cjs' };
 const common = {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/tools/dev/jest-quiet-environment.cjs',
   transform,
   rootDir: __dirname,
   modulePathIgnorePatterns: ['<rootDir>/dist', '<rootDir>/.cache'],

@@ -188,7 +188,11 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
       WHEN (OLD.status = 'queued' AND NEW.status <> 'queued') EXECUTE FUNCTION exchange.record_execution()`);
     const second = createExchangeDataSource({ url: kit.database.url, poolSize: 10, applicationName: 'executor-b' });
     await second.initialize();
-    const engineB = new IntentEngine(second, kit.prices, kit.config);
+    // Batches of two: many claims, so both replicas take part whatever the machine's load.
+    const small = { ...kit.config, INTENT_BATCH_MAX: 2 };
+    const engineA = new IntentEngine(kit.db, kit.prices, small);
+    const executorA = new IntentExecutionService(kit.db, engineA);
+    const engineB = new IntentEngine(second, kit.prices, small);
     const executorB = new IntentExecutionService(second, engineB);
     try {
       const traders: Trader[] = [];
@@ -198,12 +202,12 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
         for (const t of traders) opens.push(await kit.open(t, round % 2 ? 'ETH' : 'BTC', round % 3 ? 'long' : 'short', 100, 100));
       }
       await acceptIntents(kit.db, opens);
-      const opened = await Promise.all(opens.map((p, i) => (i % 2 ? executorB : kit.intents).execute(p)));
+      const opened = await Promise.all(opens.map((p, i) => (i % 2 ? executorB : executorA).execute(p)));
       expect(opened.every((r) => r.status === 'executed')).toBe(true);
       // Closes of every account through both executors at once: every close takes the protocol row.
       const closes = await Promise.all(opened.map((r, i) => kit.close(traders[i % traders.length]!, [r.opened!.positionId])));
       await acceptIntents(kit.db, closes);
-      const closed = await Promise.all(closes.map((p, i) => (i % 2 ? kit.intents : executorB).execute(p)));
+      const closed = await Promise.all(closes.map((p, i) => (i % 2 ? executorA : executorB).execute(p)));
       expect(closed.map((r) => r.status)).toEqual(closes.map(() => 'executed'));
 
       const runs = await kit.db.query(`SELECT id, count(*)::int AS n, min(app) AS app FROM exchange.test_executions GROUP BY id`);
@@ -216,6 +220,7 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
       ]);
       expect(n).toBe(opens.length);
     } finally {
+      await engineA.beforeApplicationShutdown();
       await engineB.beforeApplicationShutdown();
       await second.destroy();
       await kit.db.query(`DROP TRIGGER record_execution ON exchange.intents`);

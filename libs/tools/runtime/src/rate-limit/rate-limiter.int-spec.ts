@@ -50,9 +50,12 @@ describe('RateLimiter (Redis token bucket with leases)', () => {
 
   it('serves a busy caller from a lease without exceeding the shared bucket', async () => {
     const rl = limiter();
+    const started = performance.now();
     const result = await outcomes(Array.from({ length: 40 }, () => rl.take('ip:c', { perSecond: 100, burst: 20 })));
+    // The bucket refills at 100/s while the calls run: at most the burst, what refilled meanwhile and a lease's slack.
+    const refilled = Math.ceil(((performance.now() - started) / 1000) * 100);
     expect(result.allowed).toBeGreaterThanOrEqual(20);
-    expect(result.allowed).toBeLessThanOrEqual(22);
+    expect(result.allowed).toBeLessThanOrEqual(22 + refilled);
     const state = await clients[0]!.hgetall(`${options.redisPrefix}:ratelimit:ip:c`);
     expect(Number(state['t'])).toBeLessThan(2);
   });
