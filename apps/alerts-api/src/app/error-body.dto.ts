@@ -8,6 +8,13 @@ export class ErrorBodyDto {
 
   @ApiProperty({ description: 'What went wrong and how to fix it', example: 'address must be a 0x-prefixed 40-hex-digit wallet address.' })
   message!: string;
+
+  @ApiProperty({
+    description: 'On server errors (5xx): the request id, also sent as `X-Request-Id` on every response; quote it when reporting a problem.',
+    required: false,
+    example: '5b0c5a8e-3f3c-4b6e-9a57-0f8d2f1c1d2e',
+  })
+  requestId?: string;
 }
 
 const DESCRIPTIONS: Record<number, string> = {

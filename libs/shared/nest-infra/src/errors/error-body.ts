@@ -1,9 +1,10 @@
 /** How an app's errors look on the wire: the tool envelope or the alerts service's `{ code, message }`. */
 export type ErrorStyle = 'tool-envelope' | 'alerts';
 
-/** The JSON body of an error in the app's style. */
-export function errorBody(style: ErrorStyle, code: string, message: string): Record<string, unknown> {
-  return style === 'tool-envelope' ? { ok: false, error: { code, message } } : { code, message };
+/** The JSON body of an error in the app's style; server errors also carry the request's id. */
+export function errorBody(style: ErrorStyle, code: string, message: string, requestId?: string): Record<string, unknown> {
+  const error = requestId === undefined ? { code, message } : { code, message, requestId };
+  return style === 'tool-envelope' ? { ok: false, error } : error;
 }
 
 /** JSON-RPC error codes answered at the HTTP level (parse errors, refused requests), as the MCP SDK uses them. */

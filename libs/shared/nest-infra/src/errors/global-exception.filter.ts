@@ -1,8 +1,9 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
 import { isCodedError } from '@paper/contracts';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { isDependencyOutage, OUTAGE_RETRY_AFTER_SECONDS } from './dependency-outage';
+import { requestIdOf } from '../logging/request-logger';
 import { type ErrorStyle, errorBody } from './error-body';
 
 export interface RenderedError {
@@ -34,12 +35,14 @@ export class GlobalExceptionFilter implements ExceptionFilter {
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
-    const res = host.switchToHttp().getResponse<Response>();
+    const http = host.switchToHttp();
+    const res = http.getResponse<Response>();
+    const requestId = requestIdOf(http.getRequest<Request>());
     const rendered = this.render(exception);
     if (rendered.status === 502 || rendered.status === 503) {
-      this.logger.warn({ err: exception }, 'request met an unavailable dependency');
+      this.logger.warn({ err: exception, reqId: requestId }, 'request met an unavailable dependency');
     } else if (rendered.status >= 500) {
-      this.logger.error({ err: exception }, 'request failed');
+      this.logger.error({ err: exception, reqId: requestId }, 'request failed');
     }
     if (res.headersSent) {
       return;
@@ -47,7 +50,9 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     for (const [name, value] of Object.entries(rendered.headers ?? {})) {
       res.setHeader(name, value);
     }
-    res.status(rendered.status).json(errorBody(this.style, rendered.code, rendered.message));
+    // A server error names the request, so the user's report leads to its log lines.
+    const reference = rendered.status >= 500 && requestId ? requestId : undefined;
+    res.status(rendered.status).json(errorBody(this.style, rendered.code, rendered.message, reference));
   }
 
   render(exception: unknown): RenderedError {
