@@ -1,4 +1,4 @@
-import { SCOPES, SUPPORTED_SCOPES, type ToolDefinition, mcpResource } from '@paper/contracts';
+import { SUPPORTED_SCOPES, type ToolDefinition, mcpResource, requiredScopes } from '@paper/contracts';
 
 /** Where MCP clients find the protected-resource metadata (RFC 9728) of `{base}/mcp`. */
 export function protectedResourceMetadataUrl(publicBaseUrl: string): string {
@@ -36,7 +36,7 @@ export const MCP_CHALLENGE_SCOPE = SUPPORTED_SCOPES.join(' ');
 
 /** The scopes a call of the tool needs: trade:read, plus trade:write for the trading tools. */
 export function scopesFor(tool: ToolDefinition): string {
-  return tool.scope === SCOPES.write ? `${SCOPES.read} ${SCOPES.write}` : SCOPES.read;
+  return requiredScopes(tool).join(' ');
 }
 
 /**

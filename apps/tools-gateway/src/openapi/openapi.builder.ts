@@ -1,4 +1,4 @@
-import { SCOPES, TOOL_CATALOG, type ToolDefinition, publicTools, toolJsonSchema } from '@paper/contracts';
+import { SCOPES, TOOL_CATALOG, type ToolDefinition, publicTools, requiredScopes, toolJsonSchema } from '@paper/contracts';
 import { bodyErrorResponses, errorResponses, openApiComponents, ref } from './openapi-components';
 
 export const OPENAPI_VERSION = '0.1.0';
@@ -16,7 +16,7 @@ export function schemaNames(tool: ToolDefinition) {
 function operation(tool: ToolDefinition, family: 'public' | 'me'): Json {
   const names = schemaNames(tool);
   const me = family === 'me';
-  const scopes = tool.scope === SCOPES.write ? [SCOPES.read, SCOPES.write] : [SCOPES.read];
+  const scopes = requiredScopes(tool);
   const consequential = tool.annotations.destructiveHint;
   return {
     operationId: me ? `me_${tool.name}` : tool.name,

@@ -1,4 +1,4 @@
-import { TOOL_CATALOG, type ToolDefinition, toolJsonSchema, toolSuccess } from '@paper/contracts';
+import { TOOL_CATALOG, type ToolDefinition, requiredScopes, toolJsonSchema, toolSuccess } from '@paper/contracts';
 
 /** One entry of GET /api/v1/tools. */
 export function toolListingEntry(tool: ToolDefinition) {
@@ -17,7 +17,7 @@ export function toolListingEntry(tool: ToolDefinition) {
         path: `/api/v1/me/tools/${tool.name}`,
         methods: publicFamily ? ['GET', 'POST'] : ['POST'],
         operationId: `me_${tool.name}`,
-        scopes: tool.scope === 'trade:write' ? ['trade:read', 'trade:write'] : ['trade:read'],
+        scopes: requiredScopes(tool),
       },
     },
     inputSchema: toolJsonSchema(tool, 'input'),

@@ -55,6 +55,15 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   readonly view?: ToolView;
 }
 
+/**
+ * The scopes a call of the tool needs on the authenticated family (and over MCP): trade:read for every
+ * tool, plus trade:write for the trading tools. The one rule behind the executor's check, the listing,
+ * the OpenAPI security requirements and the MCP challenges.
+ */
+export function requiredScopes(tool: Pick<ToolDefinition, 'scope'>): readonly ToolScope[] {
+  return tool.scope === 'trade:write' ? ['trade:read', 'trade:write'] : ['trade:read'];
+}
+
 export type ToolInput<T extends ToolDefinition> = z.output<T['inputSchema']>;
 export type ToolData<T extends ToolDefinition> = z.output<T['outputSchema']>;
 

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { SCOPES, TOOL_CATALOG, type ToolDefinition, ToolErrorCode, type ToolSuccess, findTool, toolSuccess } from '@paper/contracts';
+import { SCOPES, TOOL_CATALOG, type ToolDefinition, requiredScopes, ToolErrorCode, type ToolSuccess, findTool, toolSuccess } from '@paper/contracts';
 import { bearerChallenge } from '../auth/access-token.verifier';
 import type { CallFamily, ToolContext } from '../context/tool-context';
 import { ToolError } from '../errors/tool.error';
@@ -48,7 +48,7 @@ export class ToolExecutor implements OnModuleInit {
   /** On the authenticated family every tool needs trade:read, trading tools also trade:write (403 otherwise). */
   authorize(tool: ToolDefinition, ctx: ToolContext): void {
     if (ctx.family !== 'me') return;
-    const needed = tool.scope === SCOPES.write ? [SCOPES.read, SCOPES.write] : [SCOPES.read];
+    const needed = requiredScopes(tool);
     const missing = needed.filter((s) => !ctx.scopes.includes(s));
     if (missing.length > 0) {
       throw new ToolError(
