@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import { openCors as openCorsFor } from '@paper/nest-infra';
 import { OAUTH_ROUTES, providerRoute } from './provider-configuration';
 
 /** Public documents and open registration: any origin may read them (`*`, never an echoed Origin). */
@@ -13,16 +13,8 @@ const OPEN_PATHS: Record<string, string> = {
  * `Access-Control-Allow-Origin: *` on the metadata, the JWKS and registration, with preflights answered
  * here. oidc-provider keeps headers that are already set, so it does not echo the Origin on these paths.
  */
-export function openCors(req: Request, res: Response, next: NextFunction): void {
-  const methods = OPEN_PATHS[providerRoute(req.path)];
-  if (!methods) return next();
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Allow-Methods', methods);
-  res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Authorization');
-  res.setHeader('Access-Control-Max-Age', '3600');
-  if (req.method === 'OPTIONS') {
-    res.status(204).end();
-    return;
-  }
-  next();
-}
+export const openCors = openCorsFor({
+  methodsFor: (req) => OPEN_PATHS[providerRoute(req.path)],
+  allowHeaders: 'Content-Type, Authorization',
+  maxAgeSeconds: 3600,
+});

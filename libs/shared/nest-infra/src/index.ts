@@ -27,3 +27,4 @@ export * from './http/storable-text';
 export * from './http/request-bodies';
 export * from './http/mcp-transport-security';
 export * from './http/mcp-tool-call-check';
+export * from './http/open-cors';
