@@ -17,6 +17,7 @@ import { createTestDatabase, json, migrateDatabase, startFakeServer, startStack,
 import { Client } from 'pg';
 import { buildBenchDist, runBench } from './run-bench';
 import { residentMemoryMb } from './app-metrics';
+import type { MarketName } from '@paper/markets';
 
 const WATCHES = Number(process.argv[2] ?? 10_000);
 const STEADY_CYCLES = Number(process.argv[3] ?? 20);
@@ -38,7 +39,7 @@ async function startExchangeStandIn() {
   let feedReads = 0;
   let trades: object[] = [];
   const calls: string[] = [];
-  const position = (id: string, market: 'BTC' | 'ETH') => ({
+  const position = (id: string, market: MarketName) => ({
     positionId: id, market, side: 'long', marginUsd: 100, leverage: 10, notionalUsd: 1000, entryPrice: market === 'BTC' ? 100_000 : 3500, markPrice: market === 'BTC' ? mark : 3500,
     bustPrice: market === 'BTC' ? 90_500 : 3000, estimatedPnlUsd: 0, estimatedPnlPercent: 0, liquidationDistancePercent: market === 'BTC' ? 9.5 : 14.3, liquidationRiskPercent: 0, openedAt: new Date().toISOString(),
   });

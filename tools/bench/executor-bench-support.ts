@@ -5,6 +5,7 @@ import { createTestDatabase, migrateDatabase, startStack, type TestDatabase, WOR
 import { Redis } from 'ioredis';
 import { buildBenchDist } from './run-bench';
 import { residentMemoryMb } from './app-metrics';
+import type { MarketName } from '@paper/markets';
 
 export const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
@@ -23,7 +24,7 @@ export interface ExecutorBench {
   /** Starts one more executor replica on the same database and Redis prefix; returns its URL. */
   addReplica(): Promise<string>;
   /** Writes and publishes a price tick like the ingest does (bid = ask = mid). */
-  tick(market: 'BTC' | 'ETH', mid: bigint): Promise<void>;
+  tick(market: MarketName, mid: bigint): Promise<void>;
   /** Samples the executor's resident memory (from its /metrics) and keeps the peak, in MB. */
   sampleRss(): Promise<number>;
   peakRssMb(): number;

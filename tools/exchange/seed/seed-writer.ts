@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import type { SeedBook } from './seed-book';
+import { MARKET_NAMES } from '@paper/markets';
 
 const CHUNK = 5000;
 
@@ -50,7 +51,7 @@ export async function writeSeed(db: PoolClient, book: SeedBook, chain: Map<strin
 
   const open = book.positions.filter((p) => p.status === 'open');
   const oi = (market: string, side: string) => open.filter((p) => p.market === market && p.side === side).reduce((s, p) => s + p.notional, 0n).toString();
-  for (const market of ['BTC', 'ETH']) {
+  for (const market of MARKET_NAMES) {
     await db.query(`UPDATE exchange.markets SET long_oi_micro = $2, short_oi_micro = $3 WHERE market = $1`, [market, oi(market, 'long'), oi(market, 'short')]);
   }
   const volume = book.positions.reduce((s, p) => s + p.notional, 0n);

@@ -2,8 +2,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { UpstreamClient } from '../upstream/upstream-client.service';
 import { fail, looseObject, ok, run } from './tool-result';
+import { MARKET_NAMES } from '@paper/markets';
 
-const market = z.enum(['BTC', 'ETH']);
+const market = z.enum(MARKET_NAMES);
 const wallet = z.string().regex(/^0x[0-9a-fA-F]{40}$/).describe('Wallet address (0x + 40 hex digits)');
 const window = z.enum(['24h', '7d', '30d', 'all']);
 

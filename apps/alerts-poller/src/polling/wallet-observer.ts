@@ -8,6 +8,7 @@ import { mapWithLimit } from './canonical-json';
 import { eventKey, type FeedCursor, pageHasGap, readFeed } from './feed-cursor';
 import { advanceScan, SCAN_MARGIN_MS, scanCost, type ScanState, scanVerdict, startScan } from './open-position-scan';
 import { needsPositions, type RuleStates, type WatchRow } from './watch-state';
+import { MARKET_NAMES } from '@paper/markets';
 
 export type AccountRead = { ok: true; data: AccountData } | { ok: false; error: string };
 
@@ -113,7 +114,7 @@ export class WalletObserver {
       let gap = false;
       const newest = cursor?.newest ?? null;
       if (pageHasGap(newest, trades)) {
-        const perMarket = await Promise.all((['BTC', 'ETH'] as const).map((market) => this.tools.recentTrades({ market })));
+        const perMarket = await Promise.all(MARKET_NAMES.map((market) => this.tools.recentTrades({ market })));
         gap = perMarket.some((page) => pageHasGap(newest, page.trades));
         const merged = new Map(trades.map((e) => [eventKey(e), e]));
         for (const page of perMarket) for (const e of page.trades) merged.set(eventKey(e), e);

@@ -1,4 +1,5 @@
 import type { GET_ACCOUNT, GET_LEADERBOARD, GET_MARKETS, GET_PROTOCOL_STATS, GET_RECENT_TRADES, ToolData } from '@paper/contracts';
+import type { MarketName } from '@paper/markets';
 
 /** The `data` of the public tools the poller reads (field names from the tool catalog). */
 export type RecentTradesData = ToolData<typeof GET_RECENT_TRADES>;
@@ -10,7 +11,7 @@ export type MarketsData = ToolData<typeof GET_MARKETS>;
 export type ProtocolStatsData = ToolData<typeof GET_PROTOCOL_STATS>;
 export type LeaderboardData = ToolData<typeof GET_LEADERBOARD>;
 
-export type MarketName = 'BTC' | 'ETH';
+export type { MarketName };
 /** Mark price per market, from get_markets. */
 export type Marks = Partial<Record<MarketName, number>>;
 

@@ -1,3 +1,5 @@
+import { MARKET_NAMES } from '@paper/markets';
+
 /**
  * Protocol-wide rules of an alerts account: reward-token mint-rate threshold and market status changes.
  * Set as a whole by `PUT /api/protocol-rules`; evaluated by the poller.
@@ -9,7 +11,7 @@ export interface ProtocolRules {
   marketStatus: { enabled: boolean; markets: ProtocolMarket[] };
 }
 
-export const PROTOCOL_MARKETS = ['BTC', 'ETH'] as const;
+export const PROTOCOL_MARKETS = MARKET_NAMES;
 export type ProtocolMarket = (typeof PROTOCOL_MARKETS)[number];
 
 export const PROTOCOL_RULE_RANGES = Object.freeze({

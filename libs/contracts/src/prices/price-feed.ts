@@ -1,9 +1,11 @@
+import type { MarketName } from '@paper/markets';
+
 /**
  * The latest prices in Redis, written by trading-executor's price ingest and read by every reader.
  * Prices are integers at the market's price scale (BTC x10, ETH x100), as decimal strings.
  */
 export interface PriceTick {
-  market: 'BTC' | 'ETH';
+  market: MarketName;
   bid: string;
   ask: string;
   /** floor((bid + ask) / 2): entry, exit and mark price. */

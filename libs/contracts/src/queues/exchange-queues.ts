@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineQueue } from './queue-contract';
 import { address, hex32, signature65 as signature, uint256, uint64 } from './signed-fields';
+import { MARKET_NAMES } from '@paper/markets';
 
 /** A signed intent as it travels on the queue: integers as decimal strings. */
 export const signedIntentSchema = z.discriminatedUnion('kind', [
@@ -10,7 +11,7 @@ export const signedIntentSchema = z.discriminatedUnion('kind', [
       message: z
         .object({
           wallet: address,
-          market: z.enum(['BTC', 'ETH']),
+          market: z.enum(MARKET_NAMES),
           side: z.enum(['long', 'short']),
           marginMicro: uint256,
           leverage: z.number().int().min(1).max(1000),

@@ -1,3 +1,5 @@
+import type { MarketName } from '@paper/markets';
+
 /**
  * What trading-executor returns for an intent job (the BullMQ return value) and stores in
  * `exchange.intents.result`. Money as USDC decimal strings, prices as decimal strings, PAPER as a
@@ -7,7 +9,7 @@ export type IntentFinalStatus = 'executed' | 'refused' | 'cancelled' | 'expired'
 
 export interface OpenedPositionResult {
   positionId: string;
-  market: 'BTC' | 'ETH';
+  market: MarketName;
   side: 'long' | 'short';
   marginUsd: string;
   leverage: number;
@@ -22,7 +24,7 @@ export interface ClosedPositionResult {
   positionId: string;
   /** `closed` by this intent, or found `already_closed` / `already_liquidated`. */
   outcome: 'closed' | 'already_closed' | 'already_liquidated';
-  market: 'BTC' | 'ETH';
+  market: MarketName;
   side: 'long' | 'short';
   entryPrice: string;
   exitPrice: string | null;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineQueue } from './queue-contract';
 import { address, signature65, uint64 } from './signed-fields';
+import { MARKET_NAMES } from '@paper/markets';
 
 /** Guardrails as chosen by the owner (amounts as decimal USDC strings, null = no limit). */
 /** A guardrail amount in USDC: up to 12 whole digits and 6 decimals (micro-USDC), so it fits the engine's integers. */
@@ -12,7 +13,7 @@ export const guardrailsSchema = z
     maxLeverage: z.number().int().min(1).max(1000).nullable(),
     maxDailyNotionalUsd: z.string().regex(GUARDRAIL_AMOUNT).nullable(),
     maxOpenPositions: z.number().int().min(1).max(10000).nullable(),
-    allowedMarkets: z.array(z.enum(['BTC', 'ETH'])).min(1).nullable(),
+    allowedMarkets: z.array(z.enum(MARKET_NAMES)).min(1).nullable(),
     requireConfirmation: z.boolean(),
   })
   .strict();

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { MARKET_NAMES } from '@paper/markets';
 
 /** Field schemas shared by several tools: the patterns and enumerations of the contract. */
-export const MARKET_NAMES = ['BTC', 'ETH'] as const;
+export { MARKET_NAMES, type MarketName } from '@paper/markets';
 export const SIDE_NAMES = ['long', 'short'] as const;
 export const WINDOWS = ['24h', '7d', '30d', 'all'] as const;
 export const CHART_INTERVALS = ['1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '8h', '12h', '1d', '3d', '1w', '1M'] as const;

@@ -1,15 +1,15 @@
-/** The exchange's two markets. */
-export type Market = 'BTC' | 'ETH';
+import { isMarketName, MARKET_NAMES, type MarketName } from '@paper/markets';
+
+/** The exchange's markets. */
+export type Market = MarketName;
 
 /** Direction of a position. */
 export type Side = 'long' | 'short';
 
-export const MARKETS: readonly Market[] = ['BTC', 'ETH'];
+export const MARKETS: readonly Market[] = MARKET_NAMES;
 export const SIDES: readonly Side[] = ['long', 'short'];
 
-export function isMarket(value: unknown): value is Market {
-  return value === 'BTC' || value === 'ETH';
-}
+export const isMarket: (value: unknown) => value is Market = isMarketName;
 
 export function isSide(value: unknown): value is Side {
   return value === 'long' || value === 'short';

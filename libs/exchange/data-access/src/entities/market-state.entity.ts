@@ -1,11 +1,12 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { bigintColumn } from './column-types';
+import type { MarketName } from '@paper/markets';
 
 /** Per-market flags and open-interest caps (defaults come from the market config in @paper/exchange). */
 @Entity({ name: 'markets' })
 export class MarketStateEntity {
   @PrimaryColumn({ type: 'varchar', length: 8 })
-  market!: 'BTC' | 'ETH';
+  market!: MarketName;
 
   @Column({ type: 'varchar', length: 12, default: 'open' })
   status!: 'open' | 'paused' | 'close-only';

@@ -1,5 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { bigintColumn } from './column-types';
+import type { MarketName } from '@paper/markets';
 
 export type PositionStatus = 'open' | 'closed' | 'liquidated';
 
@@ -19,7 +20,7 @@ export class PositionEntity {
   wallet!: string;
 
   @Column({ type: 'varchar', length: 8 })
-  market!: 'BTC' | 'ETH';
+  market!: MarketName;
 
   @Column({ type: 'varchar', length: 5 })
   side!: 'long' | 'short';

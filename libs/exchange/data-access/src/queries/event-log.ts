@@ -1,8 +1,7 @@
-import { EXCHANGE_EVENTS_CHANNEL, type ExchangeEvent, type ExchangeEventData, type ExchangeEventType, type MARKET_NAMES } from '@paper/contracts';
+import { EXCHANGE_EVENTS_CHANNEL, type ExchangeEvent, type ExchangeEventData, type ExchangeEventType } from '@paper/contracts';
 
 import { type QueryExecutor, queryRows } from './chain-balances';
-
-type MarketName = (typeof MARKET_NAMES)[number];
+import type { MarketName } from '@paper/markets';
 
 /**
  * The exchange's event log (`exchange.events`): appended in the transaction of the change it records,

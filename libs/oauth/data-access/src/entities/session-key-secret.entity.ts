@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { MarketName } from '@paper/markets';
 
 /** Guardrails as approved by the owner (decimal USDC strings, null = no limit). */
 export interface StoredGuardrails {
@@ -6,7 +7,7 @@ export interface StoredGuardrails {
   maxLeverage: number | null;
   maxDailyNotionalUsd: string | null;
   maxOpenPositions: number | null;
-  allowedMarkets: ('BTC' | 'ETH')[] | null;
+  allowedMarkets: MarketName[] | null;
   requireConfirmation: boolean;
 }
 

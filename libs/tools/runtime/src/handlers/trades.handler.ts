@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { POSITION_COLUMNS, toPositionRow } from '../exchange/position-valuation';
 import { iso, percentOf, px, toBig, usd, usdText } from '../money/money-format';
 import { shortAddress, type ToolHandler, type ToolOutcome } from './tool-handler';
+import type { MarketName } from '@paper/markets';
 
 const TOP_TRADES_LIMIT = 25;
 const RECENT_TRADES_LIMIT = 50;
@@ -72,7 +73,7 @@ export class RecentTradesHandler implements ToolHandler<typeof GET_RECENT_TRADES
       [market, wallet],
     );
     const trades = rows.map((r) => {
-      const m = r['market'] as 'BTC' | 'ETH';
+      const m = r['market'] as MarketName;
       return {
         type: r['type'] as 'open' | 'close' | 'liquidation',
         positionId: String(r['id']),
