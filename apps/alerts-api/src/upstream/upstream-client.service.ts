@@ -1,25 +1,18 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AlertsErrorCode } from '@paper/contracts';
+import { AlertsErrorCode, GET_TRADING_PERMISSIONS, publicTools, type ToolDefinition } from '@paper/contracts';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { AlertsException } from '../app/alerts.exception';
 import type { AlertsApiConfig } from '../config/alerts-api.config';
 
-/** Read-only tools of the exchange's public family that the proxy and the MCP exchange tools may call. */
-export const PUBLIC_EXCHANGE_TOOLS = [
-  'get_markets',
-  'get_price_chart',
-  'get_protocol_stats',
-  'get_liquidation_map',
-  'get_leaderboard',
-  'get_top_trades',
-  'get_recent_trades',
-  'get_account',
-  'get_trade_history',
-  'get_portfolio_history',
-  'calculate_position',
-  'get_deposit_info',
-  'get_intent_status',
-] as const;
+/**
+ * The exchange tools the proxy and the MCP `exchange_*` tools may call: the public family of the tool
+ * catalog (all read-only), except the report on the caller's own connection, which means nothing
+ * through a proxy that holds no token.
+ */
+export const PROXIED_EXCHANGE_TOOLS: readonly ToolDefinition[] = publicTools().filter((tool) => tool.name !== GET_TRADING_PERMISSIONS.name);
+
+/** Their names. */
+export const PUBLIC_EXCHANGE_TOOLS: readonly string[] = PROXIED_EXCHANGE_TOOLS.map((tool) => tool.name);
 
 export type UpstreamPath = 'tools' | 'openapi.json' | `tools/${string}`;
 
@@ -72,7 +65,7 @@ export class UpstreamClient {
   constructor(@Inject(APP_CONFIG) private readonly config: AlertsApiConfig) {}
 
   isPublicTool(name: string): boolean {
-    return (PUBLIC_EXCHANGE_TOOLS as readonly string[]).includes(name);
+    return PUBLIC_EXCHANGE_TOOLS.includes(name);
   }
 
   async get(path: UpstreamPath, search = ''): Promise<UpstreamResponse> {

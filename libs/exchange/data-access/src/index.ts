@@ -20,3 +20,4 @@ export * from './queries/ledger-audit';
 export * from './queries/intent-inbox';
 export * from './queries/market-rows';
 export * from './queries/event-log';
+export * from './queries/guardrail-window';

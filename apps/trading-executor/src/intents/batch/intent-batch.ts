@@ -1,6 +1,6 @@
 import type { IntentResult, SignedIntentPayload } from '@paper/contracts';
 import type { Market } from '@paper/exchange';
-import { MARKET_ROWS, type MarketRow, marketStateOf } from '@paper/exchange-data';
+import { MARKET_ROWS, type MarketRow, marketStateOf, openedTodaySql } from '@paper/exchange-data';
 import { lockAccounts } from '../../database/account-balances';
 import { lockPool } from '../../database/protocol-pool';
 import type { Sql } from '../../database/sql-transaction';
@@ -138,7 +138,7 @@ async function loadGuardrailUsage(sql: Sql, state: BatchState, intents: readonly
   if (daily.length > 0) {
     const { rows } = await sql<{ wallet: string; total: string }>(
       `SELECT wallet, sum(notional_micro) AS total FROM exchange.positions
-        WHERE wallet = ANY($1::varchar[]) AND opened_at >= (date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') GROUP BY wallet`,
+        WHERE wallet = ANY($1::varchar[]) AND ${openedTodaySql()} GROUP BY wallet`,
       [daily],
     );
     for (const r of rows) state.accounts.get(r.wallet)!.dailyNotionalMicro = BigInt(r.total);

@@ -1,3 +1,4 @@
+import { openedTodaySql } from '@paper/exchange-data';
 import { Inject, Injectable } from '@nestjs/common';
 import { GET_INTENT_STATUS, GET_TRADING_PERMISSIONS, SCOPES, type ToolData, type ToolInput } from '@paper/contracts';
 import { usdcToMicro } from '@paper/exchange';
@@ -51,7 +52,7 @@ export class TradingPermissionsHandler implements ToolHandler<typeof GET_TRADING
     const [key, usage] = await Promise.all([
       ctx.sessionKey ? this.sessionKeys.find(wallet, ctx.sessionKey) : Promise.resolve(null),
       this.db.query(
-        `SELECT COALESCE(SUM(notional_micro) FILTER (WHERE opened_at >= (date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')), 0) AS used,
+        `SELECT COALESCE(SUM(notional_micro) FILTER (WHERE ${openedTodaySql()}), 0) AS used,
                 COUNT(*) FILTER (WHERE status = 'open') AS open
            FROM exchange.positions WHERE wallet = $1`,
         [wallet],

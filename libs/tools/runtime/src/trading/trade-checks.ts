@@ -1,3 +1,4 @@
+import { openedTodaySql } from '@paper/exchange-data';
 import { Inject, Injectable } from '@nestjs/common';
 import { type IntentResult, ToolErrorCode } from '@paper/contracts';
 import { type Market, type OpenCheckResult, type Side, checkOpen } from '@paper/exchange';
@@ -68,7 +69,7 @@ export class TradeChecks {
       this.db.query(
         `SELECT a.free_micro, a.queued_micro,
                 (SELECT COALESCE(SUM(notional_micro), 0) FROM exchange.positions p
-                  WHERE p.wallet = a.wallet AND p.opened_at >= (date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')) AS daily,
+                  WHERE p.wallet = a.wallet AND ${openedTodaySql('p')}) AS daily,
                 (SELECT COUNT(*) FROM exchange.positions p WHERE p.wallet = a.wallet AND p.status = 'open') AS open
            FROM exchange.accounts a WHERE a.wallet = $1`,
         [wallet],
