@@ -18,6 +18,13 @@ export class PollStatusEntity {
   @Column({ name: 'last_error', type: 'text', nullable: true })
   lastError!: string | null;
 
+  @Column({ name: 'last_duration_ms', type: 'integer', nullable: true })
+  lastDurationMs!: number | null;
+
+  /** Per-job details of the last poll (counts, cursors), shown by the status endpoint. */
+  @Column({ type: 'jsonb', default: () => "'{}'::jsonb" })
+  details!: Record<string, unknown>;
+
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
 }
