@@ -78,7 +78,7 @@ export class DeliveriesService {
     const queue = this.queues.queue(ALERTS_DELIVERY_QUEUE);
     try {
       await queue.remove(id).catch(() => 0);
-      await this.queues.add(ALERTS_DELIVERY_QUEUE, 'deliver', { deliveryId: id }, { jobId: id, removeOnComplete: 1000, removeOnFail: 5000 });
+      await this.queues.add(ALERTS_DELIVERY_QUEUE, 'deliver', { deliveryId: id }, { jobId: id });
     } catch (error) {
       await this.dataSource.getRepository(DeliveryEntity).update({ id, status: 'queued' }, { status: 'dead' });
       throw error;

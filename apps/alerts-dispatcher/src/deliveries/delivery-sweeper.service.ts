@@ -4,8 +4,6 @@ import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
 import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
 import { DeliveryStore } from './delivery-store';
 
-export const DELIVER_JOB_OPTIONS = { removeOnComplete: 1000, removeOnFail: 5000 } as const;
-
 /**
  * The outbox sweeper: a delivery row that is still pending but has no live job (the poller died
  * between its commit and the enqueue, a job failed or was lost) gets its `deliver` job back.
@@ -29,7 +27,7 @@ export class DeliverySweeper {
       const state = await queue.getJobState(id);
       if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children') continue;
       if (state === 'completed' || state === 'failed') await queue.remove(id).catch(() => 0);
-      await queue.add('deliver', { deliveryId: id }, { jobId: id, ...DELIVER_JOB_OPTIONS });
+      await this.queues.add(ALERTS_DELIVERY_QUEUE, 'deliver', { deliveryId: id }, { jobId: id });
       requeued += 1;
     }
     if (requeued > 0) this.logger.log(`re-enqueued ${requeued} deliveries without a live job`);

@@ -1,3 +1,4 @@
+import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
 import { type DiscordFake, startDiscordFake, startTelegramFake, startWebhookReceiver, type TelegramFake, type WebhookReceiver } from '@paper/dev-stack';
 import { DispatcherTestKit, until } from '../testing/dispatcher-test-kit';
 
@@ -41,9 +42,9 @@ describe('delivery processor (PostgreSQL + Redis + BullMQ, local receivers)', ()
     const d = await kit.delivery(account, await webhook());
     await kit.enqueue(d.id);
     expect(await settled(d.id)).toMatchObject({ status: 'delivered', attempts: 1, last_error: null });
-    await kit.queues.queue({ queue: 'alerts-deliveries', jobs: {} }).remove(d.id);
+    await kit.queues.queue(ALERTS_DELIVERY_QUEUE).remove(d.id);
     await kit.enqueue(d.id);
-    const again = await until(async () => (await kit.queues.queue({ queue: 'alerts-deliveries', jobs: {} }).getJobState(d.id)) === 'completed', 'the second job');
+    const again = await until(async () => (await kit.queues.queue(ALERTS_DELIVERY_QUEUE).getJobState(d.id)) === 'completed', 'the second job');
     expect(again).toBe(true);
     expect(receiver.received.filter((r) => r.eventId === d.eventId)).toHaveLength(1);
     expect(receiver.received.find((r) => r.eventId === d.eventId)).toMatchObject({ valid: true, headerEventId: d.eventId });

@@ -57,10 +57,10 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
   }
 
   onApplicationBootstrap(): void {
-    this.queues.schedule(ALERTS_DELIVERY_QUEUE, 'sweep-deliveries', this.config.ALERTS_SWEEP_MS, { removeOnComplete: 20, removeOnFail: 50 });
+    this.queues.schedule(ALERTS_DELIVERY_QUEUE, 'sweep-deliveries', this.config.ALERTS_SWEEP_MS);
     this.queues.worker(
       ALERTS_DELIVERY_QUEUE,
-      async (name, data, job) => (name === 'sweep-deliveries' ? this.sweeper.sweep() : this.deliver((data as { deliveryId: string }).deliveryId, job)),
+      { deliver: (data, job) => this.deliver(data.deliveryId, job), 'sweep-deliveries': () => this.sweeper.sweep() },
       {
         concurrency: this.config.ALERTS_DELIVERY_CONCURRENCY,
         lockDuration: this.config.ALERTS_DELIVERY_LOCK_MS,

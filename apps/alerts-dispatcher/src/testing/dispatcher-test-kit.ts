@@ -8,7 +8,7 @@ import type { DataSource } from 'typeorm';
 import { type AlertsDispatcherConfig, alertsDispatcherConfigSchema } from '../config/alerts-dispatcher.config';
 import { DeliverySender } from '../deliveries/delivery-sender.service';
 import { DeliveryStore } from '../deliveries/delivery-store';
-import { DELIVER_JOB_OPTIONS, DeliverySweeper } from '../deliveries/delivery-sweeper.service';
+import { DeliverySweeper } from '../deliveries/delivery-sweeper.service';
 import { DeliveryProcessor } from '../deliveries/delivery.processor';
 import { TelegramLinkService } from '../telegram/telegram-link.service';
 import { TelegramUpdates } from '../telegram/telegram-updates.service';
@@ -82,7 +82,7 @@ export class DispatcherTestKit {
   }
 
   async enqueue(id: string): Promise<void> {
-    await this.queues.add(ALERTS_DELIVERY_QUEUE, 'deliver', { deliveryId: id }, { jobId: id, ...DELIVER_JOB_OPTIONS });
+    await this.queues.add(ALERTS_DELIVERY_QUEUE, 'deliver', { deliveryId: id }, { jobId: id });
   }
 
   async row(id: string): Promise<{ status: string; attempts: number; last_error: string | null; next_attempt_at: Date | null }> {

@@ -58,7 +58,6 @@ export class StalePassError extends Error {
 }
 
 /** Options of every `deliver` job (the same ones alerts-api uses when it re-queues a dead letter). */
-export const DELIVER_JOB_OPTIONS = { removeOnComplete: 1000, removeOnFail: 5000 } as const;
 
 /**
  * Commits one poll cycle atomically: rule states, new alerts (idempotent by event id), one delivery
@@ -103,9 +102,11 @@ export class AlertWriter {
   async enqueue(deliveryIds: readonly string[]): Promise<void> {
     if (deliveryIds.length === 0) return;
     try {
-      await this.queues
-        .queue(ALERTS_DELIVERY_QUEUE)
-        .addBulk(deliveryIds.map((id) => ({ name: 'deliver', data: { deliveryId: id }, opts: { jobId: id, ...DELIVER_JOB_OPTIONS } })));
+      await this.queues.addBulk(
+        ALERTS_DELIVERY_QUEUE,
+        'deliver',
+        deliveryIds.map((id) => ({ data: { deliveryId: id }, opts: { jobId: id } })),
+      );
     } catch (error) {
       this.logger.warn(`enqueueing ${deliveryIds.length} deliveries failed (the sweeper will enqueue them): ${(error as Error).message}`);
     }

@@ -42,10 +42,9 @@ export class PollProcessor implements OnApplicationBootstrap {
   }
 
   onApplicationBootstrap(): void {
-    const opts = { removeOnComplete: 50, removeOnFail: 200 };
-    this.queues.schedule(ALERTS_POLL_QUEUE, 'poll-wallets', this.config.ALERTS_POLL_MS, opts);
-    this.queues.schedule(ALERTS_POLL_QUEUE, 'poll-protocol', this.config.ALERTS_PROTOCOL_POLL_MS, opts);
-    this.queues.worker(ALERTS_POLL_QUEUE, (name) => this.handle(name as 'poll-wallets' | 'poll-protocol'), { concurrency: 2 });
+    this.queues.schedule(ALERTS_POLL_QUEUE, 'poll-wallets', this.config.ALERTS_POLL_MS);
+    this.queues.schedule(ALERTS_POLL_QUEUE, 'poll-protocol', this.config.ALERTS_PROTOCOL_POLL_MS);
+    this.queues.worker(ALERTS_POLL_QUEUE, { 'poll-wallets': () => this.handle('poll-wallets'), 'poll-protocol': () => this.handle('poll-protocol') }, { concurrency: 2 });
   }
 
   async handle(name: 'poll-wallets' | 'poll-protocol'): Promise<unknown> {

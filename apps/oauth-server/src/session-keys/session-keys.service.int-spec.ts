@@ -37,9 +37,15 @@ describe('session key registration through the exchange queue (PostgreSQL + Redi
     registry = new QueueRegistry(config);
     exchange = new QueueRegistry(config);
     // Stands in for trading-executor, the consumer of the queue contract.
-    exchange.worker(SESSION_KEYS_QUEUE, async (name, data) => {
-      jobs.push({ name, data: data as Record<string, unknown> });
-      return answer(data as Record<string, unknown>);
+    exchange.worker(SESSION_KEYS_QUEUE, {
+      'register-session-key': async (data) => {
+        jobs.push({ name: 'register-session-key', data });
+        return answer(data);
+      },
+      'revoke-session-key': async (data) => {
+        jobs.push({ name: 'revoke-session-key', data });
+        return answer(data);
+      },
     });
     service = new SessionKeysService(config, database.dataSource, registry);
   });

@@ -59,7 +59,7 @@ export class SessionKeysService implements OnApplicationShutdown {
         approvalSignature: key.approvalSignature,
         label: key.label,
       },
-      { jobId: `sk-${key.address}`, attempts: 3, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: 1000, removeOnFail: 1000 },
+      { jobId: `sk-${key.address}` },
     );
     let result: SessionKeyResult | undefined;
     try {
@@ -111,7 +111,7 @@ export class SessionKeysService implements OnApplicationShutdown {
       SESSION_KEYS_QUEUE,
       'revoke-session-key',
       { wallet: key.wallet, sessionKey: key.address },
-      { jobId: `sk-revoke-${key.address}`, attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: 1000, removeOnFail: 1000 },
+      { jobId: `sk-revoke-${key.address}` },
     );
     await this.dataSource.getRepository(SessionKeySecretEntity).update({ address: key.address, revokedAt: IsNull() }, { revokedAt: new Date() });
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { INTENTS_QUEUE, intentWakeUpSchema } from '@paper/contracts';
+import { INTENTS_QUEUE } from '@paper/contracts';
 import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import { IntentExecutionService } from './intent-execution.service';
@@ -18,7 +18,7 @@ export class IntentProcessor implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.registry.worker(INTENTS_QUEUE, (_name, data) => this.execution.wakeUp(intentWakeUpSchema.parse(data)), {
+    this.registry.worker(INTENTS_QUEUE, { 'execute-intent': (data) => this.execution.wakeUp(data) }, {
       concurrency: Math.max(this.config.INTENT_BATCH_MAX, this.config.INTENT_CONCURRENCY),
       lockDuration: this.config.INTENT_LOCK_MS,
     });

@@ -37,10 +37,18 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
       'sweep-deposits': this.config.SWEEP_DEPOSITS_EVERY_MS,
       'expire-intents': this.config.EXPIRE_INTENTS_EVERY_MS,
     };
-    for (const [name, ms] of Object.entries(every)) {
-      this.registry.schedule(EXCHANGE_MAINTENANCE_QUEUE, name, ms, { removeOnComplete: 100, removeOnFail: 100 });
-    }
-    this.registry.worker(EXCHANGE_MAINTENANCE_QUEUE, (name, data) => this.run(name as MaintenanceJob, data as { day?: string }), { concurrency: 2 });
+    for (const [name, ms] of Object.entries(every) as [MaintenanceJob, number][]) this.registry.schedule(EXCHANGE_MAINTENANCE_QUEUE, name, ms);
+    this.registry.worker(
+      EXCHANGE_MAINTENANCE_QUEUE,
+      {
+        'harvest-payouts': () => this.run('harvest-payouts'),
+        'snapshot-equity': () => this.run('snapshot-equity'),
+        'rollup-daily-stats': (data) => this.run('rollup-daily-stats', data),
+        'sweep-deposits': () => this.run('sweep-deposits'),
+        'expire-intents': () => this.run('expire-intents'),
+      },
+      { concurrency: 2 },
+    );
   }
 
   async run(name: MaintenanceJob, data: { day?: string } = {}): Promise<unknown> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { OWNER_ACTIONS_QUEUE, ownerActionWakeUpSchema } from '@paper/contracts';
+import { OWNER_ACTIONS_QUEUE } from '@paper/contracts';
 import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import { OwnerActionService } from './owner-action.service';
@@ -14,7 +14,7 @@ export class OwnerActionProcessor implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.registry.worker(OWNER_ACTIONS_QUEUE, (_name, data) => this.actions.wakeUp(ownerActionWakeUpSchema.parse(data)), {
+    this.registry.worker(OWNER_ACTIONS_QUEUE, { 'execute-owner-action': (data) => this.actions.wakeUp(data) }, {
       concurrency: 4,
       lockDuration: this.config.INTENT_LOCK_MS,
       stalledInterval: this.config.INTENT_LOCK_MS,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { OWNER_ACTIONS_QUEUE, type OwnerActionResult, type SignedOwnerActionPayload } from '@paper/contracts';
 import { acceptOwnerAction, readOwnerActions } from '@paper/exchange-data';
-import { APP_CONFIG, addWakeUp, bullConnection, QueueRegistry, waitForJob } from '@paper/nest-infra';
+import { APP_CONFIG, bullConnection, QueueRegistry, waitForJob } from '@paper/nest-infra';
 import { QueueEvents } from 'bullmq';
 import { DataSource } from 'typeorm';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
@@ -40,13 +40,7 @@ export class OwnerActionSubmitter implements OnApplicationShutdown {
     if (acceptance.state === 'conflict') return { status: 'finished', result: this.actions.conflict(payload) };
     if (acceptance.state === 'known' && acceptance.result) return { status: 'finished', result: acceptance.result };
     const deadline = Date.now() + waitMs;
-    const job = await addWakeUp(this.queues.queue(OWNER_ACTIONS_QUEUE), 'execute-owner-action', { actionId }, {
-      jobId: actionId,
-      attempts: 3,
-      backoff: { type: 'exponential', delay: 500 },
-      removeOnComplete: 1000,
-      removeOnFail: 1000,
-    }, WAKE_UP_TIMEOUT_MS);
+    const job = await this.queues.wakeUp(OWNER_ACTIONS_QUEUE, 'execute-owner-action', { actionId }, { jobId: actionId }, WAKE_UP_TIMEOUT_MS);
     if (job) {
       const wait = await waitForJob(job, this.queueEvents(), deadline - Date.now());
       if (wait.state === 'failed') this.logger.warn(`owner action ${actionId} job failed: ${wait.reason}`);

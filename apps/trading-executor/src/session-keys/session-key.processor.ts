@@ -1,5 +1,5 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { type JobPayload, SESSION_KEYS_QUEUE } from '@paper/contracts';
+import { SESSION_KEYS_QUEUE } from '@paper/contracts';
 import { QueueRegistry } from '@paper/nest-infra';
 import { SessionKeyService } from './session-key.service';
 
@@ -14,10 +14,10 @@ export class SessionKeyProcessor implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     this.registry.worker(
       SESSION_KEYS_QUEUE,
-      (name, data) =>
-        name === 'register-session-key'
-          ? this.sessionKeys.register(data as JobPayload<typeof SESSION_KEYS_QUEUE, 'register-session-key'>)
-          : this.sessionKeys.revoke(data as JobPayload<typeof SESSION_KEYS_QUEUE, 'revoke-session-key'>),
+      {
+        'register-session-key': (data) => this.sessionKeys.register(data),
+        'revoke-session-key': (data) => this.sessionKeys.revoke(data),
+      },
       { concurrency: 4 },
     );
   }

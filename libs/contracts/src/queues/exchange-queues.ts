@@ -56,15 +56,29 @@ export const intentWakeUpSchema = z.union([z.object({ intentId: hex32 }).strict(
 export type IntentWakeUp = z.infer<typeof intentWakeUpSchema>;
 
 /** Accepted trading intents, executed by trading-executor; job id = intent id (never runs twice). */
-export const INTENTS_QUEUE = defineQueue('exchange-intents', {
-  'execute-intent': intentWakeUpSchema,
-});
+export const INTENTS_QUEUE = defineQueue(
+  'exchange-intents',
+  { 'execute-intent': intentWakeUpSchema },
+  { 'execute-intent': { removeOnComplete: { age: 3600 }, removeOnFail: { age: 86_400 } } },
+);
 
 /** Periodic exchange maintenance run by trading-executor. */
-export const EXCHANGE_MAINTENANCE_QUEUE = defineQueue('exchange-maintenance', {
-  'harvest-payouts': z.object({}).strict(),
-  'snapshot-equity': z.object({}).strict(),
-  'rollup-daily-stats': z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }).strict(),
-  'sweep-deposits': z.object({}).strict(),
-  'expire-intents': z.object({}).strict(),
-});
+const KEEP_MAINTENANCE_RUNS = { removeOnComplete: 100, removeOnFail: 100 } as const;
+
+export const EXCHANGE_MAINTENANCE_QUEUE = defineQueue(
+  'exchange-maintenance',
+  {
+    'harvest-payouts': z.object({}).strict(),
+    'snapshot-equity': z.object({}).strict(),
+    'rollup-daily-stats': z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }).strict(),
+    'sweep-deposits': z.object({}).strict(),
+    'expire-intents': z.object({}).strict(),
+  },
+  {
+    'harvest-payouts': KEEP_MAINTENANCE_RUNS,
+    'snapshot-equity': KEEP_MAINTENANCE_RUNS,
+    'rollup-daily-stats': KEEP_MAINTENANCE_RUNS,
+    'sweep-deposits': KEEP_MAINTENANCE_RUNS,
+    'expire-intents': KEEP_MAINTENANCE_RUNS,
+  },
+);

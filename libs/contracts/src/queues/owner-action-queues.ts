@@ -53,9 +53,11 @@ export const ownerActionWakeUpSchema = z.union([z.object({ actionId: hex32 }).st
 export type OwnerActionWakeUp = z.infer<typeof ownerActionWakeUpSchema>;
 
 /** Owner actions, executed by trading-executor (the only writer of exchange state); job id = action id. */
-export const OWNER_ACTIONS_QUEUE = defineQueue('exchange-owner-actions', {
-  'execute-owner-action': ownerActionWakeUpSchema,
-});
+export const OWNER_ACTIONS_QUEUE = defineQueue(
+  'exchange-owner-actions',
+  { 'execute-owner-action': ownerActionWakeUpSchema },
+  { 'execute-owner-action': { attempts: 3, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: 1000, removeOnFail: 1000 } },
+);
 
 /** What trading-executor returns for an owner action (and stores in `exchange.owner_actions.result`). */
 export interface OwnerActionResult {

@@ -1,16 +1,30 @@
 import type { z } from 'zod';
 
+/** How long finished jobs are kept: a count, or an age in seconds (and at most a count). */
+export type JobRetention = boolean | number | { age: number; count?: number } | { age?: number; count: number };
+
+/** The options every job of a name is added with (BullMQ's names and meanings). */
+export interface JobDefaults {
+  /** Tries before the job fails for good (outages of PostgreSQL or Redis do not use them up). */
+  attempts?: number;
+  backoff?: { type: 'fixed' | 'exponential'; delay: number };
+  removeOnComplete?: JobRetention;
+  removeOnFail?: JobRetention;
+}
+
 /**
- * A queue contract: a frozen queue name and, per job name, the payload schema consumers validate.
- * Producers and consumers import the same contract so names and payloads cannot drift.
+ * A queue contract: a frozen queue name and, per job name, the payload schema consumers validate and the
+ * options producers add the job with. Producers and consumers import the same contract so names,
+ * payloads and job options cannot drift; the queue registry is the only way to add a job.
  */
 export interface QueueContract<J extends Record<string, z.ZodType>> {
   readonly queue: string;
   readonly jobs: Readonly<J>;
+  readonly options: Readonly<{ [N in keyof J]?: Readonly<JobDefaults> }>;
 }
 
-export function defineQueue<J extends Record<string, z.ZodType>>(queue: string, jobs: J): QueueContract<J> {
-  return Object.freeze({ queue, jobs: Object.freeze({ ...jobs }) });
+export function defineQueue<J extends Record<string, z.ZodType>>(queue: string, jobs: J, options: { [N in keyof J]?: JobDefaults } = {}): QueueContract<J> {
+  return Object.freeze({ queue, jobs: Object.freeze({ ...jobs }), options: Object.freeze({ ...options }) });
 }
 
 export type JobName<Q extends QueueContract<Record<string, z.ZodType>>> = Extract<keyof Q['jobs'], string>;

@@ -24,17 +24,25 @@ export type GuardrailsPayload = z.infer<typeof guardrailsSchema>;
  * Session-key registration and revocation, written to the exchange by trading-executor (the only writer
  * of exchange state) after it verifies the owner's EIP-712 approval. Job id = `sk-<sessionKey>` (BullMQ refuses `:` in job ids).
  */
-export const SESSION_KEYS_QUEUE = defineQueue('exchange-session-keys', {
-  'register-session-key': z
-    .object({
-      wallet: address,
-      sessionKey: address,
-      guardrails: guardrailsSchema,
-      /** Unix seconds, at most 30 days ahead. */
-      expiresAt: uint64,
-      approvalSignature: signature65,
-      label: z.string().max(120).nullable(),
-    })
-    .strict(),
-  'revoke-session-key': z.object({ wallet: address, sessionKey: address }).strict(),
-});
+export const SESSION_KEYS_QUEUE = defineQueue(
+  'exchange-session-keys',
+  {
+    'register-session-key': z
+      .object({
+        wallet: address,
+        sessionKey: address,
+        guardrails: guardrailsSchema,
+        /** Unix seconds, at most 30 days ahead. */
+        expiresAt: uint64,
+        approvalSignature: signature65,
+        label: z.string().max(120).nullable(),
+      })
+      .strict(),
+    'revoke-session-key': z.object({ wallet: address, sessionKey: address }).strict(),
+  },
+  {
+    'register-session-key': { attempts: 3, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: 1000, removeOnFail: 1000 },
+    // A revocation must reach the exchange: retried for longer.
+    'revoke-session-key': { attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: 1000, removeOnFail: 1000 },
+  },
+);

@@ -29,7 +29,7 @@ describe('job schedules against real Redis', () => {
     health = new HealthRegistry();
     registry = new QueueRegistry(settings, health);
     redis = new Redis(REDIS_URL);
-    registry.worker(contract, async () => runs.push(Date.now()));
+    registry.worker(contract, { tick: async () => runs.push(Date.now()) });
     registry.schedule(contract, 'tick', 300);
   });
 

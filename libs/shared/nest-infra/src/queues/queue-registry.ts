@@ -1,5 +1,5 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationShutdown, Optional } from '@nestjs/common';
-import { InvalidJobPayloadError, type QueueContract, parseJob } from '@paper/contracts';
+import { InvalidJobPayloadError, type JobName, type JobPayload, type QueueContract, parseJob } from '@paper/contracts';
 import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { z } from 'zod';
 import { APP_CONFIG } from '../config/app-config';
@@ -7,9 +7,18 @@ import { HealthRegistry } from '../health/health-registry';
 import { bullConnection, bullProducerConnection, connectionErrorLogger, type RedisSettings } from '../redis/redis';
 import { ScheduleKeeper } from './job-schedules';
 import { runThroughOutages } from './outage-retry';
+import { addWakeUp } from './wake-up';
 
 type AnyContract = QueueContract<Record<string, z.ZodType>>;
-export type JobHandler = (name: string, data: unknown, job: Job) => Promise<unknown>;
+
+/** A worker's handlers: one per job name of its queue's contract, given the payload the contract parsed. */
+export type JobHandlers<C extends AnyContract> = { [N in JobName<C>]: (data: JobPayload<C, N>, job: Job) => Promise<unknown> };
+
+/** What callers may do with a queue besides adding jobs through the registry. */
+export type JobLookup = Pick<Queue, 'getJob' | 'getJobState' | 'remove' | 'getJobScheduler' | 'getJobCounts'>;
+
+/** Options a producer may add to the contract's: the job id (idempotency), LIFO, a delay. */
+export type AddOptions = Pick<JobsOptions, 'jobId' | 'lifo' | 'delay' | 'priority'>;
 
 /**
  * Lock of a running job (ms), unless a worker sets its own. With the stalled check at a third of it, the
@@ -47,7 +56,8 @@ export class QueueRegistry implements BeforeApplicationShutdown, OnApplicationSh
     this.keeper = new ScheduleKeeper((name) => this.queueNamed(name), `${settings.REDIS_PREFIX}:schedules:last-run`);
   }
 
-  queue(contract: AnyContract): Queue {
+  /** The contract's queue, to look jobs up or remove them; jobs are added through add, addBulk, wakeUp and schedule only. */
+  queue(contract: AnyContract): JobLookup {
     return this.queueNamed(contract.queue);
   }
 
@@ -61,21 +71,40 @@ export class QueueRegistry implements BeforeApplicationShutdown, OnApplicationSh
     return queue;
   }
 
-  async add<C extends AnyContract>(contract: C, name: string, data: unknown, opts?: JobsOptions): Promise<Job> {
+  /** Adds a job with its contract's options; the payload is checked against the contract first. */
+  async add<C extends AnyContract, N extends JobName<C>>(contract: C, name: N, data: JobPayload<C, N>, opts: AddOptions = {}): Promise<Job> {
     parseJob(contract, name, data);
-    return this.queue(contract).add(name, data, opts);
+    return this.queueNamed(contract.queue).add(name, data, jobOptions(contract, name, opts));
+  }
+
+  /** Adds several jobs of one name in one round trip (each checked against the contract first). */
+  async addBulk<C extends AnyContract, N extends JobName<C>>(contract: C, name: N, jobs: readonly { data: JobPayload<C, N>; opts?: AddOptions }[]): Promise<Job[]> {
+    for (const job of jobs) parseJob(contract, name, job.data);
+    return this.queueNamed(contract.queue).addBulk(jobs.map((job) => ({ name, data: job.data, opts: jobOptions(contract, name, job.opts ?? {}) })));
   }
 
   /**
-   * A repeatable job: the scheduler `name` adds a `name` job to the contract's queue every `everyMs`
-   * (whichever worker replica takes it). Created now and re-created whenever Redis lost it.
+   * Adds the wake-up job of work already recorded in PostgreSQL, waiting at most `timeoutMs`; null when
+   * the queue did not take it in time (nothing is lost: the record stays and a sweeper runs it).
    */
-  schedule(contract: AnyContract, name: string, everyMs: number, opts: JobsOptions = {}): void {
-    if (this.keeper.size === 0) this.health?.register('schedules', () => this.keeper.readiness());
-    this.keeper.add({ queue: contract.queue, name, everyMs, opts });
+  async wakeUp<C extends AnyContract, N extends JobName<C>>(contract: C, name: N, data: JobPayload<C, N>, opts: AddOptions, timeoutMs: number): Promise<Job | null> {
+    parseJob(contract, name, data);
+    return addWakeUp(this.queueNamed(contract.queue), name, data, jobOptions(contract, name, opts), timeoutMs);
   }
 
-  worker(contract: AnyContract, handler: JobHandler, options: Partial<WorkerOptions> = {}): Worker {
+  /**
+   * A repeatable job: the scheduler `name` adds a `name` job (with the contract's options) to the
+   * contract's queue every `everyMs` (whichever worker replica takes it). Created now and re-created
+   * whenever Redis lost it.
+   */
+  schedule<C extends AnyContract>(contract: C, name: JobName<C>, everyMs: number): void {
+    if (this.keeper.size === 0) this.health?.register('schedules', () => this.keeper.readiness());
+    this.keeper.add({ queue: contract.queue, name, everyMs, opts: jobOptions(contract, name, {}) });
+  }
+
+  /** A worker of the contract's queue: each job, its payload parsed by the contract, goes to the handler of its name. */
+  worker<C extends AnyContract>(contract: C, handlers: JobHandlers<C>, options: Partial<WorkerOptions> = {}): Worker {
+    const byName = handlers as Record<string, (data: unknown, job: Job) => Promise<unknown>>;
     const lockDuration = options.lockDuration ?? DEFAULT_LOCK_MS;
     const worker = new Worker(
       contract.queue,
@@ -87,7 +116,8 @@ export class QueueRegistry implements BeforeApplicationShutdown, OnApplicationSh
           if (error instanceof InvalidJobPayloadError) throw new UnrecoverableError(error.message);
           throw error;
         }
-        const result = await runThroughOutages(contract.queue, job, () => handler(parsed.name, parsed.data, job), this.stopping.signal, this.logger);
+        const handler = byName[parsed.name]!;
+        const result = await runThroughOutages(contract.queue, job, () => handler(parsed.data, job), this.stopping.signal, this.logger);
         await this.keeper.recordRun(contract.queue, job.name);
         return result;
       },
@@ -120,4 +150,9 @@ export class QueueRegistry implements BeforeApplicationShutdown, OnApplicationSh
     await Promise.all(this.workers.map((w) => w.close()));
     await Promise.all([...this.queues.values()].map((q) => q.close()));
   }
+}
+
+/** The contract's options of a job name, with the producer's additions. */
+function jobOptions(contract: AnyContract, name: string, opts: AddOptions): JobsOptions {
+  return { ...contract.options[name], ...opts };
 }

@@ -3,7 +3,7 @@ import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/
 import { INTENTS_QUEUE, type IntentResult, isIntentResult, type SignedIntentPayload, ToolErrorCode } from '@paper/contracts';
 import { acceptIntents, readIntents } from '@paper/exchange-data';
 import { type CancelIntent, type CloseIntent, INTENT_TTL_SECONDS, type OpenIntent, intentId } from '@paper/exchange-signing';
-import { addWakeUp, bullConnection, QueueRegistry, waitForJob } from '@paper/nest-infra';
+import { bullConnection, QueueRegistry, waitForJob } from '@paper/nest-infra';
 import { type ConnectionOptions, QueueEvents } from 'bullmq';
 import { DataSource } from 'typeorm';
 import type { PrivateKeyAccount } from 'viem/accounts';
@@ -86,13 +86,7 @@ export class IntentSubmitter implements OnApplicationShutdown {
   }
 
   private async wakeAndWait(id: string, lifo: boolean, deadline: number): Promise<IntentOutcome> {
-    const job = await addWakeUp(
-      this.queues.queue(INTENTS_QUEUE),
-      'execute-intent',
-      { intentId: id },
-      { jobId: id, lifo, removeOnComplete: { age: 3600 }, removeOnFail: { age: 86_400 } },
-      Math.min(WAKE_UP_TIMEOUT_MS, deadline - Date.now()),
-    );
+    const job = await this.queues.wakeUp(INTENTS_QUEUE, 'execute-intent', { intentId: id }, { jobId: id, lifo }, Math.min(WAKE_UP_TIMEOUT_MS, deadline - Date.now()));
     if (!job) {
       this.logger.warn(`intent ${id} accepted; its wake-up job was not added in time (the executor's sweeper runs it)`);
       return { state: 'pending', intentId: id };
