@@ -57,8 +57,6 @@ export class StalePassError extends Error {
   }
 }
 
-/** Options of every `deliver` job (the same ones alerts-api uses when it re-queues a dead letter). */
-
 /**
  * Commits one poll cycle atomically: rule states, new alerts (idempotent by event id), one delivery
  * per new alert and active channel, and the poll status. With a fence, the poll-status row is locked
