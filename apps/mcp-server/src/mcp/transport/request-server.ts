@@ -23,8 +23,14 @@ type RequestDispatch = (request: JSONRPCRequest, extra?: unknown) => void;
  *   CallToolRequestSchema (an invalid one is -32602, invalid params) and the result goes out as built:
  *   results are made by mcp-tool-result.ts, whose output is tested against the SDK's
  *   CallToolResultSchema, and keeping the object lets a result serialised once be sent as stored.
+ *   A tools/call request goes to its handler directly, answered the way the protocol layer answers
+ *   (the result, or the error's code, message and data; -32603 for an error without a JSON-RPC code):
+ *   what the protocol layer adds around a handler (cancellation, progress, requests back to the client)
+ *   needs a stream that a stateless JSON exchange does not have.
  */
 export class RequestServer extends Server {
+  private toolCall?: ToolCallHandler;
+
   /**
    * Makes the server ready for another request once the exchange on its transport is over (every
    * response sent, nothing pending): the protocol layer forgets the transport without the work of
@@ -42,17 +48,41 @@ export class RequestServer extends Server {
     const sdk = transport.onmessage;
     if (typeof dispatch !== 'function' || !sdk) return;
     transport.onmessage = (message: JSONRPCMessage, extra) => {
-      if ('method' in message && 'id' in message) dispatch.call(this, message as JSONRPCRequest, extra);
-      else sdk(message, extra);
+      if (!('method' in message && 'id' in message)) sdk(message, extra);
+      else if (message.method === 'tools/call' && this.toolCall) void this.callTool(transport, message as JSONRPCRequest);
+      else dispatch.call(this, message as JSONRPCRequest, extra);
     };
   }
 
-  setToolCallHandler(handler: ToolCallHandler): void {
-    const install = Protocol.prototype.setRequestHandler as (this: Server, schema: typeof TOOLS_CALL, handler: (request: unknown) => Promise<CallToolResult>) => void;
-    install.call(this, TOOLS_CALL, (request) => {
-      const parsed = CallToolRequestSchema.safeParse(request);
-      if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call request: ${parsed.error.message}`);
-      return handler(parsed.data);
-    });
+  private async callTool(transport: Transport, request: JSONRPCRequest): Promise<void> {
+    let response: JSONRPCMessage;
+    try {
+      response = { jsonrpc: '2.0', id: request.id, result: await this.toolCall!(parseToolCall(request)) };
+    } catch (error) {
+      const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
+      response = {
+        jsonrpc: '2.0',
+        id: request.id,
+        error: {
+          code: typeof code === 'number' && Number.isSafeInteger(code) ? code : ErrorCode.InternalError,
+          message: typeof message === 'string' ? message : 'Internal error',
+          ...(data === undefined ? {} : { data }),
+        },
+      };
+    }
+    await transport.send(response).catch((error: Error) => transport.onerror?.(error));
   }
+
+  setToolCallHandler(handler: ToolCallHandler): void {
+    this.toolCall = handler;
+    const install = Protocol.prototype.setRequestHandler as (this: Server, schema: typeof TOOLS_CALL, handler: (request: unknown) => Promise<CallToolResult>) => void;
+    install.call(this, TOOLS_CALL, (request) => handler(parseToolCall(request)));
+  }
+}
+
+/** A tools/call request checked against the SDK's schema (-32602, invalid params, otherwise). */
+function parseToolCall(request: unknown): CallToolRequest {
+  const parsed = CallToolRequestSchema.safeParse(request);
+  if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call request: ${parsed.error.message}`);
+  return parsed.data;
 }
