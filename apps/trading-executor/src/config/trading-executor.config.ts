@@ -23,6 +23,8 @@ export const tradingExecutorConfigSchema = z.object({
   SNAPSHOT_EVERY_MS: env.positiveInt(60000).describe('Interval (ms) of the equity snapshots of active accounts.'),
   ROLLUP_EVERY_MS: env.positiveInt(60000).describe('Interval (ms) of the daily statistics roll-up.'),
   SWEEP_DEPOSITS_EVERY_MS: env.positiveInt(5000).describe('Interval (ms) of the sweep crediting deposits found at deposit proxy addresses.'),
+  EVENT_RETENTION_DAYS: env.positiveInt(7).describe('Days the event log keeps events (the streams replay and get_events pages within this window; an older cursor gets a reset).'),
+  PRUNE_EVENTS_EVERY_MS: env.positiveInt(3600000).describe('Interval (ms) of the deletion of events older than EVENT_RETENTION_DAYS.'),
   EXPIRE_INTENTS_EVERY_MS: env.positiveInt(60000).describe('Interval (ms) of the sweep marking queued intents past their signed expiry (or accepted more than 1 hour ago) as expired.'),
   FEES_TO_STAKERS: env.bool(true).describe('Pay the win fees to stakers (pro rata to staked PAPER) at each harvest; false keeps them as protocol fees.'),
   LP_CAP_USDC: env.positiveInt(5_000_000).describe('LP balance (whole USDC) above which the excess is swept to stakers.'),

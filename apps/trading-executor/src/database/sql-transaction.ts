@@ -3,6 +3,11 @@ import type { DataSource, QueryRunner } from 'typeorm';
 /** A parameterised query inside one transaction: rows plus the affected row count. */
 export type Sql = <T = Record<string, string | null>>(text: string, params?: unknown[]) => Promise<{ rows: T[]; rowCount: number }>;
 
+/** The transaction as a query executor of the typed query modules (`query(text, params)` → `{ rows }`). */
+export function sqlExecutor(sql: Sql): { query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> } {
+  return { query: (text, params) => sql(text, params) };
+}
+
 const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serialization failure
 
 function sqlOf(runner: QueryRunner): Sql {

@@ -1,9 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { evaluateDeposit, microToUsdc, PROTOCOL_OWNER, transfer } from '@paper/exchange';
+import { appendEvents, exchangeEvent } from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
 import { lockAccounts } from '../database/account-balances';
 import { writeLedger } from '../database/ledger-writer';
-import { inTransaction, type Sql } from '../database/sql-transaction';
+import { inTransaction, type Sql, sqlExecutor } from '../database/sql-transaction';
 
 export interface SweptDeposit {
   wallet: string;
@@ -76,6 +77,9 @@ export class DepositSweepService {
     ];
     await writeLedger(sql, [{ lines, reason: decision.feeMicro > 0n ? 'deposit_activation' : 'deposit', ref: `deposit:${dep[0]!.id}` }]);
     await sql(`UPDATE exchange.accounts SET free_micro = free_micro + $2, activated = true, last_active_at = now() WHERE wallet = $1`, [wallet, decision.creditMicro]);
+    await appendEvents(sqlExecutor(sql), [
+      exchangeEvent('deposit.credited', { amountUsd: Number(microToUsdc(amountMicro)), feeUsd: Number(microToUsdc(decision.feeMicro)), txHash: null }, { wallet }),
+    ]);
     this.logger.log(`credited ${microToUsdc(decision.creditMicro)} USDC to ${wallet} (fee ${microToUsdc(decision.feeMicro)})`);
     return { wallet, status: 'credited', amountMicro, feeMicro: decision.feeMicro, reason: null };
   }

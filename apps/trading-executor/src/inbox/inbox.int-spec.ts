@@ -140,10 +140,15 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
       // Past its signed expiry now, but a batch claimed it while it was valid: the sweep must not touch it.
       await until(async () => Date.now(), (now) => now > Number(expiresAt) * 1000 + 50);
       expect(await kit.expiry.expireQueued()).toBe(0);
-      // A cancel of the same wallet waits for the account the batch holds, then finds the intent executed.
+      // A cancel of the same wallet waits for the batch (its acceptance for the event log's append lock the
+      // batch holds until it commits, its execution for the account), then finds the intent executed.
       cancelling = kit.intents.execute(await kit.cancel(t, held.intentId));
       await until(
-        () => kit.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE '%exchange.accounts%'`),
+        () =>
+          kit.db.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()
+                AND (query LIKE '%exchange.accounts%' OR wait_event = 'advisory')`,
+          ),
         (r) => r[0].n > 0,
       );
     } finally {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { type AccountDelta, isLiquidatable, liquidationAccounting, type Market, type Side } from '@paper/exchange';
+import { appendEvents, type NewExchangeEvent } from '@paper/exchange-data';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
@@ -8,7 +9,8 @@ import { type LedgerTx, writeLedger } from '../database/ledger-writer';
 import { cancelOwnClaims } from '../database/payout-claims';
 import { lockPool, savePool } from '../database/protocol-pool';
 import { settlingPosition } from '../database/settling-position';
-import { inTransaction, type Sql } from '../database/sql-transaction';
+import { inTransaction, type Sql, sqlExecutor } from '../database/sql-transaction';
+import { positionFacts, settledEvent } from '../events/exchange-event-builders';
 import { liquidationsTotal } from '../metrics/executor-metrics';
 
 interface Candidate {
@@ -92,6 +94,7 @@ export class LiquidationService {
     const claims = new Map<string, bigint>();
     const txs: LedgerTx[] = [];
     const minted: string[] = [];
+    const events: NewExchangeEvent[] = [];
     let paper = 0n;
     let longOi = 0n;
     let shortOi = 0n;
@@ -105,6 +108,17 @@ export class LiquidationService {
       if (acc.queueClaimCancelledMicro > 0n) claims.set(r.wallet, (claims.get(r.wallet) ?? 0n) + acc.queueClaimCancelledMicro);
       txs.push({ lines: acc.lines, reason: 'liquidation', ref: r.id });
       minted.push(acc.rewardMintedMicro.toString());
+      events.push(
+        settledEvent('position.liquidated', positionFacts(r, market), {
+          exit: markOf(r.side),
+          pnlMicro: -BigInt(r.margin_micro),
+          feeMicro: 0n,
+          paidMicro: 0n,
+          queuedMicro: 0n,
+          rewardMintedMicro: acc.rewardMintedMicro,
+          intentId: null,
+        }),
+      );
       paper += acc.rewardMintedMicro;
       if (r.side === 'long') longOi += BigInt(r.notional_micro);
       else shortOi += BigInt(r.notional_micro);
@@ -120,6 +134,7 @@ export class LiquidationService {
     await writeLedger(sql, txs);
     await savePool(sql, pool, { paperMintedMicro: paper });
     await sql(`UPDATE exchange.markets SET long_oi_micro = long_oi_micro - $2, short_oi_micro = short_oi_micro - $3 WHERE market = $1`, [market, longOi, shortOi]);
+    await appendEvents(sqlExecutor(sql), events);
     return { candidates: found.length, liquidated: rows.length };
   }
 }

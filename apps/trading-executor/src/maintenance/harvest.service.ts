@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type AccountDelta, distributeToStakers, planHarvest, type QueuedPayout, usdc } from '@paper/exchange';
+import { type AccountDelta, distributeToStakers, microToUsdc, planHarvest, type QueuedPayout, usdc } from '@paper/exchange';
+import { appendEvents, exchangeEvent, type NewExchangeEvent } from '@paper/exchange-data';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
@@ -7,7 +8,7 @@ import { applyAccountDeltas, lockAccounts } from '../database/account-balances';
 import { writeLedger } from '../database/ledger-writer';
 import { payQueueEntry, releasePledgedMargin } from '../database/payout-claims';
 import { lockPool, savePool } from '../database/protocol-pool';
-import { inTransaction, type Sql } from '../database/sql-transaction';
+import { inTransaction, type Sql, sqlExecutor } from '../database/sql-transaction';
 
 export interface HarvestReport {
   /** Paid from the queue: traders' winnings and queued win fees. */
@@ -32,6 +33,7 @@ const ZERO: AccountDelta = { freeMicro: 0n, lockedMicro: 0n, queuedMicro: 0n, re
 interface EntryRow {
   id: string;
   wallet: string;
+  position_id: string;
   remaining_micro: string;
   fee_remaining_micro: string;
 }
@@ -89,8 +91,9 @@ export class HarvestService {
     const accounts = await lockAccounts(sql, guess.map((e) => e.wallet));
     const pool = await lockPool(sql);
     const { rows: head } = await sql<EntryRow>(
-      `SELECT id, wallet, remaining_micro, fee_remaining_micro FROM exchange.payout_queue WHERE paid_at IS NULL ORDER BY id LIMIT ${MAX_ENTRIES} FOR UPDATE`,
+      `SELECT id, wallet, position_id, remaining_micro, fee_remaining_micro FROM exchange.payout_queue WHERE paid_at IS NULL ORDER BY id LIMIT ${MAX_ENTRIES} FOR UPDATE`,
     );
+    const byId = new Map(head.map((e) => [e.id, e]));
     const entries: QueuedPayout[] = [];
     let more = false;
     let budget = pool.lpMicro + pool.parkedMicro;
@@ -108,7 +111,17 @@ export class HarvestService {
     const queued = new Map([...accounts].map(([wallet, a]) => [wallet, a.queuedMicro]));
     const plan = planHarvest(pool, entries, queued);
     const deltas = new Map<string, AccountDelta>();
+    const events: NewExchangeEvent[] = [];
     for (const p of plan.payments) {
+      const entry = byId.get(p.id)!;
+      const remaining = BigInt(entry.remaining_micro) - p.amountMicro;
+      events.push(
+        exchangeEvent(
+          'payout.paid',
+          { amountUsd: Number(microToUsdc(p.amountMicro)), positionId: String(entry.position_id), remainingQueuedUsd: Number(microToUsdc(remaining > 0n ? remaining : 0n)) },
+          { wallet: p.wallet },
+        ),
+      );
       await payQueueEntry(sql, p.id, p.amountMicro, p.feeMicro);
       await releasePledgedMargin(sql, p.wallet, p.pledgeReleasedMicro);
       const d = deltas.get(p.wallet) ?? ZERO;
@@ -116,6 +129,7 @@ export class HarvestService {
     }
     await applyAccountDeltas(sql, deltas, false);
     await writeLedger(sql, [{ lines: plan.lines, reason: 'harvest', ref: null }]);
+    await appendEvents(sqlExecutor(sql), events.filter((e) => (e.data as { amountUsd: number }).amountUsd > 0));
     const { rows: pending } = await sql<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM exchange.payout_queue WHERE paid_at IS NULL) AS any`);
     const stillQueued = pending[0]!.any;
     await savePool(sql, { ...plan.pool, queueNotEmpty: stillQueued }, { feesCollectedMicro: plan.feesCollectedMicro });

@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { EXCHANGE_MAINTENANCE_QUEUE, type JobName } from '@paper/contracts';
+import { pruneEvents } from '@paper/exchange-data';
 import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
+import { DataSource } from 'typeorm';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import { DepositSweepService } from '../deposits/deposit-sweep.service';
 import { IntentExpiryService } from '../intents/intent-expiry.service';
@@ -13,7 +15,8 @@ type MaintenanceJob = JobName<typeof EXCHANGE_MAINTENANCE_QUEUE>;
 
 /**
  * Schedules the repeatable maintenance jobs (BullMQ job schedulers, kept alive by every replica; each run
- * goes to one worker) and runs them: harvest, equity snapshots, daily roll-up, deposit sweep, intent expiry.
+ * goes to one worker) and runs them: harvest, equity snapshots, daily roll-up, deposit sweep, intent expiry,
+ * event-log retention.
  */
 @Injectable()
 export class MaintenanceProcessor implements OnApplicationBootstrap {
@@ -27,6 +30,7 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
     private readonly dailyStats: DailyStatsService,
     private readonly deposits: DepositSweepService,
     private readonly expiry: IntentExpiryService,
+    private readonly dataSource: DataSource,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -36,6 +40,7 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
       'rollup-daily-stats': this.config.ROLLUP_EVERY_MS,
       'sweep-deposits': this.config.SWEEP_DEPOSITS_EVERY_MS,
       'expire-intents': this.config.EXPIRE_INTENTS_EVERY_MS,
+      'prune-events': this.config.PRUNE_EVENTS_EVERY_MS,
     };
     for (const [name, ms] of Object.entries(every) as [MaintenanceJob, number][]) this.registry.schedule(EXCHANGE_MAINTENANCE_QUEUE, name, ms);
     this.registry.worker(
@@ -46,6 +51,7 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
         'rollup-daily-stats': (data) => this.run('rollup-daily-stats', data),
         'sweep-deposits': () => this.run('sweep-deposits'),
         'expire-intents': () => this.run('expire-intents'),
+        'prune-events': () => this.run('prune-events'),
       },
       { concurrency: 2 },
     );
@@ -85,6 +91,8 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
         return { deposits: (await this.deposits.sweep()).length };
       case 'expire-intents':
         return { expired: await this.expiry.expireQueued() };
+      case 'prune-events':
+        return { pruned: await pruneEvents(this.dataSource, new Date(Date.now() - this.config.EVENT_RETENTION_DAYS * 86_400_000)) };
     }
   }
 }

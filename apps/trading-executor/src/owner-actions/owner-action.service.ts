@@ -126,7 +126,7 @@ export class OwnerActionService {
     const parsed = signedOwnerActionSchema.safeParse({ kind: row.kind, message: row.payload, signature: row.signature, actionId: row.id });
     if (!parsed.success) {
       const result = failedResult(row, refusedAction('bad_action', 'The stored action is not a valid signed owner action; sign it again.'));
-      await storeResult(sql, row.id, result, 0n);
+      await storeResult(sql, row, result, 0n);
       return result;
     }
     const payload = parsed.data;
@@ -181,7 +181,7 @@ export class OwnerActionService {
       }
     }
     const result = toActionResult(payload, outcome, now);
-    await storeResult(sql, row.id, result, amountMicro);
+    await storeResult(sql, row, result, amountMicro);
     return result;
   }
 

@@ -73,6 +73,7 @@ export const EXCHANGE_MAINTENANCE_QUEUE = defineQueue(
     'rollup-daily-stats': z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }).strict(),
     'sweep-deposits': z.object({}).strict(),
     'expire-intents': z.object({}).strict(),
+    'prune-events': z.object({}).strict(),
   },
   {
     'harvest-payouts': KEEP_MAINTENANCE_RUNS,
@@ -80,5 +81,6 @@ export const EXCHANGE_MAINTENANCE_QUEUE = defineQueue(
     'rollup-daily-stats': KEEP_MAINTENANCE_RUNS,
     'sweep-deposits': KEEP_MAINTENANCE_RUNS,
     'expire-intents': KEEP_MAINTENANCE_RUNS,
+    'prune-events': KEEP_MAINTENANCE_RUNS,
   },
 );

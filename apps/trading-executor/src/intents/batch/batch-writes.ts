@@ -1,10 +1,12 @@
 import type { IntentResult } from '@paper/contracts';
-import type { AccountDelta, Market } from '@paper/exchange';
+import { type AccountDelta, type Market, usdcToMicro } from '@paper/exchange';
+import { appendEvents, type NewExchangeEvent } from '@paper/exchange-data';
 import { applyAccountDeltas } from '../../database/account-balances';
 import { type LedgerTx, writeLedger } from '../../database/ledger-writer';
 import { appendPayouts, cancelOwnClaims } from '../../database/payout-claims';
 import { savePool } from '../../database/protocol-pool';
-import type { Sql } from '../../database/sql-transaction';
+import { type Sql, sqlExecutor } from '../../database/sql-transaction';
+import { intentOutcomeEvents, positionFacts, settledEvent } from '../../events/exchange-event-builders';
 import { toResultOf } from '../intent-message';
 import type { BatchState, NewPosition, QueueOp } from './batch-state';
 
@@ -45,7 +47,27 @@ export async function writeBatch(sql: Sql, state: BatchState, resultBase: Map<st
       m.shortDeltaMicro,
     ]);
   }
-  await recordResults(sql, [...state.results.values()]);
+  const results = [...state.results.values()];
+  await recordResults(sql, results);
+  await appendEvents(sqlExecutor(sql), [...intentOutcomeEvents(results), ...settledEvents(state, results)]);
+}
+
+/** The positions the batch settled, closed by their intent or liquidated because the mid had passed their bust price. */
+function settledEvents(state: BatchState, results: readonly IntentResult[]): NewExchangeEvent[] {
+  const paid = new Map(results.flatMap((r) => (r.closed ?? []).map((c) => [c.positionId, c.paidUsd] as const)));
+  return state.settled.map((s) => {
+    const row = state.positions.get(s.id)!;
+    const paidUsd = paid.get(s.id);
+    return settledEvent(s.status === 'liquidated' ? 'position.liquidated' : 'position.closed', positionFacts(row, row.market), {
+      exit: s.exit,
+      pnlMicro: s.pnlMicro,
+      feeMicro: s.feeMicro,
+      paidMicro: paidUsd ? usdcToMicro(paidUsd) : 0n,
+      queuedMicro: s.queuedMicro,
+      rewardMintedMicro: s.rewardMintedMicro,
+      intentId: s.intentId,
+    });
+  });
 }
 
 async function insertPositions(sql: Sql, positions: readonly NewPosition[]): Promise<Map<string, string>> {

@@ -10,7 +10,7 @@ import type { MarketName } from '@paper/markets';
  * and no later id can become visible before it. Readers page with `id > cursor` and never skip.
  */
 
-/** Advisory lock space of event appends (two-key form; other spaces: the executor's wallet locks). */
+/** Advisory lock of event appends (two-key form; also taken by the market-status trigger of the event-log migration). */
 export const EVENT_APPEND_LOCK: readonly [number, number] = [0x45564e54, 1];
 
 /** An event to append; `wallet` and `market` default to null. */

@@ -1,7 +1,8 @@
-import type { IntentResult, OwnerActionResult, SignedIntentPayload, SignedOwnerActionPayload } from '@paper/contracts';
+import { EXCHANGE_EVENTS_CHANNEL, type IntentResult, type OwnerActionResult, type SignedIntentPayload, type SignedOwnerActionPayload } from '@paper/contracts';
 import type { IntentStatus } from '../entities/intent.entity';
 import type { OwnerActionEntity } from '../entities/owner-action.entity';
 import { type QueryExecutor, queryRows } from './chain-balances';
+import { EVENT_APPEND_LOCK } from './event-log';
 
 /**
  * The inbox of the exchange: `exchange.intents` and `exchange.owner_actions` rows written `queued` when
@@ -28,6 +29,21 @@ interface AcceptRow<S, R> {
   same: boolean | null;
 }
 
+/**
+ * The `intent.accepted` events of the rows an accepting statement inserted (CTEs following its
+ * `inserted` CTE), written by the same statement: the event-log append lock is taken before any event id
+ * is drawn (the lock row is joined into the insert), and the stream servers are notified on commit.
+ */
+const ACCEPTED_EVENTS = `append_lock AS (
+       SELECT pg_advisory_xact_lock(${EVENT_APPEND_LOCK[0]}, ${EVENT_APPEND_LOCK[1]}) FROM (SELECT 1 FROM inserted LIMIT 1) any_inserted
+     ), accepted_events AS (
+       INSERT INTO exchange.events (type, wallet, data)
+       SELECT 'intent.accepted', ins.wallet, jsonb_build_object('intentId', ins.id, 'kind', ins.kind) FROM inserted ins CROSS JOIN append_lock ORDER BY ins.id
+       RETURNING id
+     ), notified AS (
+       SELECT pg_notify('${EXCHANGE_EVENTS_CHANNEL}', max(id)::text) FROM accepted_events HAVING count(*) > 0
+     )`;
+
 /** The signed expiry as stored: far-future values are clamped so they fit a timestamp (such intents are refused when they run). */
 export function storableExpiry(expiresAt: string, now = Date.now()): number {
   const limit = Math.floor(now / 1000) + 10 * 365 * 86400;
@@ -49,11 +65,12 @@ export async function acceptIntents(db: QueryExecutor, payloads: readonly Signed
        INSERT INTO exchange.intents (id, wallet, kind, payload, session_key, signature, status, expires_at, created_at)
        SELECT id, wallet, kind, payload, session_key, signature, 'queued', to_timestamp(expires_at), clock_timestamp() FROM input
        ON CONFLICT (id) DO NOTHING
-       RETURNING id
-     )
+       RETURNING id, wallet, kind
+     ), ${ACCEPTED_EVENTS}
      SELECT v.id, ins.id IS NOT NULL AS inserted, i.status, i.result,
             (i.kind = v.kind AND i.payload = v.payload AND i.session_key = v.session_key AND i.signature = v.signature) AS same
-       FROM input v LEFT JOIN inserted ins ON ins.id = v.id LEFT JOIN exchange.intents i ON i.id = v.id`,
+       FROM input v LEFT JOIN inserted ins ON ins.id = v.id LEFT JOIN exchange.intents i ON i.id = v.id
+      CROSS JOIN (SELECT count(*) FROM notified) n`,
     [
       payloads.map((p) => p.intentId.toLowerCase()),
       payloads.map((p) => p.message.wallet.toLowerCase()),
@@ -75,11 +92,12 @@ export async function acceptOwnerAction(db: QueryExecutor, payload: SignedOwnerA
        INSERT INTO exchange.owner_actions (id, wallet, kind, payload, signature, status)
        VALUES ($1, $2, $3, $4::jsonb, $5, 'queued')
        ON CONFLICT (id) DO NOTHING
-       RETURNING id
-     )
+       RETURNING id, wallet, kind
+     ), ${ACCEPTED_EVENTS}
      SELECT $1::varchar AS id, EXISTS (SELECT 1 FROM inserted) AS inserted, a.status, a.result,
             (a.kind = $3 AND a.payload = $4::jsonb AND a.signature = $5) AS same
-       FROM (SELECT 1) one LEFT JOIN exchange.owner_actions a ON a.id = $1`,
+       FROM (SELECT 1) one LEFT JOIN exchange.owner_actions a ON a.id = $1
+      CROSS JOIN (SELECT count(*) FROM notified) n`,
     [payload.actionId.toLowerCase(), payload.message.wallet.toLowerCase(), payload.kind, JSON.stringify(payload.message), payload.signature.toLowerCase()],
   );
   const [acceptance] = await settleAcceptance(rows, (ids) => readOwnerActions(db, ids));
