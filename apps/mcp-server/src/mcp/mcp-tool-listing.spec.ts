@@ -10,8 +10,8 @@ describe('MCP tool listing', () => {
   const byName = new Map(listing.tools.map((t) => [t.name, t]));
   const input = (name: string) => byName.get(name)!.inputSchema as Schema;
 
-  it('lists the 18 catalog tools in catalog order with the same names, titles and descriptions', () => {
-    expect(listing.tools).toHaveLength(18);
+  it('lists the 19 catalog tools in catalog order with the same names, titles and descriptions', () => {
+    expect(listing.tools).toHaveLength(19);
     expect(listing.tools.map((t) => t.name)).toEqual(TOOL_CATALOG.map((t) => t.name));
     for (const tool of TOOL_CATALOG) {
       expect(byName.get(tool.name)).toMatchObject({ title: tool.title, description: tool.description });
@@ -20,7 +20,7 @@ describe('MCP tool listing', () => {
 
   it('is a valid tools/list result for the SDK', () => {
     const parsed = ListToolsResultSchema.parse(listing);
-    expect(parsed.tools).toHaveLength(18);
+    expect(parsed.tools).toHaveLength(19);
     for (const tool of parsed.tools) {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');

@@ -49,7 +49,7 @@ describe('MCP server: OAuth through the SDK client, then trading over MCP', () =
 
   it('starts OAuth on the 401 challenge with every scope the tools need: discovery, registration, PKCE S256, consent, token for /mcp', async () => {
     // Without a token the public part works; the connected-wallet view answers the challenge.
-    expect((await mcp.client.listTools()).tools).toHaveLength(18);
+    expect((await mcp.client.listTools()).tools).toHaveLength(19);
     await expect(callTool(mcp.client, 'get_account')).rejects.toBeInstanceOf(UnauthorizedError);
 
     const url = provider.lastRedirect;

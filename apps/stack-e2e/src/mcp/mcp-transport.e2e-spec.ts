@@ -56,7 +56,7 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
     expect(((await res.json()) as { result: { protocolVersion: string } }).result.protocolVersion).toBe('2025-11-25');
   });
 
-  it('lists all 18 tools with input and output schemas and annotations', async () => {
+  it('lists all 19 tools with input and output schemas and annotations', async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOL_CATALOG.map((t) => t.name));
     for (const tool of tools) {

@@ -74,7 +74,7 @@ describe('tool API: read tools over HTTP', () => {
     await issuer?.stop();
   });
 
-  it('lists 18 tools with descriptions, annotations, families and schemas', async () => {
+  it('lists 19 tools with descriptions, annotations, families and schemas', async () => {
     const res = await fetch(`${base}/api/v1/tools`);
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');

@@ -6,6 +6,9 @@ import { ToolsRuntimeModule, toolsRuntimeOptions } from '@paper/tools-runtime';
 import { ChartsController } from '../charts/charts.controller';
 import type { ToolsGatewayConfig } from '../config/tools-gateway.config';
 import { DocsController } from '../docs/docs.controller';
+import { EventHub } from '../events/event-hub.service';
+import { EventStreamsController } from '../events/event-streams.controller';
+import { PriceRelay } from '../events/price-relay';
 import { OpenApiController } from '../openapi/openapi.controller';
 import { MeToolsController } from '../tools/me-tools.controller';
 import { PublicToolsController } from '../tools/public-tools.controller';
@@ -28,8 +31,8 @@ export class AppModule {
         // mcp-server accepts only `{base}/mcp`. Any other audience is refused (docs/tool-api.md).
         ToolsRuntimeModule.forRoot(toolsRuntimeOptions(config, acceptedAudiences(config.PUBLIC_BASE_URL))),
       ],
-      controllers: [PublicToolsController, MeToolsController, OpenApiController, DocsController, ChartsController],
-      providers: [RestToolCalls],
+      controllers: [PublicToolsController, MeToolsController, EventStreamsController, OpenApiController, DocsController, ChartsController],
+      providers: [RestToolCalls, EventHub, PriceRelay],
     };
   }
 }

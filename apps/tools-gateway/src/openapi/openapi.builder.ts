@@ -1,5 +1,6 @@
 import { SCOPES, TOOL_CATALOG, type ToolDefinition, publicTools, requiredScopes, toolJsonSchema } from '@paper/contracts';
 import { bodyErrorResponses, errorResponses, openApiComponents, ref } from './openapi-components';
+import { eventStreamPaths } from './event-stream-paths';
 
 export const OPENAPI_VERSION = '0.1.0';
 
@@ -108,6 +109,9 @@ export function buildOpenApiDocument(publicBaseUrl: string): Json {
     if (tool.family === 'public') paths[`/api/v1/tools/${tool.name}`] = { post: operation(tool, 'public') };
     paths[`/api/v1/me/tools/${tool.name}`] = { post: operation(tool, 'me') };
   }
+  const streams = eventStreamPaths();
+  Object.assign(paths, streams.paths);
+  Object.assign(schemas, streams.schemas);
   return {
     openapi: '3.1.0',
     info: {

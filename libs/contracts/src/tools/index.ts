@@ -6,4 +6,5 @@ export * from './account.tools';
 export * from './session.tools';
 export * from './calculator.tools';
 export * from './trading.tools';
+export * from './events.tools';
 export * from './tool-catalog';

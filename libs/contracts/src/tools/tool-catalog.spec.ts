@@ -4,10 +4,10 @@ import { TOOL_CATALOG, findTool, publicTools, toolJsonSchema, tradingTools } fro
 const input = (name: string) => findTool(name)!.inputSchema;
 
 describe('the tool catalog', () => {
-  it('has 18 uniquely named tools: 14 on both families, 4 trading tools only on /me', () => {
-    expect(TOOL_CATALOG).toHaveLength(18);
-    expect(new Set(TOOL_CATALOG.map((t) => t.name)).size).toBe(18);
-    expect(publicTools()).toHaveLength(14);
+  it('has 19 uniquely named tools: 15 on both families, 4 trading tools only on /me', () => {
+    expect(TOOL_CATALOG).toHaveLength(19);
+    expect(new Set(TOOL_CATALOG.map((t) => t.name)).size).toBe(19);
+    expect(publicTools()).toHaveLength(15);
     expect(tradingTools().map((t) => t.name)).toEqual(['preview_trade', 'open_position', 'close_positions', 'cancel_intent']);
     for (const tool of tradingTools()) expect(tool.scope).toBe('trade:write');
     for (const tool of publicTools()) expect(tool.scope).toBe('trade:read');

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { GET_ACCOUNT, GET_DEPOSIT_INFO, GET_PORTFOLIO_HISTORY, GET_TRADE_HISTORY } from './account.tools';
 import { GET_LEADERBOARD, GET_RECENT_TRADES, GET_TOP_TRADES } from './activity.tools';
 import { CALCULATE_POSITION } from './calculator.tools';
+import { GET_EVENTS } from './events.tools';
 import { GET_LIQUIDATION_MAP, GET_MARKETS, GET_PRICE_CHART, GET_PROTOCOL_STATS } from './market-data.tools';
 import { GET_INTENT_STATUS, GET_TRADING_PERMISSIONS } from './session.tools';
 import type { ToolDefinition } from './tool-definition';
 import { CANCEL_INTENT, CLOSE_POSITIONS, OPEN_POSITION, PREVIEW_TRADE } from './trading.tools';
 
-/** Every tool, in listing order: 14 on both families, then the 4 trading tools only on `/me`. */
+/** Every tool, in listing order: 15 on both families, then the 4 trading tools only on `/me`. */
 export const TOOL_CATALOG: readonly ToolDefinition[] = Object.freeze([
   GET_MARKETS,
   GET_PRICE_CHART,
@@ -23,6 +24,7 @@ export const TOOL_CATALOG: readonly ToolDefinition[] = Object.freeze([
   GET_DEPOSIT_INFO,
   GET_TRADING_PERMISSIONS,
   GET_INTENT_STATUS,
+  GET_EVENTS,
   PREVIEW_TRADE,
   OPEN_POSITION,
   CLOSE_POSITIONS,

@@ -15,6 +15,7 @@ import { ToolExecutor } from './executor/tool-executor';
 import { AccountHandler } from './handlers/account.handler';
 import { CalculatorHandler } from './handlers/calculator.handler';
 import { DepositInfoHandler } from './handlers/deposit-info.handler';
+import { EventsHandler } from './handlers/events.handler';
 import { PortfolioHistoryHandler, TradeHistoryHandler } from './handlers/history.handler';
 import { LeaderboardHandler } from './handlers/leaderboard.handler';
 import { LiquidationMapHandler } from './handlers/liquidation-map.handler';
@@ -51,6 +52,7 @@ const HANDLERS = [
   DepositInfoHandler,
   TradingPermissionsHandler,
   IntentStatusHandler,
+  EventsHandler,
   PreviewTradeHandler,
   OpenPositionHandler,
   ClosePositionsHandler,

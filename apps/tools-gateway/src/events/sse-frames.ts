@@ -1,0 +1,34 @@
+import type { ExchangeEvent, PriceEvent } from '@paper/contracts';
+import { EVENT_STREAM_RETRY_MS } from '@paper/contracts';
+
+/**
+ * Server-sent-event frames (WHATWG HTML, "Server-sent events"): `id:` is the event's cursor, `event:` its
+ * type, `data:` one JSON object on one line (JSON never contains a raw line break), a blank line ends it.
+ */
+
+/** The first frame of every stream: how long clients wait before reconnecting. */
+export const RETRY_FRAME = `retry: ${EVENT_STREAM_RETRY_MS}\n\n`;
+
+/** A comment line: ignored by clients, keeps proxies from closing an idle connection. */
+export const HEARTBEAT_FRAME = ': hb\n\n';
+
+export function eventFrame(event: ExchangeEvent): string {
+  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/** A live price tick: no `id:` (it is not in the log and is never replayed). */
+export function priceFrame(tick: PriceEvent): string {
+  return `event: price\ndata: ${JSON.stringify(tick)}\n\n`;
+}
+
+/** Why the server ends a stream (`event: close`), documented in docs/tool-api.md. */
+export type CloseReason = 'slow_consumer' | 'shutdown';
+
+export function closeFrame(reason: CloseReason, message: string): string {
+  return `event: close\ndata: ${JSON.stringify({ reason, message })}\n\n`;
+}
+
+/** The cursor is older than the retention: the stream goes on from the oldest event kept. */
+export function resetFrame(cursor: string, oldest: string): string {
+  return `id: ${oldest}\nevent: reset\ndata: ${JSON.stringify({ reason: 'cursor_expired', cursor, resumeAfter: oldest, message: 'Events after this cursor are older than the retention and were dropped; the stream continues from the oldest event kept.' })}\n\n`;
+}
