@@ -3,6 +3,7 @@ import { createAlertsDataSource } from '@paper/alerts-data';
 import { InfraModule, QueueModule } from '@paper/nest-infra';
 import { AlertWriter } from '../alerts/alert-writer.service';
 import type { AlertsPollerConfig } from '../config/alerts-poller.config';
+import { ExchangeStream } from '../polling/exchange-stream';
 import { PollProcessor } from '../polling/poll.processor';
 import { ProtocolPollService } from '../polling/protocol-poll.service';
 import { WalletObserver } from '../polling/wallet-observer';
@@ -23,7 +24,7 @@ export class AppModule {
         }),
         QueueModule,
       ],
-      providers: [ToolApiClient, WatchStore, WalletObserver, AlertWriter, WalletPollService, ProtocolPollService, PollProcessor],
+      providers: [ToolApiClient, ExchangeStream, WatchStore, WalletObserver, AlertWriter, WalletPollService, ProtocolPollService, PollProcessor],
     };
   }
 }

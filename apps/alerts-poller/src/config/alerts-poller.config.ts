@@ -24,6 +24,8 @@ export const alertsPollerConfigSchema = z.object({
     .describe('Quiet-wallet refresh reads per wallet cycle at most; with more quiet wallets than this covers in ALERTS_ACCOUNT_REFRESH_MS, each is refreshed less often.'),
   ALERTS_FEED_OVERLAP_MS: env.positiveInt(30_000).describe('Trade events up to this much older (ms) than the newest one seen are still checked (late commits).'),
   ALERTS_REARM_MARGIN_PCT: z.coerce.number().min(0).max(100).default(20).describe('Hysteresis: a threshold alert re-arms once the value is back past the threshold by this percentage of the threshold.'),
+  ALERTS_STREAM: env.bool(true).describe('Follow the exchange public event stream (/api/v1/events): trades and price ticks start a wallet cycle at once; the scheduled poll stays the fallback.'),
+  ALERTS_STREAM_WAKE_MS: env.positiveInt(500).describe('A stream event starts a wallet cycle at most this often (ms).'),
   ALERTS_POLL_LOCK_MS: env.positiveInt(30_000).describe('Lease of the poll leader lock (ms), renewed while a cycle runs; a crashed leader is replaced after it lapses.'),
 });
 

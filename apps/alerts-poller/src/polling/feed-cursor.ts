@@ -11,6 +11,8 @@ export interface FeedCursor {
   newest: number | null;
   /** `${type}:${positionId}` -> event time (ms), pruned to the overlap window. */
   seen: Record<string, number>;
+  /** The exchange event log's cursor: trades after it are read page by page (get_events), none missed. */
+  eventId?: string;
 }
 
 export const eventKey = (e: TradeEvent): string => `${e.type}:${e.positionId}`;

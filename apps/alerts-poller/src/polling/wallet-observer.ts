@@ -2,13 +2,18 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '@paper/nest-infra';
 import type { AlertsPollerConfig } from '../config/alerts-poller.config';
 import { ToolApiClient } from '../tool-api/tool-api.client';
-import { type AccountData, type LeaderboardData, type Marks, marksOf, type TradeEvent } from '../tool-api/tool-data';
+import { type AccountData, type LeaderboardData, type Marks, marksOf, type TradeEvent, tradeOfEvent } from '../tool-api/tool-data';
+import { ExchangeStream } from './exchange-stream';
 import { type FetchPlan, planAccountFetches, scanVerdicts } from './account-fetch-plan';
 import { mapWithLimit } from './canonical-json';
 import { eventKey, type FeedCursor, pageHasGap, readFeed } from './feed-cursor';
 import { advanceScan, SCAN_MARGIN_MS, scanCost, type ScanState, scanVerdict, startScan } from './open-position-scan';
 import { needsPositions, type RuleStates, type WatchRow } from './watch-state';
 import { MARKET_NAMES } from '@paper/markets';
+
+/** Event-log pages read per cycle at most (the rest wait for the next cycle), and their size. */
+const LOG_PAGES = 20;
+const LOG_PAGE_SIZE = 500;
 
 export type AccountRead = { ok: true; data: AccountData } | { ok: false; error: string };
 
@@ -50,6 +55,7 @@ const message = (error: unknown): string => (error as Error).message ?? String(e
 export class WalletObserver {
   constructor(
     private readonly tools: ToolApiClient,
+    private readonly stream: ExchangeStream,
     @Inject(APP_CONFIG) private readonly config: AlertsPollerConfig,
   ) {}
 
@@ -108,7 +114,42 @@ export class WalletObserver {
     return current && unknown.some((w) => open.has(w.address)) ? current : undefined;
   }
 
+  /**
+   * The trades since the last cycle. With a log cursor: every trade of the event log after it, page by
+   * page (at most LOG_PAGES pages a cycle; the rest next cycle), so no gap or burst loses one. The first
+   * cycle (no cursor yet) and an exchange whose log cannot be read fall back to the recent-trades feed.
+   */
   private async readFeed(cursor: FeedCursor | undefined): Promise<{ ok: boolean; error?: string; fresh: TradeEvent[]; cursor: FeedCursor | undefined; gap: boolean }> {
+    if (cursor?.eventId !== undefined) {
+      const logged = await this.readLog(cursor).catch(() => null);
+      if (logged) return logged;
+    }
+    const recent = await this.readRecent(cursor);
+    if (recent.ok && recent.cursor && cursor?.eventId === undefined) {
+      const latest = await this.tools.events('0', 1).then((page) => page.latestCursor).catch(() => undefined);
+      if (latest !== undefined) recent.cursor = { ...recent.cursor, eventId: latest };
+    }
+    return recent;
+  }
+
+  private async readLog(cursor: FeedCursor): Promise<{ ok: boolean; fresh: TradeEvent[]; cursor: FeedCursor; gap: boolean }> {
+    const fresh: TradeEvent[] = [];
+    let after = cursor.eventId!;
+    for (let page = 0; page < LOG_PAGES; page += 1) {
+      const read = await this.tools.events(after, LOG_PAGE_SIZE);
+      for (const event of read.events) {
+        const trade = tradeOfEvent(event);
+        if (trade) fresh.push(trade);
+      }
+      after = read.nextCursor;
+      if (!read.more) break;
+    }
+    const times = fresh.map((e) => Date.parse(e.time)).filter((t) => !Number.isNaN(t));
+    const newest = times.length > 0 ? Math.max(cursor.newest ?? -Infinity, ...times) : cursor.newest;
+    return { ok: true, fresh, cursor: { newest, seen: {}, eventId: after }, gap: false };
+  }
+
+  private async readRecent(cursor: FeedCursor | undefined): Promise<{ ok: boolean; error?: string; fresh: TradeEvent[]; cursor: FeedCursor | undefined; gap: boolean }> {
     try {
       let trades = (await this.tools.recentTrades()).trades;
       let gap = false;
@@ -128,6 +169,8 @@ export class WalletObserver {
   }
 
   private async marks(): Promise<Marks | undefined> {
+    const live = this.stream.freshMarks();
+    if (live) return live;
     try {
       return marksOf(await this.tools.markets());
     } catch {

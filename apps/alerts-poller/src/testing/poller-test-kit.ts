@@ -7,6 +7,7 @@ import type { DataSource } from 'typeorm';
 import { AlertWriter } from '../alerts/alert-writer.service';
 import { type AlertsPollerConfig, alertsPollerConfigSchema } from '../config/alerts-poller.config';
 import { ProtocolPollService } from '../polling/protocol-poll.service';
+import { ExchangeStream } from '../polling/exchange-stream';
 import { WalletObserver } from '../polling/wallet-observer';
 import { WalletPollService } from '../polling/wallet-poll.service';
 import { WatchStore } from '../polling/watch-store';
@@ -62,7 +63,7 @@ export class PollerTestKit {
     const store = new WatchStore(this.db);
     return {
       tools,
-      wallets: new WalletPollService(store, new WalletObserver(tools, this.config), this.writer, this.config),
+      wallets: new WalletPollService(store, new WalletObserver(tools, new ExchangeStream(this.queues, this.config), this.config), this.writer, this.config),
       protocol: new ProtocolPollService(this.db, store, tools, this.writer, this.config),
     };
   }

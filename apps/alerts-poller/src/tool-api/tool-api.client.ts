@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, metricsRegistry } from '@paper/nest-infra';
 import { Counter } from 'prom-client';
 import type { AlertsPollerConfig } from '../config/alerts-poller.config';
-import type { AccountData, LeaderboardData, MarketsData, ProtocolStatsData, RecentTradesData } from './tool-data';
+import type { AccountData, EventsData, LeaderboardData, MarketsData, ProtocolStatsData, RecentTradesData } from './tool-data';
 
 /** A tool call that did not produce a successful result (network, status, envelope `ok: false`). */
 export class ToolApiError extends Error {
@@ -45,6 +45,11 @@ export class ToolApiClient {
 
   account(wallet: string): Promise<AccountData> {
     return this.call<AccountData>('get_account', { wallet });
+  }
+
+  /** A page of the public event log after a cursor (trades and market status, oldest first). */
+  events(after: string, limit: number): Promise<EventsData> {
+    return this.call<EventsData>('get_events', { after, limit });
   }
 
   markets(): Promise<MarketsData> {

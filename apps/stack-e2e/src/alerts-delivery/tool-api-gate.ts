@@ -18,6 +18,21 @@ export interface ToolApiGate {
   close(): Promise<void>;
 }
 
+/** An event stream passes through as it comes (never held). */
+async function streamThrough(url: string, req: http.IncomingMessage, res: ServerResponse): Promise<void> {
+  const abort = new AbortController();
+  res.once('close', () => abort.abort());
+  const lastEventId = req.headers['last-event-id'];
+  const answer = await fetch(url, { headers: { accept: 'text/event-stream', ...(typeof lastEventId === 'string' ? { 'last-event-id': lastEventId } : {}) }, signal: abort.signal });
+  res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/event-stream' });
+  try {
+    for await (const chunk of answer.body ?? []) res.write(chunk);
+  } catch {
+    // The client or the upstream went away.
+  }
+  res.end();
+}
+
 export async function startToolApiGate(): Promise<ToolApiGate> {
   let target: string | undefined;
   let rule: { match: (path: string, body: string) => boolean; reached: () => void } | undefined;
@@ -28,6 +43,7 @@ export async function startToolApiGate(): Promise<ToolApiGate> {
       void (async () => {
         if (!target) return void res.writeHead(502, { 'content-type': 'application/json' }).end('{"ok":false,"error":{"code":"upstream_unavailable","message":"gate has no target yet"}}');
         try {
+          if ((req.url ?? '').startsWith('/api/v1/events')) return await streamThrough(`${target}${req.url}`, req, res);
           const answer = await fetch(`${target}${req.url ?? '/'}`, { method: req.method, headers: { accept: 'application/json' }, redirect: 'manual' });
           const body = await answer.text();
           const type = answer.headers.get('content-type') ?? 'application/json';

@@ -32,6 +32,7 @@ export const GET_EVENTS = defineTool({
     nextCursor: z.string().describe('Pass it as `after` next time (the last event returned, or your cursor when none).'),
     reset: z.boolean().describe('True when events after your cursor were dropped by retention; the page starts at the oldest kept.'),
     more: z.boolean().describe('True when more events follow: call again with nextCursor.'),
+    latestCursor: z.string().describe('The newest event in the log: pass it as `after` to follow only what happens from now.'),
   }),
   family: 'public',
   scope: 'trade:read',

@@ -21,7 +21,7 @@ export class EventsHandler implements ToolHandler<typeof GET_EVENTS> {
     const publicTypes: readonly string[] = PUBLIC_EVENT_TYPES;
     const types = own ? input.types : (input.types ?? PUBLIC_EVENT_TYPES).filter((t) => publicTypes.includes(t));
     if (types && types.length === 0) {
-      return { summary: 'No public event has these types: without a token only trades and market status changes are shown.', data: { events: [], nextCursor: input.after, reset: false, more: false } };
+      return { summary: 'No public event has these types: without a token only trades and market status changes are shown.', data: { events: [], nextCursor: input.after, reset: false, more: false, latestCursor: (await eventLogBounds(this.db)).newest } };
     }
     const bounds = await eventLogBounds(this.db);
     // Events after the cursor were pruned when the oldest kept is further on than the next id could be.
@@ -37,7 +37,7 @@ export class EventsHandler implements ToolHandler<typeof GET_EVENTS> {
       (events.length === 0
         ? `No new ${whose} events after cursor ${after}.`
         : `${events.length} ${whose} event${events.length === 1 ? '' : 's'} after cursor ${after}${more ? ', more follow' : ''}: ${describe(events)}. Next cursor: ${nextCursor}.`);
-    return { summary, data: { events, nextCursor, reset, more } };
+    return { summary, data: { events, nextCursor, reset, more, latestCursor: bounds.newest } };
   }
 }
 

@@ -1,0 +1,88 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { ALERTS_POLL_QUEUE, EVENT_STREAM_PATHS, type PriceEvent } from '@paper/contracts';
+import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
+import { EventSource } from 'eventsource';
+import type { AlertsPollerConfig } from '../config/alerts-poller.config';
+import type { Marks } from '../tool-api/tool-data';
+
+/** Stream marks older than this are not used (get_markets is read instead). */
+const MARK_FRESH_MS = 2000;
+const TRADE_TYPES = ['position.opened', 'position.closed', 'position.liquidated'] as const;
+
+type StreamConfig = Pick<AlertsPollerConfig, 'EXCHANGE_API_URL' | 'ALERTS_STREAM' | 'ALERTS_STREAM_WAKE_MS'>;
+
+/**
+ * The exchange's public event stream as the poller's wake-up: a trade or a price tick starts a wallet
+ * cycle at once (at most one every ALERTS_STREAM_WAKE_MS) instead of at the next scheduled poll, and the
+ * latest price of each market is kept for the liquidation-risk rules. What the alerts are made from is
+ * read by cursor from the exchange's event log in the cycle (get_events; the cursor lives in the poll
+ * document in PostgreSQL), so a dropped stream, a restart or a burst loses nothing: the scheduled poll
+ * goes on while the stream is down, and catches up from the cursor.
+ */
+@Injectable()
+export class ExchangeStream implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('ExchangeStream');
+  private source: EventSource | null = null;
+  private readonly marks = new Map<string, { price: number; at: number }>();
+  private wakeTimer: NodeJS.Timeout | null = null;
+  private lastWake = 0;
+
+  constructor(
+    private readonly queues: QueueRegistry,
+    @Inject(APP_CONFIG) private readonly config: StreamConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.ALERTS_STREAM) return;
+    const url = `${this.config.EXCHANGE_API_URL.replace(/\/+$/, '')}${EVENT_STREAM_PATHS.public}?types=${[...TRADE_TYPES, 'price'].join(',')}`;
+    const source = new EventSource(url);
+    this.source = source;
+    for (const type of TRADE_TYPES) source.addEventListener(type, () => this.wake());
+    source.addEventListener('price', (e) => {
+      try {
+        const tick = JSON.parse(e.data) as PriceEvent;
+        this.marks.set(tick.market, { price: tick.markPrice, at: Date.now() });
+        this.wake();
+      } catch {
+        // A frame that is not a price tick: ignored.
+      }
+    });
+    source.addEventListener('open', () => this.logger.log('exchange event stream connected'));
+    source.addEventListener('error', () => this.logger.debug('exchange event stream interrupted; reconnecting'));
+  }
+
+  /** Whether the stream is connected now. */
+  get connected(): boolean {
+    return this.source?.readyState === EventSource.OPEN;
+  }
+
+  /** Marks of every market from the stream, when all are fresh. */
+  freshMarks(now = Date.now()): Marks | undefined {
+    if (this.marks.size === 0) return undefined;
+    const marks: Marks = {};
+    for (const [market, m] of this.marks) {
+      if (now - m.at > MARK_FRESH_MS) return undefined;
+      marks[market as keyof Marks] = m.price;
+    }
+    return marks;
+  }
+
+  private wake(): void {
+    if (this.wakeTimer) return;
+    const wait = Math.max(0, this.lastWake + this.config.ALERTS_STREAM_WAKE_MS - Date.now());
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null;
+      this.lastWake = Date.now();
+      // One job per wake-up slot: replicas woken by the same event add it once.
+      const slot = Math.floor(this.lastWake / this.config.ALERTS_STREAM_WAKE_MS);
+      this.queues.add(ALERTS_POLL_QUEUE, 'poll-wallets', {}, { jobId: `wake-${slot}` }).catch((error: Error) => this.logger.debug(`wake-up not queued: ${error.message}`));
+    }, wait);
+    this.wakeTimer.unref();
+  }
+
+  beforeApplicationShutdown(): void {
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.source?.close();
+    this.source = null;
+  }
+}
