@@ -3,7 +3,7 @@
  * (`GET /api/v1/events`), with one client and with many concurrent clients on one gateway, against a
  * baseline measured in the same run (the same commits to a bare PostgreSQL LISTEN connection in this
  * process), plus the gateway's peak RSS.
- * Run: node -r ./tools/dev/register.cjs tools/bench/events-stream.bench.ts [clients, default 5000] [events, default 100]
+ * Run: node -r ./tools/dev/register.cjs tools/bench/events-stream.bench.ts [clients, default 5000] [events, default 100] [ms between events, default 200]
  * (builds the apps into dist/bench-<pid> first; fresh database and Redis prefix).
  */
 import http from 'node:http';
@@ -15,7 +15,7 @@ import { buildBenchDist, runBench } from './run-bench';
 
 const CLIENTS = Number(process.argv[2] ?? 5000);
 const EVENTS = Number(process.argv[3] ?? 100);
-const SPACING_MS = 50;
+const SPACING_MS = Number(process.argv[4] ?? 200);
 
 /** Commits one public event (a trade) carrying its sequence number, as a writer does; resolves to the commit time. */
 async function commitEvent(db: Client, seq: number): Promise<number> {

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ChannelKind, ChannelStatus, DeliveryStatus } from '@paper/alerts-data';
 import { DataSource } from 'typeorm';
 import type { AlertForDelivery } from '../messages/alert-message';
+import { CoalescedCalls } from './coalesced-calls';
 
 /** A delivery with its channel and alert, as one attempt needs it. */
 export interface DeliveryJob {
@@ -48,54 +49,55 @@ const SELECT = `
     JOIN alerts.channels c ON c.id = d.channel_id
     JOIN alerts.alerts a ON a.id = d.alert_id
     LEFT JOIN alerts.watches w ON w.id = a.watch_id
-   WHERE d.id = $1`;
+   WHERE d.id = ANY($1::uuid[])`;
 
-/** Delivery rows: load, claim an attempt, record its outcome. Every write checks the status it expects. */
+/**
+ * Delivery rows: load, claim an attempt, record its outcome. Every write checks the status it expects.
+ * Loads, claims and successful outcomes of deliveries in flight together are one statement each
+ * (CoalescedCalls): a dispatcher at its concurrency makes a few statements per batch, not per delivery.
+ */
 @Injectable()
 export class DeliveryStore {
+  private readonly loads = new CoalescedCalls<string, DeliveryJob>((ids) => this.loadMany(ids));
+  private readonly claims = new CoalescedCalls<string, number>((ids) => this.claimMany(ids));
+  private readonly deliveries = new CoalescedCalls<string, true>((ids) => this.deliveredMany(ids));
+
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  async load(id: string): Promise<DeliveryJob | undefined> {
-    const [r] = (await this.dataSource.query(SELECT, [id])) as Row[];
-    if (!r) return undefined;
-    return {
-      id: r.id,
-      status: r.status,
-      attempts: r.attempts,
-      rateLimited: r.rate_limited,
-      nextAttemptAt: r.next_attempt_at,
-      channel: { id: r.channel_id, kind: r.channel_kind, target: r.target, secret: r.secret, status: r.channel_status, disabledReason: r.disabled_reason },
-      alert: {
-        alertId: r.alert_id,
-        eventId: r.event_id,
-        kind: r.alert_kind,
-        wallet: r.wallet,
-        details: r.details,
-        occurredAt: r.occurred_at,
-        createdAt: r.alert_created_at,
-        watchId: r.watch_id,
-        watchLabel: r.watch_label,
-        watchRole: r.watch_role,
-      },
-    };
+  load(id: string): Promise<DeliveryJob | undefined> {
+    return this.loads.call(id);
+  }
+
+  private async loadMany(ids: string[]): Promise<Map<string, DeliveryJob>> {
+    const rows = (await this.dataSource.query(SELECT, [ids])) as Row[];
+    return new Map(rows.map((r) => [r.id, toJob(r)]));
   }
 
   /** Starts an attempt: `sending`, attempts + 1. Undefined when the delivery is no longer pending. */
-  async claim(id: string): Promise<number | undefined> {
-    const rows = (await this.dataSource.query(
+  claim(id: string): Promise<number | undefined> {
+    return this.claims.call(id);
+  }
+
+  private async claimMany(ids: string[]): Promise<Map<string, number>> {
+    const [rows] = (await this.dataSource.query(
       `UPDATE alerts.deliveries SET status = 'sending', attempts = attempts + 1, updated_at = now()
-        WHERE id = $1 AND status IN ('queued', 'failed', 'sending') RETURNING attempts`,
-      [id],
-    )) as [{ attempts: number }[], number];
-    return rows[0][0]?.attempts;
+        WHERE id = ANY($1::uuid[]) AND status IN ('queued', 'failed', 'sending') RETURNING id, attempts`,
+      [ids],
+    )) as [{ id: string; attempts: number }[], number];
+    return new Map(rows.map((r) => [r.id, r.attempts]));
   }
 
   async delivered(id: string): Promise<void> {
+    await this.deliveries.call(id);
+  }
+
+  private async deliveredMany(ids: string[]): Promise<Map<string, true>> {
     await this.dataSource.query(
       `UPDATE alerts.deliveries SET status = 'delivered', delivered_at = now(), last_error = NULL, next_attempt_at = NULL, updated_at = now()
-        WHERE id = $1 AND status = 'sending'`,
-      [id],
+        WHERE id = ANY($1::uuid[]) AND status = 'sending'`,
+      [ids],
     );
+    return new Map(ids.map((id) => [id, true as const]));
   }
 
   async retryLater(id: string, reason: string, at: Date): Promise<void> {
@@ -147,4 +149,27 @@ export class DeliveryStore {
     )) as { id: string }[];
     return rows.map((r) => r.id);
   }
+}
+
+function toJob(r: Row): DeliveryJob {
+  return {
+    id: r.id,
+    status: r.status,
+    attempts: r.attempts,
+    rateLimited: r.rate_limited,
+    nextAttemptAt: r.next_attempt_at,
+    channel: { id: r.channel_id, kind: r.channel_kind, target: r.target, secret: r.secret, status: r.channel_status, disabledReason: r.disabled_reason },
+    alert: {
+      alertId: r.alert_id,
+      eventId: r.event_id,
+      kind: r.alert_kind,
+      wallet: r.wallet,
+      details: r.details,
+      occurredAt: r.occurred_at,
+      createdAt: r.alert_created_at,
+      watchId: r.watch_id,
+      watchLabel: r.watch_label,
+      watchRole: r.watch_role,
+    },
+  };
 }

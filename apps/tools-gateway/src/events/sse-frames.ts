@@ -12,8 +12,16 @@ export const RETRY_FRAME = `retry: ${EVENT_STREAM_RETRY_MS}\n\n`;
 /** A comment line: ignored by clients, keeps proxies from closing an idle connection. */
 export const HEARTBEAT_FRAME = ': hb\n\n';
 
+/** Frames of events being fanned out, built once per event however many clients receive it. */
+const frames = new WeakMap<ExchangeEvent, string>();
+
 export function eventFrame(event: ExchangeEvent): string {
-  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+  let frame = frames.get(event);
+  if (frame === undefined) {
+    frame = `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+    frames.set(event, frame);
+  }
+  return frame;
 }
 
 /** A live price tick: no `id:` (it is not in the log and is never replayed). */
