@@ -1,8 +1,10 @@
 import 'reflect-metadata';
-import { APP_CONFIG, mcpTransportSecurity, runApp } from '@paper/nest-infra';
+import { APP_CONFIG, GlobalExceptionFilter, mcpTransportSecurity, runApp } from '@paper/nest-infra';
 import { AppModule } from './app/app.module';
 import { type McpServerConfig, mcpServerConfigSchema } from './config/mcp-server.config';
+import { McpController } from './mcp/mcp.controller';
 import { mcpCors } from './mcp/mcp-cors.middleware';
+import { mcpPostAheadOfRouter } from './mcp/mcp-post.middleware';
 
 void runApp({
   name: 'mcp-server',
@@ -10,7 +12,7 @@ void runApp({
   module: (config) => AppModule.forRoot(config),
   // POST /mcp bodies are read by the MCP controller (JSON-RPC errors, checks before the transport).
   rawBodyPaths: ['/mcp'],
-  configure: (app) => {
+  configure: (app, logger) => {
     const config = app.get<McpServerConfig>(APP_CONFIG);
     app.use(
       mcpTransportSecurity({
@@ -20,5 +22,6 @@ void runApp({
       }),
     );
     app.use(mcpCors);
+    app.use(mcpPostAheadOfRouter(app.get(McpController), new GlobalExceptionFilter('tool-envelope', logger)));
   },
 });

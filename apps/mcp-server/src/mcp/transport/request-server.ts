@@ -80,9 +80,23 @@ export class RequestServer extends Server {
   }
 }
 
-/** A tools/call request checked against the SDK's schema (-32602, invalid params, otherwise). */
+/**
+ * A tools/call request checked against the SDK's schema (-32602, invalid params, otherwise). The common
+ * shape (params with a string `name`, an object or no `arguments`, no `_meta`: what the transport let
+ * through as a plain call) is what the schema accepts as it is, so it is taken without parsing.
+ */
 function parseToolCall(request: unknown): CallToolRequest {
+  const params = (request as { params?: Record<string, unknown> }).params;
+  if (params && typeof params['name'] === 'string' && !('_meta' in params) && isArgumentsObject(params['arguments'])) {
+    let plain = true;
+    for (const key in params) if (key !== 'name' && key !== 'arguments') plain = false;
+    if (plain) return request as CallToolRequest;
+  }
   const parsed = CallToolRequestSchema.safeParse(request);
   if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call request: ${parsed.error.message}`);
   return parsed.data;
+}
+
+function isArgumentsObject(value: unknown): boolean {
+  return value === undefined || (typeof value === 'object' && value !== null && !Array.isArray(value));
 }
