@@ -10,7 +10,7 @@ export class ErrorBodyDto {
   message!: string;
 
   @ApiProperty({
-    description: 'On server errors (5xx): the request id, also sent as `X-Request-Id` on every response; quote it when reporting a problem.',
+    description: 'On internal errors (500): the request id, also sent as `X-Request-Id` on every response; quote it when reporting a problem.',
     required: false,
     example: '5b0c5a8e-3f3c-4b6e-9a57-0f8d2f1c1d2e',
   })

@@ -138,9 +138,11 @@ describe('alert delivery end to end: poller and dispatcher', () => {
     const pause = await world.call('PATCH', `/api/channels/${a.channels.discord}`, { token: a.token, body: { status: 'paused' } });
     expect(pause.status).toBe(200);
     const closedFor = (list: Awaited<ReturnType<typeof alerts>>) => list.filter((x) => x.kind === 'position_closed' && x.details['positionId'] === positionId);
-    // Hold the poller's trade-feed answer that reports the close: the poller has fetched it and is inside its pass.
-    const reportsClose = (body: string) => (JSON.parse(body) as { data?: { trades?: { type: string; positionId: string }[] } }).data?.trades?.some((t) => t.type === 'close' && t.positionId === positionId) ?? false;
-    const held = world.gate.holdAnswer((path, body) => path.startsWith('/api/v1/tools/get_recent_trades') && reportsClose(body));
+    // Hold the poller's read of the event log that reports the close: the poller has fetched it and is inside its pass.
+    const reportsClose = (body: string) =>
+      (JSON.parse(body) as { data?: { events?: { type: string; data: { positionId?: string } }[] } }).data?.events?.some((e) => e.type === 'position.closed' && e.data.positionId === positionId) ??
+      false;
+    const held = world.gate.holdAnswer((path, body) => path.startsWith('/api/v1/tools/get_events') && reportsClose(body));
     const close = await callTool(world.stack.baseUrl, 'close_positions', { positionIds: [positionId] }, { token: trader.token });
     expect(close.status).toBe(200);
     await held.reached;

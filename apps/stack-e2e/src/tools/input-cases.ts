@@ -50,8 +50,10 @@ export function boundCases(valid: Record<string, Record<string, unknown>>): Boun
         at('a'.repeat(p.maxLength + 1), false, `of ${p.maxLength + 1} characters`);
       }
       if (p.maxItems !== undefined) {
-        at(Array.from({ length: p.maxItems }, (_, i) => String(i + 1)), true, `with ${p.maxItems} items`);
-        at(Array.from({ length: p.maxItems + 1 }, (_, i) => String(i + 1)), false, `with ${p.maxItems + 1} items`);
+        // Items the schema accepts: its enumeration's values in turn, else digit strings (ids).
+        const item = (i: number) => (p.items?.enum ? p.items.enum[i % p.items.enum.length] : String(i + 1));
+        at(Array.from({ length: p.maxItems }, (_, i) => item(i)), true, `with ${p.maxItems} items`);
+        at(Array.from({ length: p.maxItems + 1 }, (_, i) => item(i)), false, `with ${p.maxItems + 1} items`);
       }
       if (p.minItems !== undefined) at([], false, 'empty');
     }

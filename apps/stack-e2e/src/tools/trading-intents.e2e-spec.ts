@@ -4,7 +4,7 @@ import { LONG_BTC, useTradingSuite } from './trading-suite';
 
 describe('tool API: closing, cancelling, and intents that are pending or not queued', () => {
   // One intent at a time, so a cancel queued ahead of its target is always executed first.
-  const suite = useTradingSuite({ INTENT_WAIT_MS: '3000', INTENT_CONCURRENCY: '1' });
+  const suite = useTradingSuite({ INTENT_WAIT_MS: '8000', INTENT_CONCURRENCY: '1' });
   const intentStatus = async (intentId: string) => (await callTool(suite.base, 'get_intent_status', { intentId })).body.data!;
 
   it('closes more than 12 positions in several signed intents and reports each settled result', async () => {

@@ -67,7 +67,7 @@ export function openApiComponents(base: string): { schemas: Json; securityScheme
         properties: {
           code: { type: 'string', description: 'Machine-readable error code, e.g. wallet_required, invalid_arguments, quote_expired.' },
           message: { type: 'string', description: 'Written for the end user; says how to fix the problem.' },
-          requestId: { type: 'string', description: 'On server errors (5xx): the request id, also sent as `X-Request-Id` on every response; quote it when reporting a problem.' },
+          requestId: { type: 'string', description: 'On internal errors (500): the request id, also sent as `X-Request-Id` on every response; quote it when reporting a problem.' },
         },
       },
       ToolFailure: {

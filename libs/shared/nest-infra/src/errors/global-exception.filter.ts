@@ -50,8 +50,8 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     for (const [name, value] of Object.entries(rendered.headers ?? {})) {
       res.setHeader(name, value);
     }
-    // A server error names the request, so the user's report leads to its log lines.
-    const reference = rendered.status >= 500 && requestId ? requestId : undefined;
+    // An internal error names the request, so the user's report leads to its log lines.
+    const reference = rendered.status === 500 && requestId ? requestId : undefined;
     res.status(rendered.status).json(errorBody(this.style, rendered.code, rendered.message, reference));
   }
 
