@@ -5,9 +5,9 @@ import { EventSource } from 'eventsource';
 import type { AlertsPollerConfig } from '../config/alerts-poller.config';
 import type { Marks } from '../tool-api/tool-data';
 
-/** Stream marks older than this are not used (get_markets is read instead). */
-const MARK_FRESH_MS = 2000;
 const TRADE_TYPES = ['position.opened', 'position.closed', 'position.liquidated'] as const;
+const MIN_RETRY_MS = 1000;
+const MAX_RETRY_MS = 30_000;
 
 type StreamConfig = Pick<AlertsPollerConfig, 'EXCHANGE_API_URL' | 'ALERTS_STREAM' | 'ALERTS_STREAM_WAKE_MS'>;
 
@@ -23,8 +23,12 @@ type StreamConfig = Pick<AlertsPollerConfig, 'EXCHANGE_API_URL' | 'ALERTS_STREAM
 export class ExchangeStream implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('ExchangeStream');
   private source: EventSource | null = null;
-  private readonly marks = new Map<string, { price: number; at: number }>();
+  /** The latest price of each market received since the stream (re)connected: current while it stays connected. */
+  private readonly marks = new Map<string, number>();
   private wakeTimer: NodeJS.Timeout | null = null;
+  private retry: NodeJS.Timeout | null = null;
+  private retryMs = MIN_RETRY_MS;
+  private stopped = false;
   private lastWake = 0;
 
   constructor(
@@ -33,7 +37,16 @@ export class ExchangeStream implements OnApplicationBootstrap, BeforeApplication
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.config.ALERTS_STREAM) return;
+    if (this.config.ALERTS_STREAM) this.connect();
+  }
+
+  /**
+   * Opens the stream. EventSource reconnects by itself after a dropped connection, but gives up for good
+   * on an answer that is not a stream (a 5xx during a deploy, a proxy's error page): then it is opened
+   * again here, with backoff up to 30 s.
+   */
+  private connect(): void {
+    if (this.stopped) return;
     const url = `${this.config.EXCHANGE_API_URL.replace(/\/+$/, '')}${EVENT_STREAM_PATHS.public}?types=${[...TRADE_TYPES, 'price'].join(',')}`;
     const source = new EventSource(url);
     this.source = source;
@@ -41,14 +54,27 @@ export class ExchangeStream implements OnApplicationBootstrap, BeforeApplication
     source.addEventListener('price', (e) => {
       try {
         const tick = JSON.parse(e.data) as PriceEvent;
-        this.marks.set(tick.market, { price: tick.markPrice, at: Date.now() });
+        this.marks.set(tick.market, tick.markPrice);
         this.wake();
       } catch {
         // A frame that is not a price tick: ignored.
       }
     });
-    source.addEventListener('open', () => this.logger.log('exchange event stream connected'));
-    source.addEventListener('error', () => this.logger.debug('exchange event stream interrupted; reconnecting'));
+    source.addEventListener('open', () => {
+      this.marks.clear();
+      this.retryMs = MIN_RETRY_MS;
+      this.logger.log('exchange event stream connected');
+    });
+    source.addEventListener('error', () => {
+      this.marks.clear();
+      if (source.readyState !== EventSource.CLOSED) return; // EventSource reconnects by itself
+      source.close();
+      const delay = this.retryMs;
+      this.retryMs = Math.min(MAX_RETRY_MS, this.retryMs * 2);
+      this.logger.debug(`exchange event stream refused; opening it again in ${delay} ms`);
+      this.retry = setTimeout(() => this.connect(), delay);
+      this.retry.unref();
+    });
   }
 
   /** Whether the stream is connected now. */
@@ -56,14 +82,11 @@ export class ExchangeStream implements OnApplicationBootstrap, BeforeApplication
     return this.source?.readyState === EventSource.OPEN;
   }
 
-  /** Marks of every market from the stream, when all are fresh. */
-  freshMarks(now = Date.now()): Marks | undefined {
-    if (this.marks.size === 0) return undefined;
+  /** The markets' prices from the stream while it is connected (those that ticked since it connected). */
+  liveMarks(): Marks {
     const marks: Marks = {};
-    for (const [market, m] of this.marks) {
-      if (now - m.at > MARK_FRESH_MS) return undefined;
-      marks[market as keyof Marks] = m.price;
-    }
+    if (!this.connected) return marks;
+    for (const [market, price] of this.marks) marks[market as keyof Marks] = price;
     return marks;
   }
 
@@ -81,6 +104,8 @@ export class ExchangeStream implements OnApplicationBootstrap, BeforeApplication
   }
 
   beforeApplicationShutdown(): void {
+    this.stopped = true;
+    if (this.retry) clearTimeout(this.retry);
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.source?.close();
     this.source = null;

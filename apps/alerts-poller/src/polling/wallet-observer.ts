@@ -168,13 +168,14 @@ export class WalletObserver {
     }
   }
 
+  /** Mark prices: the stream's live ones, get_markets (cached up to 5 s by the tool API) for markets without one. */
   private async marks(): Promise<Marks | undefined> {
-    const live = this.stream.freshMarks();
-    if (live) return live;
+    const live = this.stream.liveMarks();
+    if (MARKET_NAMES.every((m) => live[m] !== undefined)) return live;
     try {
-      return marksOf(await this.tools.markets());
+      return { ...marksOf(await this.tools.markets()), ...live };
     } catch {
-      return undefined;
+      return Object.keys(live).length > 0 ? live : undefined;
     }
   }
 
