@@ -4,14 +4,15 @@ import { LONG_BTC, useTradingSuite } from './trading-suite';
 
 describe('tool API: closing, cancelling, and intents that are pending or not queued', () => {
   // One intent at a time, so a cancel queued ahead of its target is always executed first.
-  const suite = useTradingSuite({ INTENT_WAIT_MS: '8000', INTENT_CONCURRENCY: '1' });
+  const suite = useTradingSuite({ INTENT_WAIT_MS: '3000', INTENT_CONCURRENCY: '1' });
   const intentStatus = async (intentId: string) => (await callTool(suite.base, 'get_intent_status', { intentId })).body.data!;
 
   it('closes more than 12 positions in several signed intents and reports each settled result', async () => {
-    const t = await connectTrader(suite.stack, suite.issuer, { guardrails: { requireConfirmation: false }, fundUsd: 1000 });
+    const t = await connectTrader(suite.stack, suite.issuer, { guardrails: { requireConfirmation: false }, fundUsd: 2000 });
     const ids: string[] = [];
     for (let i = 0; i < 13; i += 1) {
-      const res = await suite.me('open_position', { ...LONG_BTC, market: i % 2 ? 'ETH' : 'BTC' }, t);
+      // 100x: the bust price is about 1% away, so the live price's drift cannot liquidate them before the close.
+      const res = await suite.me('open_position', { ...LONG_BTC, marginUsd: 100, leverage: 100, market: i % 2 ? 'ETH' : 'BTC' }, t);
       expect(res.body.data!['status']).toBe('filled');
       ids.push(res.body.data!['position'].positionId);
     }
