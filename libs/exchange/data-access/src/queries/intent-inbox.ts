@@ -60,17 +60,18 @@ export async function acceptIntents(db: QueryExecutor, payloads: readonly Signed
     db,
     `WITH input AS (
        SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::jsonb[], $5::varchar[], $6::varchar[], $7::double precision[])
-         AS v(id, wallet, kind, payload, session_key, signature, expires_at)
+         WITH ORDINALITY AS v(id, wallet, kind, payload, session_key, signature, expires_at, n)
      ), inserted AS (
        INSERT INTO exchange.intents (id, wallet, kind, payload, session_key, signature, status, expires_at, created_at)
-       SELECT id, wallet, kind, payload, session_key, signature, 'queued', to_timestamp(expires_at), clock_timestamp() FROM input
+       SELECT id, wallet, kind, payload, session_key, signature, 'queued', to_timestamp(expires_at), clock_timestamp() FROM input ORDER BY n
        ON CONFLICT (id) DO NOTHING
        RETURNING id, wallet, kind
      ), ${ACCEPTED_EVENTS}
      SELECT v.id, ins.id IS NOT NULL AS inserted, i.status, i.result,
             (i.kind = v.kind AND i.payload = v.payload AND i.session_key = v.session_key AND i.signature = v.signature) AS same
        FROM input v LEFT JOIN inserted ins ON ins.id = v.id LEFT JOIN exchange.intents i ON i.id = v.id
-      CROSS JOIN (SELECT count(*) FROM notified) n`,
+      CROSS JOIN (SELECT count(*) FROM notified) notified_count
+      ORDER BY v.n`,
     [
       payloads.map((p) => p.intentId.toLowerCase()),
       payloads.map((p) => p.message.wallet.toLowerCase()),
@@ -97,7 +98,7 @@ export async function acceptOwnerAction(db: QueryExecutor, payload: SignedOwnerA
      SELECT $1::varchar AS id, EXISTS (SELECT 1 FROM inserted) AS inserted, a.status, a.result,
             (a.kind = $3 AND a.payload = $4::jsonb AND a.signature = $5) AS same
        FROM (SELECT 1) one LEFT JOIN exchange.owner_actions a ON a.id = $1
-      CROSS JOIN (SELECT count(*) FROM notified) n`,
+      CROSS JOIN (SELECT count(*) FROM notified) notified_count`,
     [payload.actionId.toLowerCase(), payload.message.wallet.toLowerCase(), payload.kind, JSON.stringify(payload.message), payload.signature.toLowerCase()],
   );
   const [acceptance] = await settleAcceptance(rows, (ids) => readOwnerActions(db, ids));
