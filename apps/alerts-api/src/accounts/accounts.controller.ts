@@ -2,8 +2,7 @@ import { Controller, Delete, Get, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
 import { NeedsStorage } from '../storage/storage-ready.guard';
-import { CreatedAccountView, MeView } from './account.dto';
-import { AccountsService } from './accounts.service';
+import { AccountsService, CreatedAccountView, MeView } from '@paper/alerts-accounts';
 
 @ApiTags('account')
 @Controller('api')

@@ -2,8 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../app/error-body.dto';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
-import { AlertsPageView, AlertsQueryDto } from './alert.dto';
-import { AlertsService } from './alerts.service';
+import { AlertsPageView, AlertsQueryDto, AlertsService } from '@paper/alerts-accounts';
 
 @ApiTags('alerts')
 @Authenticated()

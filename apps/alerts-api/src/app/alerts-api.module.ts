@@ -1,20 +1,17 @@
 import { Module } from '@nestjs/common';
+import { AlertsAccountsModule } from '@paper/alerts-accounts';
 import { AccountsController } from '../accounts/accounts.controller';
-import { AccountsService } from '../accounts/accounts.service';
 import { AlertsController } from '../alerts/alerts.controller';
-import { AlertsService } from '../alerts/alerts.service';
 import { AccountAuthGuard } from '../auth/account-auth.guard';
 import { AccountAuthService } from '../auth/account-auth.service';
 import { ChannelTestService } from '../channels/channel-test.service';
 import { ChannelsController } from '../channels/channels.controller';
-import { ChannelsService } from '../channels/channels.service';
 import { TestMessageLimiter } from '../channels/test-message-limiter';
 import { DeliveriesController } from '../deliveries/deliveries.controller';
 import { DeliveriesService } from '../deliveries/deliveries.service';
 import { McpController } from '../mcp/mcp.controller';
 import { McpServerFactory } from '../mcp/mcp-server.factory';
 import { ProtocolRulesController } from '../protocol-rules/protocol-rules.controller';
-import { ProtocolRulesService } from '../protocol-rules/protocol-rules.service';
 import { StatusController } from '../status/status.controller';
 import { StatusService } from '../status/status.service';
 import { HealthzController } from '../storage/healthz.controller';
@@ -25,10 +22,10 @@ import { TelegramLinkService } from '../telegram/telegram-link.service';
 import { UpstreamController } from '../upstream/upstream.controller';
 import { UpstreamClient } from '../upstream/upstream-client.service';
 import { WatchesController } from '../watches/watches.controller';
-import { WatchesService } from '../watches/watches.service';
 
 /** The alerts endpoints of wallet-alerts-service.md (what the OpenAPI document describes). */
 @Module({
+  imports: [AlertsAccountsModule],
   controllers: [
     HealthzController,
     StatusController,
@@ -47,14 +44,9 @@ import { WatchesService } from '../watches/watches.service';
     StorageReadyGuard,
     AccountAuthService,
     AccountAuthGuard,
-    AccountsService,
-    WatchesService,
-    ChannelsService,
     ChannelTestService,
     TestMessageLimiter,
     TelegramLinkService,
-    ProtocolRulesService,
-    AlertsService,
     DeliveriesService,
     StatusService,
     UpstreamClient,

@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AlertsAccountEntity } from '@paper/alerts-data';
 import { AlertsErrorCode } from '@paper/contracts';
 import { DataSource } from 'typeorm';
-import { AlertsException } from '../app/alerts.exception';
-import { accountIdOfToken, hashToken, tokenMatches } from './account-token';
+import { accountIdOfToken, AlertsException, hashToken, tokenMatches } from '@paper/alerts-accounts';
 
 const DUMMY_HASH = hashToken('alrt_dummy');
 

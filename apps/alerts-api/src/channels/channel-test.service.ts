@@ -15,10 +15,8 @@ import { AlertsErrorCode } from '@paper/contracts';
 import { APP_CONFIG, REDIS } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { AlertsException } from '../app/alerts.exception';
+import { AlertsException, ChannelsService, type ChannelTestResultView } from '@paper/alerts-accounts';
 import type { AlertsApiConfig } from '../config/alerts-api.config';
-import type { ChannelTestResultView } from './channel.dto';
-import { ChannelsService } from './channels.service';
 import { TestMessageLimiter } from './test-message-limiter';
 
 const TEXT = 'Test message from the wallet alerts service: this channel can receive alerts. Alerts are best effort; the service is unofficial and not affiliated with the exchange.';

@@ -3,9 +3,8 @@ import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, 
 import { ApiErrors } from '../app/error-body.dto';
 import { ApiIdParam, IdParamPipe } from '../app/id-param.pipe';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
-import { ChannelTestResultView, ChannelView, CreateChannelDto, CreatedChannelView, UpdateChannelDto } from './channel.dto';
+import { ChannelsService, ChannelTestResultView, ChannelView, CreateChannelDto, CreatedChannelView, UpdateChannelDto } from '@paper/alerts-accounts';
 import { ChannelTestService } from './channel-test.service';
-import { ChannelsService } from './channels.service';
 
 @ApiTags('channels')
 @Authenticated()

@@ -4,7 +4,7 @@ import { AlertsErrorCode } from '@paper/contracts';
 import { APP_CONFIG, REDIS } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { AlertsException } from '../app/alerts.exception';
+import { AlertsException } from '@paper/alerts-accounts';
 import type { AlertsApiConfig } from '../config/alerts-api.config';
 
 const TEST_MESSAGES_PER_MINUTE = ALERTS_LIMITS.testMessagesPerMinute;

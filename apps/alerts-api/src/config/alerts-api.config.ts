@@ -1,3 +1,4 @@
+import { alertsAccountsEnvShape } from '@paper/alerts-accounts';
 import { destinationRateEnvShape } from '@paper/alerts-delivery';
 import { baseEnvShape, databaseEnvShape, env, mcpTransportEnvShape, redisEnvShape } from '@paper/nest-infra';
 import { z } from 'zod';
@@ -26,13 +27,9 @@ export const alertsApiConfigSchema = z.object({
   TELEGRAM_BOT_USERNAME: optionalText(/^[A-Za-z0-9_]{3,64}$/, 'must be the bot username without @').describe(
     'Bot username without @ (shown in replies; alerts-api builds the deep link from it).',
   ),
-  ALERTS_ALLOW_HOSTS: z
-    .string()
-    .default('')
-    .describe('Comma-separated host or host:port entries whose private/loopback addresses may receive webhooks (development and tests only).'),
-  ALERTS_MAX_WATCHES: env.positiveInt(100).describe('Watches per account.'),
   ALERTS_DELIVERY_TIMEOUT_MS: env.positiveInt(10000).describe('Timeout of one delivery attempt (ms).'),
   ...destinationRateEnvShape,
+  ...alertsAccountsEnvShape,
   ...mcpTransportEnvShape,
 });
 

@@ -3,8 +3,7 @@ import { DeliveryEntity } from '@paper/alerts-data';
 import { ALERTS_DELIVERY_QUEUE, AlertsErrorCode } from '@paper/contracts';
 import { QueueRegistry } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
-import { AlertsException } from '../app/alerts.exception';
-import { DEAD_PAGE_DEFAULT, type DeliveryView } from '../alerts/alert.dto';
+import { AlertsException, DEAD_PAGE_DEFAULT, type DeliveryView } from '@paper/alerts-accounts';
 
 interface DeadRow {
   id: string;

@@ -1,14 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { AccountsService } from '../accounts/accounts.service';
-import type { AlertsService } from '../alerts/alerts.service';
+import type { AccountsService, AlertsService, ChannelsService, ProtocolRulesService, WatchesService } from '@paper/alerts-accounts';
 import type { ChannelTestService } from '../channels/channel-test.service';
-import type { ChannelsService } from '../channels/channels.service';
 import type { DeliveriesService } from '../deliveries/deliveries.service';
-import type { ProtocolRulesService } from '../protocol-rules/protocol-rules.service';
 import type { TelegramLinkService } from '../telegram/telegram-link.service';
-import type { WatchesService } from '../watches/watches.service';
 import { looseObject, ok } from './tool-result';
 
 /** The services behind the REST endpoints; the account tools call the same ones (same validation, same rules). */

@@ -1,8 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { AlertsQueryDto, DeadQueryDto } from '../alerts/alert.dto';
-import { validateDto } from '../app/validation';
-import { ProtocolRulesDto } from '../protocol-rules/protocol-rules.dto';
+import { AlertsQueryDto, DeadQueryDto, ProtocolRulesDto, validateDto } from '@paper/alerts-accounts';
 import { type AccountToolServices, type Authed, DESTRUCTIVE, READ_ONLY, record, resourceId, WRITE } from './account-tool-kit';
 import { looseObject, ok } from './tool-result';
 

@@ -1,7 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { validateDto } from '../app/validation';
-import { CREATABLE_KINDS, CreateChannelDto, UpdateChannelDto } from '../channels/channel.dto';
+import { CREATABLE_KINDS, CreateChannelDto, UpdateChannelDto, validateDto } from '@paper/alerts-accounts';
 import { type AccountToolServices, type Authed, CREATE, listOf, READ_ONLY, record, registerRemoveTool, resourceId, SENDS, WRITE } from './account-tool-kit';
 import { looseObject, ok } from './tool-result';
 

@@ -1,8 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WATCH_ROLES } from '@paper/contracts';
 import { z } from 'zod';
-import { validateDto } from '../app/validation';
-import { CreateWatchDto, UpdateWatchDto } from '../watches/watch.dto';
+import { CreateWatchDto, UpdateWatchDto, validateDto } from '@paper/alerts-accounts';
 import { type AccountToolServices, type Authed, listOf, READ_ONLY, record, registerRemoveTool, resourceId, WRITE } from './account-tool-kit';
 import { looseObject, ok } from './tool-result';
 

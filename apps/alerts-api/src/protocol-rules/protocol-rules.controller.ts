@@ -3,8 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ProtocolRules } from '@paper/contracts';
 import { ApiErrors } from '../app/error-body.dto';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
-import { ProtocolRulesDto, ProtocolRulesView } from './protocol-rules.dto';
-import { ProtocolRulesService } from './protocol-rules.service';
+import { ProtocolRulesDto, ProtocolRulesService, ProtocolRulesView } from '@paper/alerts-accounts';
 
 @ApiTags('protocol rules')
 @Authenticated()

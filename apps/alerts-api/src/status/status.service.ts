@@ -4,7 +4,7 @@ import { ALERTS_LIMITS, SIGNATURE_TOLERANCE_SECONDS } from '@paper/alerts-delive
 import { PROTOCOL_RULE_RANGES, WALLET_RULE_RANGES } from '@paper/contracts';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
-import { PAGE_MAX } from '../alerts/alert.dto';
+import { PAGE_MAX } from '@paper/alerts-accounts';
 import type { AlertsApiConfig } from '../config/alerts-api.config';
 import { StorageReadiness } from '../storage/storage-readiness.service';
 import type { PollView, StatusView } from './status.dto';

@@ -3,7 +3,7 @@ import { LATEST_ALERTS_MIGRATION } from '@paper/alerts-data';
 import { AlertsErrorCode } from '@paper/contracts';
 import { isDependencyOutage, OUTAGE_RETRY_AFTER_SECONDS } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
-import { AlertsException } from '../app/alerts.exception';
+import { AlertsException } from '@paper/alerts-accounts';
 
 const CACHE_MS = 2000;
 export const STORAGE_RETRY_AFTER_SECONDS = 300;

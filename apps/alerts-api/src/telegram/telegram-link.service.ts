@@ -5,8 +5,7 @@ import { AlertsErrorCode } from '@paper/contracts';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { randomBytes } from 'node:crypto';
 import { DataSource, LessThan } from 'typeorm';
-import { AlertsException } from '../app/alerts.exception';
-import { ChannelsService } from '../channels/channels.service';
+import { AlertsException, ChannelsService } from '@paper/alerts-accounts';
 import type { AlertsApiConfig } from '../config/alerts-api.config';
 import type { TelegramLinkView } from './telegram-link.dto';
 

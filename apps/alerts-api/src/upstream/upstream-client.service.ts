@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AlertsErrorCode, GET_TRADING_PERMISSIONS, publicTools, type ToolDefinition } from '@paper/contracts';
 import { APP_CONFIG } from '@paper/nest-infra';
-import { AlertsException } from '../app/alerts.exception';
+import { AlertsException } from '@paper/alerts-accounts';
 import type { AlertsApiConfig } from '../config/alerts-api.config';
 
 /**

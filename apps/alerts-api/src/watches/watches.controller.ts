@@ -4,8 +4,7 @@ import type { Response } from 'express';
 import { ApiErrors } from '../app/error-body.dto';
 import { ApiIdParam, IdParamPipe } from '../app/id-param.pipe';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
-import { CreateWatchDto, UpdateWatchDto, WatchView } from './watch.dto';
-import { WatchesService } from './watches.service';
+import { CreateWatchDto, UpdateWatchDto, WatchesService, WatchView } from '@paper/alerts-accounts';
 
 @ApiTags('watches')
 @Authenticated()

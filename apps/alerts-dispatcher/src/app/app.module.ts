@@ -1,7 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { AlertsAccountsModule } from '@paper/alerts-accounts';
 import { createAlertsDataSource } from '@paper/alerts-data';
 import { InfraModule, QueueModule } from '@paper/nest-infra';
 import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
+import { BotIdentity } from '../bot/bot-identity.service';
+import { TelegramBot } from '../bot/telegram-bot.service';
 import { DeliverySender } from '../deliveries/delivery-sender.service';
 import { DeliveryStore } from '../deliveries/delivery-store';
 import { DeliverySweeper } from '../deliveries/delivery-sweeper.service';
@@ -24,9 +27,10 @@ export class AppModule {
           redis: config,
         }),
         QueueModule,
+        AlertsAccountsModule,
       ],
       controllers: [TelegramWebhookController],
-      providers: [DeliveryStore, DeliverySender, DeliverySweeper, DeliveryProcessor, TelegramBotClient, TelegramLinkService, TelegramUpdates, TelegramLongPoller],
+      providers: [DeliveryStore, DeliverySender, DeliverySweeper, DeliveryProcessor, TelegramBotClient, BotIdentity, TelegramBot, TelegramLinkService, TelegramUpdates, TelegramLongPoller],
     };
   }
 }

@@ -1,3 +1,4 @@
+import { alertsAccountsEnvShape } from '@paper/alerts-accounts';
 import { destinationRateEnvShape } from '@paper/alerts-delivery';
 import { baseEnvShape, databaseEnvShape, env, redisEnvShape } from '@paper/nest-infra';
 import { z } from 'zod';
@@ -45,7 +46,6 @@ export const alertsDispatcherConfigSchema = z
       .or(z.literal('').transform(() => undefined))
       .describe('Public URL of POST /telegram/webhook; in webhook mode the dispatcher registers it with setWebhook at start.'),
     TELEGRAM_POLL_TIMEOUT_S: z.coerce.number().int().min(0).max(50).default(25).describe('Long-poll timeout of getUpdates (seconds).'),
-    ALERTS_ALLOW_HOSTS: z.string().default('').describe('Comma-separated host or host:port entries whose private/loopback addresses may receive webhooks (development and tests only).'),
     ALERTS_DELIVERY_TIMEOUT_MS: env.positiveInt(10000).describe('Timeout of one delivery attempt (ms).'),
     ALERTS_DELIVERY_CONCURRENCY: env.positiveInt(16).describe('Deliveries in flight per dispatcher process.'),
     ALERTS_RETRY_SCHEDULE_MS: schedule('5000,300000,1800000,7200000,18000000,36000000,36000000').describe(
@@ -57,6 +57,7 @@ export const alertsDispatcherConfigSchema = z
       'Cap on rate-limited answers (429) per delivery. Each waits exactly Retry-After and uses up no attempt; the answer that reaches this count dead-letters the delivery.',
     ),
     ...destinationRateEnvShape,
+    ...alertsAccountsEnvShape,
     ALERTS_DELIVERY_LOCK_MS: env.positiveInt(3000).describe('BullMQ job lock (ms), renewed while a delivery runs: the job of a dispatcher that died is taken up again after its lock lapses.'),
     ALERTS_DELIVERY_STALLED_INTERVAL_MS: env.positiveInt(1000).describe('How often (ms) workers look for jobs whose lock lapsed.'),
     ALERTS_SWEEP_MS: env.positiveInt(30000).describe('Period (ms) of the outbox sweeper that re-enqueues pending deliveries left without a job.'),

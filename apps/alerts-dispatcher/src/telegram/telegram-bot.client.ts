@@ -2,15 +2,43 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '@paper/nest-infra';
 import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
 
-/** The parts of a Telegram Update the bot reads. */
+export interface TelegramChat {
+  id: number;
+  type: string;
+  title?: string;
+  username?: string;
+  first_name?: string;
+}
+
+export interface TelegramMessage {
+  message_id: number;
+  text?: string;
+  chat: TelegramChat;
+  /** The sender (absent for channel posts). */
+  from?: { id: number; is_bot?: boolean; first_name?: string; username?: string };
+}
+
+/** The parts of a Telegram Update the bot reads: messages and presses of inline-keyboard buttons. */
 export interface TelegramUpdate {
   update_id: number;
-  message?: {
-    message_id: number;
-    text?: string;
-    chat: { id: number; type: string; title?: string; username?: string; first_name?: string };
-  };
+  message?: TelegramMessage;
+  callback_query?: { id: string; from: { id: number; first_name?: string; username?: string }; message?: TelegramMessage; data?: string };
 }
+
+export interface InlineButton {
+  text: string;
+  callback_data: string;
+}
+
+/** Rows of inline-keyboard buttons under a message. */
+export type InlineKeyboard = InlineButton[][];
+
+export interface BotCommand {
+  command: string;
+  description: string;
+}
+
+const UPDATE_TYPES = ['message', 'callback_query'];
 
 export class TelegramApiError extends Error {
   constructor(
@@ -24,6 +52,8 @@ export class TelegramApiError extends Error {
   }
 }
 
+const markup = (keyboard?: InlineKeyboard) => (keyboard ? { reply_markup: { inline_keyboard: keyboard } } : {});
+
 /** Bot API calls for updates and webhooks (alert messages go through @paper/alerts-delivery's sendTelegram). */
 @Injectable()
 export class TelegramBotClient {
@@ -33,7 +63,23 @@ export class TelegramBotClient {
     return Boolean(this.config.TELEGRAM_BOT_TOKEN);
   }
 
+  /**
+   * One Bot API call. A flood-wait answer (429 with retry_after up to 10 s) of a reply is waited out
+   * and the call repeated, at most twice; getUpdates leaves its backoff to the poller.
+   */
   async call<T>(method: string, body: object, timeoutMs = 10_000, signal?: AbortSignal): Promise<T> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.callOnce<T>(method, body, timeoutMs, signal);
+      } catch (error) {
+        const wait = error instanceof TelegramApiError && error.status === 429 ? error.retryAfterS : undefined;
+        if (method === 'getUpdates' || attempt >= 2 || wait === undefined || wait > 10) throw error;
+        await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+      }
+    }
+  }
+
+  private async callOnce<T>(method: string, body: object, timeoutMs: number, signal?: AbortSignal): Promise<T> {
     const url = `${this.config.TELEGRAM_API_BASE.replace(/\/+$/, '')}/bot${this.config.TELEGRAM_BOT_TOKEN}/${method}`;
     const signals = [AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])];
     const response = await fetch(url, {
@@ -51,11 +97,32 @@ export class TelegramBotClient {
   }
 
   getUpdates(offset: number | undefined, timeoutS: number, signal?: AbortSignal): Promise<TelegramUpdate[]> {
-    return this.call<TelegramUpdate[]>('getUpdates', { offset, timeout: timeoutS, allowed_updates: ['message'] }, (timeoutS + 10) * 1000, signal);
+    return this.call<TelegramUpdate[]>('getUpdates', { offset, timeout: timeoutS, allowed_updates: UPDATE_TYPES }, (timeoutS + 10) * 1000, signal);
   }
 
   setWebhook(url: string, secretToken: string): Promise<boolean> {
-    return this.call<boolean>('setWebhook', { url, secret_token: secretToken, allowed_updates: ['message'] });
+    return this.call<boolean>('setWebhook', { url, secret_token: secretToken, allowed_updates: UPDATE_TYPES });
+  }
+
+  getMe(): Promise<{ id: number; username?: string }> {
+    return this.call('getMe', {});
+  }
+
+  setMyCommands(commands: readonly BotCommand[], scope?: { type: string }): Promise<boolean> {
+    return this.call<boolean>('setMyCommands', { commands, ...(scope ? { scope } : {}) });
+  }
+
+  /** An HTML message, optionally with an inline keyboard; link previews off. */
+  sendMessage(chatId: string, html: string, keyboard?: InlineKeyboard): Promise<{ message_id: number }> {
+    return this.call('sendMessage', { chat_id: chatId, text: html, parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...markup(keyboard) }, this.config.ALERTS_DELIVERY_TIMEOUT_MS);
+  }
+
+  editMessageText(chatId: string, messageId: number, html: string, keyboard?: InlineKeyboard): Promise<unknown> {
+    return this.call('editMessageText', { chat_id: chatId, message_id: messageId, text: html, parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...markup(keyboard) }, this.config.ALERTS_DELIVERY_TIMEOUT_MS);
+  }
+
+  answerCallbackQuery(id: string, text: string, showAlert = false): Promise<boolean> {
+    return this.call<boolean>('answerCallbackQuery', { callback_query_id: id, text: text.slice(0, 200), show_alert: showAlert }, this.config.ALERTS_DELIVERY_TIMEOUT_MS);
   }
 
   deleteWebhook(): Promise<boolean> {

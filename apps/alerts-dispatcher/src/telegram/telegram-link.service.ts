@@ -1,26 +1,24 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { TelegramChatsService } from '@paper/alerts-accounts';
 import { ALERTS_LIMITS } from '@paper/alerts-delivery';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import type { TelegramUpdate } from './telegram-bot.client';
+import type { TelegramChat, TelegramMessage } from './telegram-bot.client';
 
-const START = /^\/start(?:@[A-Za-z0-9_]+)?(?:\s+(\S+))?\s*$/;
 const CODE = /^[A-Za-z0-9_-]{1,64}$/;
 
-export type LinkResult = 'linked' | 'already_linked' | 'unknown_code' | 'expired_code' | 'used_code' | 'limit_reached' | 'no_code' | 'help' | 'ignored';
+export type LinkResult = 'linked' | 'already_linked' | 'unknown_code' | 'expired_code' | 'used_code' | 'limit_reached' | 'ignored';
 
 export const REPLIES: Record<Exclude<LinkResult, 'ignored'>, string> = {
-  linked: 'Linked. This chat now receives wallet alerts from your alerts account. Pause or remove it through the alerts API (PATCH or DELETE /api/channels/{id}). Alerts are best effort; this service is unofficial and not affiliated with the exchange.',
+  linked: 'Linked. This chat now receives wallet alerts from your alerts account. Send /help for the commands. Alerts are best effort; this service is unofficial and not affiliated with the exchange.',
   already_linked: 'This chat is already linked to that alerts account.',
   unknown_code: `That code is not valid. Create a new one with POST /api/telegram/link and send /start <code> here within ${ALERTS_LIMITS.telegramLinkCodeMinutes} minutes.`,
   expired_code: `That code has expired (codes last ${ALERTS_LIMITS.telegramLinkCodeMinutes} minutes). Create a new one with POST /api/telegram/link.`,
   used_code: 'That code was already used. Create a new one with POST /api/telegram/link.',
   limit_reached: 'That alerts account already has the maximum number of channels. Delete one through the alerts API, then create a new code.',
-  no_code: 'To link this chat, create a code with POST /api/telegram/link on the alerts service and send /start <code> here.',
-  help: 'This bot delivers wallet alerts. Link a chat by sending /start <code> with a code from POST /api/telegram/link.',
 };
 
-function chatLabel(chat: NonNullable<TelegramUpdate['message']>['chat']): string {
+export function chatLabel(chat: TelegramChat): string {
   const name = chat.title ?? (chat.username ? `@${chat.username}` : chat.first_name) ?? `chat ${chat.id}`;
   return `Telegram ${name}`.slice(0, 100);
 }
@@ -34,16 +32,14 @@ function chatLabel(chat: NonNullable<TelegramUpdate['message']>['chat']): string
  */
 @Injectable()
 export class TelegramLinkService {
-  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+  constructor(
+    @Inject(DataSource) private readonly dataSource: DataSource,
+    private readonly chats: TelegramChatsService,
+  ) {}
 
-  async handle(update: TelegramUpdate): Promise<{ result: LinkResult; chatId?: string; channelId?: string }> {
-    const message = update.message;
-    if (!message?.text) return { result: 'ignored' };
+  /** `code` is the argument of `/start <code>` in `message`. */
+  async handle(message: TelegramMessage, code: string): Promise<{ result: LinkResult; chatId?: string; channelId?: string }> {
     const chatId = String(message.chat.id);
-    const match = START.exec(message.text.trim());
-    if (!match) return { result: message.chat.type === 'private' ? 'help' : 'ignored', chatId };
-    const code = match[1];
-    if (!code) return { result: 'no_code', chatId };
     if (!CODE.test(code)) return { result: 'unknown_code', chatId };
     return this.dataSource.transaction(async (m) => {
       const [row] = (await m.query(`SELECT account_id, expires_at, used_at FROM alerts.telegram_link_codes WHERE code = $1 FOR UPDATE`, [code])) as {
@@ -69,6 +65,7 @@ export class TelegramLinkService {
          RETURNING id`,
         [randomUUID(), row.account_id, chatId, chatLabel(message.chat)],
       )) as { id: string }[];
+      await this.chats.bindIfFree(m, chatId, row.account_id, String(message.from?.id ?? message.chat.id));
       return { result: 'linked' as const, chatId, channelId: channel!.id };
     });
   }

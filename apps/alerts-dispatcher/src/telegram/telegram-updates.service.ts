@@ -1,16 +1,21 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { escapeTelegramHtml, sendTelegram } from '@paper/alerts-delivery';
+import { escapeTelegramHtml } from '@paper/alerts-delivery';
 import { APP_CONFIG, REDIS } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
+import { BotIdentity } from '../bot/bot-identity.service';
+import { type BotOutcome, TelegramBot } from '../bot/telegram-bot.service';
+import { isForBot, parseCommand } from '../bot/command-parser';
 import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
-import type { TelegramUpdate } from './telegram-bot.client';
+import { TelegramApiError, TelegramBotClient, type TelegramUpdate } from './telegram-bot.client';
 import { type LinkResult, REPLIES, TelegramLinkService } from './telegram-link.service';
+
+export type UpdateOutcome = LinkResult | BotOutcome | 'duplicate';
 
 /**
  * Handles bot updates from either source (webhook or long polling), crash-safe: an update is marked
- * handled (a Redis marker kept for a day) only after its link committed and the reply was sent. An
+ * handled (a Redis marker kept for a day) only after its change committed and the reply was sent. An
  * update seen again before that (a crash, a webhook redelivery, a long poll that had not stored its
- * offset) is handled again; linking is idempotent, so it answers `already_linked` and creates nothing.
+ * offset) is handled again; `/start` and linking are idempotent, so a repeat creates nothing twice.
  * An error leaves the update unmarked, so Telegram (webhook) or the long poller delivers it again.
  */
 @Injectable()
@@ -19,24 +24,36 @@ export class TelegramUpdates {
 
   constructor(
     private readonly links: TelegramLinkService,
+    private readonly bot: TelegramBot,
+    private readonly identity: BotIdentity,
+    private readonly client: TelegramBotClient,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(APP_CONFIG) private readonly config: AlertsDispatcherConfig,
   ) {}
 
-  async process(update: TelegramUpdate): Promise<LinkResult | 'duplicate'> {
+  async process(update: TelegramUpdate): Promise<UpdateOutcome> {
     if (!Number.isSafeInteger(update.update_id)) return 'ignored';
     const marker = `${this.config.REDIS_PREFIX}:alerts:telegram:update:${update.update_id}`;
     if ((await this.redis.exists(marker)) === 1) return 'duplicate';
-    const handled = await this.links.handle(update);
-    if (handled.result !== 'ignored' && handled.chatId && this.config.TELEGRAM_BOT_TOKEN) {
-      const outcome = await sendTelegram(handled.chatId, escapeTelegramHtml(REPLIES[handled.result]), {
-        apiBase: this.config.TELEGRAM_API_BASE,
-        botToken: this.config.TELEGRAM_BOT_TOKEN,
-        timeoutMs: this.config.ALERTS_DELIVERY_TIMEOUT_MS,
-      });
-      if (outcome.kind !== 'delivered') this.logger.warn(`reply to a Telegram update was not delivered: ${outcome.reason}`);
-    }
+    const outcome = await this.route(update);
     await this.redis.set(marker, '1', 'EX', 86_400);
+    return outcome;
+  }
+
+  private async route(update: TelegramUpdate): Promise<UpdateOutcome> {
+    if (update.callback_query) return this.bot.onCallback(update.callback_query);
+    const message = update.message;
+    if (!message?.text) return 'ignored';
+    const command = parseCommand(message.text);
+    const code = command?.name === 'start' && isForBot(command, this.identity.username) ? command.args[0] : undefined;
+    if (!code) return this.bot.onMessage(message);
+    const handled = await this.links.handle(message, code);
+    if (handled.result !== 'ignored' && handled.chatId && this.client.configured) {
+      await this.client.sendMessage(handled.chatId, escapeTelegramHtml(REPLIES[handled.result])).catch((error: Error) => {
+        if (!(error instanceof TelegramApiError)) throw error;
+        this.logger.warn(`reply to a Telegram update was not delivered: ${error.message}`);
+      });
+    }
     return handled.result;
   }
 }

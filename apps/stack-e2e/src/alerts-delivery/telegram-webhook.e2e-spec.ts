@@ -50,4 +50,28 @@ describe('Telegram bot updates by webhook (alerts-dispatcher)', () => {
     const me = await call<{ channels: { kind: string; status: string }[] }>('GET', '/api/me', { token });
     expect(me.body.channels).toEqual([expect.objectContaining({ kind: 'telegram', status: 'active' })]);
   });
+
+  it('runs bot commands and button presses pushed by Telegram; in a group only the member who set it up changes it', async () => {
+    const group = -100_880_002;
+    const owner = 880_010;
+    const stranger = 880_011;
+    const wallet = '0x52908400098527886e0f7030069857d2e4169ee7';
+    const replies = () => telegram.delivered(group);
+    const say = async (text: string, from: number) => {
+      const before = replies().length;
+      telegram.userSends(group, text, 'group', from);
+      return eventually(async () => replies()[before], 15000, `the reply to ${text}`);
+    };
+    expect((await say(`/start@${telegram.username}`, owner)).text).toMatch(/^Alerts are set up/);
+    expect((await say(`/watch ${wallet} desk`, stranger)).text).toBe('Only the member who set up alerts in this chat can change them.');
+    expect((await say(`/watch ${wallet} desk`, owner)).text).toMatch(/^Watching <b>desk<\/b>/);
+    const rules = await say('/rules desk', stranger);
+    const closed = rules.keyboard![0]![1]!;
+    expect(closed.text).toBe('✅ Closed');
+    telegram.userPresses(group, rules.messageId!, closed.callback_data, owner);
+    const edited = await eventually(async () => telegram.message(group, rules.messageId!)?.keyboard?.[0]?.[1]?.text === '❌ Closed' || undefined, 15000, 'the redrawn keyboard');
+    expect(edited).toBe(true);
+    expect(telegram.callbackAnswers.at(-1)).toMatchObject({ text: 'Saved: liquidation risk below 5% · opened · liquidated', showAlert: false });
+    expect(telegram.webhookDeliveries.every((d) => d.status === 200)).toBe(true);
+  });
 });

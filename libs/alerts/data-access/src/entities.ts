@@ -5,6 +5,7 @@ import { DeliveryEntity } from './entities/delivery.entity';
 import { PollStatusEntity } from './entities/poll-status.entity';
 import { ProtocolRulesEntity } from './entities/protocol-rules.entity';
 import { RuleStateEntity } from './entities/rule-state.entity';
+import { TelegramChatEntity } from './entities/telegram-chat.entity';
 import { TelegramLinkCodeEntity } from './entities/telegram-link-code.entity';
 import { WatchEntity } from './entities/watch.entity';
 
@@ -18,5 +19,6 @@ export const ALERTS_ENTITIES: Function[] = [
   AlertEntity,
   DeliveryEntity,
   TelegramLinkCodeEntity,
+  TelegramChatEntity,
   PollStatusEntity,
 ];

@@ -9,4 +9,5 @@ export * from './entities/rule-state.entity';
 export * from './entities/alert.entity';
 export * from './entities/delivery.entity';
 export * from './entities/telegram-link-code.entity';
+export * from './entities/telegram-chat.entity';
 export * from './entities/poll-status.entity';

@@ -2,9 +2,10 @@ import { CreateAlertsSchema1763700000000 } from './1763700000000-create-alerts-s
 import { CreateAlertsTables1763700200000 } from './1763700200000-create-alerts-tables';
 import { AddAlertsPollingState1763700800000 } from './1763700800000-add-alerts-polling-state';
 import { AddDeliveryRateLimited1763701000000 } from './1763701000000-add-delivery-rate-limited';
+import { AddTelegramChats1763701200000 } from './1763701200000-add-telegram-chats';
 
 /** Migrations of the `alerts` schema, oldest first. */
-export const ALERTS_MIGRATIONS = [CreateAlertsSchema1763700000000, CreateAlertsTables1763700200000, AddAlertsPollingState1763700800000, AddDeliveryRateLimited1763701000000];
+export const ALERTS_MIGRATIONS = [CreateAlertsSchema1763700000000, CreateAlertsTables1763700200000, AddAlertsPollingState1763700800000, AddDeliveryRateLimited1763701000000, AddTelegramChats1763701200000];
 
 /** Name of the newest migration: storage is ready once it is recorded in `alerts.migrations`. */
-export const LATEST_ALERTS_MIGRATION = new AddDeliveryRateLimited1763701000000().name;
+export const LATEST_ALERTS_MIGRATION = new AddTelegramChats1763701200000().name;

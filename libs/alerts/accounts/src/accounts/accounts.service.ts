@@ -4,10 +4,10 @@ import { ALERTS_LIMITS } from '@paper/alerts-delivery';
 import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
 import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
 import { DataSource, In } from 'typeorm';
-import { AlertsException } from '../app/alerts.exception';
-import { createAccountToken } from '../auth/account-token';
+import { AlertsException } from '../errors/alerts.exception';
+import { createAccountToken } from './account-token';
 import { ChannelsService } from '../channels/channels.service';
-import type { AlertsApiConfig } from '../config/alerts-api.config';
+import type { AlertsAccountsConfig } from '../config/alerts-accounts.config';
 import { ProtocolRulesService } from '../protocol-rules/protocol-rules.service';
 import { WatchesService } from '../watches/watches.service';
 import type { CreatedAccountView, MeView } from './account.dto';
@@ -18,7 +18,7 @@ export class AccountsService {
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AlertsApiConfig,
+    @Inject(APP_CONFIG) private readonly config: AlertsAccountsConfig,
     private readonly watches: WatchesService,
     private readonly channels: ChannelsService,
     private readonly protocolRules: ProtocolRulesService,
@@ -30,6 +30,19 @@ export class AccountsService {
     const repo = this.dataSource.getRepository(AlertsAccountEntity);
     const account = await repo.save(repo.create({ id: accountId, tokenHash }));
     return { account: { id: account.id, createdAt: account.createdAt.toISOString() }, token };
+  }
+
+  /**
+   * Issues a new token for the account and hands it to `deliver`; only once it was delivered does it
+   * replace the previous token (which then stops working), so a token that never reached its owner
+   * never locks them out.
+   */
+  async replaceToken(accountId: string, deliver: (token: string) => Promise<boolean>): Promise<boolean> {
+    const { token, tokenHash } = createAccountToken(accountId);
+    if (!(await deliver(token))) return false;
+    const result = await this.dataSource.getRepository(AlertsAccountEntity).update({ id: accountId }, { tokenHash });
+    if (!result.affected) throw AlertsException.notFound('account');
+    return true;
   }
 
   async me(accountId: string): Promise<MeView> {

@@ -2,7 +2,7 @@ import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import { AlertsErrorCode } from '@paper/contracts';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError, type ValidatorOptions } from 'class-validator';
-import { AlertsException } from './alerts.exception';
+import { AlertsException } from '../errors/alerts.exception';
 
 const VALIDATOR_OPTIONS: ValidatorOptions = {
   whitelist: true,

@@ -1,6 +1,6 @@
 import { AlertsErrorCode } from '@paper/contracts';
 import { CreateWatchDto, UpdateWatchDto } from '../watches/watch.dto';
-import { AlertsException } from './alerts.exception';
+import { AlertsException } from '../errors/alerts.exception';
 import { validateDto } from './validation';
 
 async function failure(cls: new () => object, plain: unknown): Promise<AlertsException> {

@@ -17,8 +17,8 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export function createAccountToken(): NewAccountToken {
-  const accountId = randomUUID();
+/** A new token for a new account, or a replacement token for an existing one. */
+export function createAccountToken(accountId: string = randomUUID()): NewAccountToken {
   const token = `alrt_${accountId.replace(/-/g, '')}_${randomBytes(32).toString('base64url')}`;
   return { accountId, token, tokenHash: hashToken(token) };
 }

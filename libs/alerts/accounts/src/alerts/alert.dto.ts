@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ALERT_KINDS } from '@paper/alerts-data';
 import { Type } from 'class-transformer';
 import { IsInt, IsUUID, Max, Min } from 'class-validator';
-import { Optional } from '../app/optional.decorator';
+import { Optional } from '../validation/optional.decorator';
 
 export const PAGE_MAX = 100;
 export const ALERTS_PAGE_DEFAULT = 20;

@@ -4,22 +4,36 @@ import { AlertsErrorCode, DEFAULT_WALLET_RULES, mergeWalletRules, type WalletRul
 import { APP_CONFIG } from '@paper/nest-infra';
 import { randomUUID } from 'node:crypto';
 import { DataSource, IsNull } from 'typeorm';
-import { lockAccount, plain } from '../app/account-lock';
-import { AlertsException } from '../app/alerts.exception';
-import type { AlertsApiConfig } from '../config/alerts-api.config';
-import type { CreateWatchDto, UpdateWatchDto, WatchView } from './watch.dto';
+import { lockAccount, plain } from '../accounts/account-lock';
+import { AlertsException } from '../errors/alerts.exception';
+import type { AlertsAccountsConfig } from '../config/alerts-accounts.config';
+import { ADDRESS_PATTERN, type CreateWatchDto, type UpdateWatchDto, type WatchView } from './watch.dto';
 import { toWatchView } from './watch-view';
 
 @Injectable()
 export class WatchesService {
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AlertsApiConfig,
+    @Inject(APP_CONFIG) private readonly config: AlertsAccountsConfig,
   ) {}
 
   async list(accountId: string): Promise<WatchView[]> {
     const watches = await this.dataSource.getRepository(WatchEntity).find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
     return watches.map(toWatchView);
+  }
+
+  async get(accountId: string, id: string): Promise<WatchView> {
+    const watch = await this.dataSource.getRepository(WatchEntity).findOneBy({ id, accountId });
+    if (!watch) throw AlertsException.notFound('watch');
+    return toWatchView(watch);
+  }
+
+  /** Watches named by an address (any case) or, failing that, by their label (case-insensitive). */
+  async match(accountId: string, ref: string): Promise<WatchView[]> {
+    const query = this.dataSource.getRepository(WatchEntity).createQueryBuilder('w').where('w.account_id = :accountId', { accountId });
+    if (ADDRESS_PATTERN.test(ref)) query.andWhere('w.address = :address', { address: ref.toLowerCase() });
+    else query.andWhere('lower(w.label) = lower(:label)', { label: ref });
+    return (await query.orderBy('w.created_at', 'ASC').addOrderBy('w.id', 'ASC').getMany()).map(toWatchView);
   }
 
   /**

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PROTOCOL_MARKETS, PROTOCOL_RULE_RANGES, type ProtocolMarket, type ProtocolRules } from '@paper/contracts';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsNumber, IsObject, Max, Min, ValidateNested } from 'class-validator';
-import { Optional } from '../app/optional.decorator';
+import { Optional } from '../validation/optional.decorator';
 
 const T = PROTOCOL_RULE_RANGES.thresholdPerHour;
 

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AlertEntity } from '@paper/alerts-data';
 import { AlertsErrorCode } from '@paper/contracts';
 import { DataSource } from 'typeorm';
-import { AlertsException } from '../app/alerts.exception';
+import { AlertsException } from '../errors/alerts.exception';
 import { ALERTS_PAGE_DEFAULT, type AlertsPageView, type AlertView, type DeliveryStatusView } from './alert.dto';
 
 interface DeliveryRow {
@@ -46,6 +46,15 @@ export class AlertsService {
       alerts: alerts.map((a) => this.view(a, deliveries.get(a.id) ?? [])),
       nextBefore: rows.length > limit ? alerts[alerts.length - 1]!.id : null,
     };
+  }
+
+  /** Time of the newest alert of each watch of the account. */
+  async lastByWatch(accountId: string): Promise<Map<string, Date>> {
+    const rows = (await this.dataSource.query(
+      `SELECT watch_id, max(created_at) AS last FROM alerts.alerts WHERE account_id = $1 AND watch_id IS NOT NULL GROUP BY watch_id`,
+      [accountId],
+    )) as { watch_id: string; last: Date }[];
+    return new Map(rows.map((r) => [r.watch_id, r.last]));
   }
 
   private async deliveries(alertIds: string[]): Promise<Map<string, DeliveryStatusView[]>> {

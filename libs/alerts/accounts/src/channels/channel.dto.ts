@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsString, Length, MaxLength } from 'class-validator';
-import { Optional } from '../app/optional.decorator';
+import { Optional } from '../validation/optional.decorator';
 
 export const CREATABLE_KINDS = ['discord', 'webhook'] as const;
 

@@ -5,9 +5,9 @@ import { AlertsErrorCode } from '@paper/contracts';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { lockAccount } from '../app/account-lock';
-import { AlertsException } from '../app/alerts.exception';
-import type { AlertsApiConfig } from '../config/alerts-api.config';
+import { lockAccount } from '../accounts/account-lock';
+import { AlertsException } from '../errors/alerts.exception';
+import type { AlertsAccountsConfig } from '../config/alerts-accounts.config';
 import type { ChannelView, CreateChannelDto, CreatedChannelView } from './channel.dto';
 import { normalizeDiscordTarget, toChannelView } from './channel-target';
 
@@ -17,7 +17,7 @@ export class ChannelsService {
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) config: AlertsApiConfig,
+    @Inject(APP_CONFIG) config: AlertsAccountsConfig,
   ) {
     this.allowHosts = parseAllowHosts(config.ALERTS_ALLOW_HOSTS);
   }

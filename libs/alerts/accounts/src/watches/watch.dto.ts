@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { WATCH_ROLES, type WalletRules, type WatchRole } from '@paper/contracts';
 import { Type } from 'class-transformer';
 import { IsIn, IsObject, IsString, Length, Matches, ValidateIf, ValidateNested } from 'class-validator';
-import { Optional } from '../app/optional.decorator';
+import { Optional } from '../validation/optional.decorator';
 import { WalletRulesDto } from './wallet-rules.dto';
 
 export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;

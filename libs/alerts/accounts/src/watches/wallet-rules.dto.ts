@@ -2,7 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { WALLET_RULE_RANGES } from '@paper/contracts';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsNumber, IsObject, Max, Min, ValidateNested } from 'class-validator';
-import { Optional } from '../app/optional.decorator';
+import { Optional } from '../validation/optional.decorator';
 
 const R = WALLET_RULE_RANGES;
 const num = { allowNaN: false, allowInfinity: false };

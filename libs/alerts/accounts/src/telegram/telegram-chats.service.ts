@@ -1,0 +1,80 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AlertsAccountEntity, ChannelEntity, TelegramChatEntity } from '@paper/alerts-data';
+import { ALERTS_LIMITS } from '@paper/alerts-delivery';
+import { randomUUID } from 'node:crypto';
+import { DataSource, type EntityManager } from 'typeorm';
+import { createAccountToken } from '../accounts/account-token';
+
+/** The alerts account a Telegram chat's commands act on, and who may change it. */
+export interface TelegramChatAccount {
+  accountId: string;
+  ownerUserId: string;
+  /** The chat's telegram channel in that account, if it still exists (it can be deleted through the API). */
+  channelId: string | null;
+  channelStatus: ChannelEntity['status'] | null;
+}
+
+export interface TelegramChatRef {
+  chatId: string;
+  userId: string;
+  /** Channel label, e.g. `Telegram @ann` or the group title. */
+  label: string;
+}
+
+const lockChat = (m: EntityManager, chatId: string) => m.query(`SELECT pg_advisory_xact_lock(hashtextextended('alerts.telegram_chat:' || $1, 0))`, [chatId]);
+
+/**
+ * Chats bound to alerts accounts by the bot. `/start` in a new chat creates an account with the chat as
+ * its first channel and the sender as the owner, in one transaction under a per-chat lock, so a repeated
+ * or concurrent `/start` never makes a second account.
+ */
+@Injectable()
+export class TelegramChatsService {
+  constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
+
+  async find(chatId: string): Promise<TelegramChatAccount | undefined> {
+    return this.read(this.dataSource.manager, chatId);
+  }
+
+  /** The chat's account, created with its channel when the chat has none; a missing channel is added again (within the channel limit). */
+  async open(chat: TelegramChatRef): Promise<{ account: TelegramChatAccount; created: boolean }> {
+    return this.dataSource.transaction(async (m) => {
+      await lockChat(m, chat.chatId);
+      const existing = await this.read(m, chat.chatId);
+      if (existing) {
+        if (existing.channelId) return { account: existing, created: false };
+        await m.query('SELECT id FROM alerts.accounts WHERE id = $1 FOR UPDATE', [existing.accountId]);
+        if ((await m.getRepository(ChannelEntity).countBy({ accountId: existing.accountId })) < ALERTS_LIMITS.channelsPerAccount) {
+          await this.addChannel(m, existing.accountId, chat);
+        }
+        return { account: (await this.read(m, chat.chatId))!, created: false };
+      }
+      const { accountId, tokenHash } = createAccountToken();
+      await m.getRepository(AlertsAccountEntity).insert({ id: accountId, tokenHash });
+      await this.addChannel(m, accountId, chat);
+      await m.getRepository(TelegramChatEntity).insert({ chatId: chat.chatId, accountId, ownerUserId: chat.userId });
+      return { account: (await this.read(m, chat.chatId))!, created: true };
+    });
+  }
+
+  /** Binds a chat linked with `/start <code>` to that account when the chat has no account yet; the sender becomes its owner. */
+  async bindIfFree(manager: EntityManager, chatId: string, accountId: string, userId: string): Promise<void> {
+    await lockChat(manager, chatId);
+    await manager.query(`INSERT INTO alerts.telegram_chats (chat_id, account_id, owner_user_id) VALUES ($1, $2, $3) ON CONFLICT (chat_id) DO NOTHING`, [chatId, accountId, userId]);
+  }
+
+  private async addChannel(m: EntityManager, accountId: string, chat: TelegramChatRef): Promise<void> {
+    await m.query(
+      `INSERT INTO alerts.channels (id, account_id, kind, target, label, status) VALUES ($1, $2, 'telegram', $3, $4, 'active')
+       ON CONFLICT (account_id, target) WHERE kind = 'telegram' DO NOTHING`,
+      [randomUUID(), accountId, chat.chatId, chat.label.slice(0, 100)],
+    );
+  }
+
+  private async read(m: EntityManager, chatId: string): Promise<TelegramChatAccount | undefined> {
+    const chat = await m.getRepository(TelegramChatEntity).findOneBy({ chatId });
+    if (!chat) return undefined;
+    const channel = await m.getRepository(ChannelEntity).findOneBy({ accountId: chat.accountId, kind: 'telegram', target: chatId });
+    return { accountId: chat.accountId, ownerUserId: chat.ownerUserId, channelId: channel?.id ?? null, channelStatus: channel?.status ?? null };
+  }
+}
