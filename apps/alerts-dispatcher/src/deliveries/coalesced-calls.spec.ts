@@ -14,6 +14,25 @@ describe('CoalescedCalls', () => {
     expect(batches).toHaveLength(2);
   });
 
+  it('gathers the calls made while a batch runs into the next batch', async () => {
+    const batches: number[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const calls = new CoalescedCalls<number, number>(async (keys) => {
+      batches.push(keys);
+      if (batches.length === 1) await gate;
+      return new Map(keys.map((k) => [k, k]));
+    });
+    const first = calls.call(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    const later = [2, 3, 4].map((k) => calls.call(k));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([[1]]);
+    release();
+    expect(await Promise.all([first, ...later])).toEqual([1, 2, 3, 4]);
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+  });
+
   it('starts a batch as soon as it is full, and fails every caller of a failed batch', async () => {
     const sizes: number[] = [];
     const calls = new CoalescedCalls<number, number>(async (keys) => {

@@ -16,6 +16,8 @@ const sendSeconds = new Histogram({ name: 'alerts_delivery_send_seconds', help: 
 
 /** Small early arrivals (clock skew between replicas) are sent rather than delayed again. */
 const EARLY_SLACK_MS = 250;
+/** Bucket waits up to this long are waited out in place instead of through the delayed set (ms). */
+const SHORT_WAIT_MS = 50;
 /** How long the record that a delivery was sent is kept in Redis beside its row (seconds). */
 const SENT_MARK_TTL_S = 7 * 86_400;
 
@@ -80,8 +82,8 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     }
     const now = Date.now();
     if (delivery.nextAttemptAt && delivery.nextAttemptAt.getTime() > now + EARLY_SLACK_MS) return this.delay(job, delivery.nextAttemptAt.getTime());
-    const wait = await this.buckets.take(this.sender.buckets(delivery));
-    if (wait > 0) return this.delay(job, now + wait);
+    const wait = await this.takeSlot(delivery);
+    if (wait > 0) return this.delay(job, Date.now() + wait);
     const attempts = await this.store.claim(id);
     if (attempts === undefined) return 'already_final';
     if (await this.wasSent(id)) {
@@ -133,6 +135,20 @@ export class DeliveryProcessor implements OnApplicationBootstrap {
     const at = Date.now() + delay;
     await this.store.rateLimited(delivery.id, outcome.reason, new Date(at));
     return this.delay(job, at);
+  }
+
+  /**
+   * Books a slot in the destination's buckets. A wait shorter than a round trip through the delayed set
+   * (a busy receiver's next slot a few milliseconds away) is waited out in place; a longer one is
+   * returned and the job moves to the delayed set, freeing its concurrency slot.
+   */
+  private async takeSlot(delivery: DeliveryJob): Promise<number> {
+    const buckets = this.sender.buckets(delivery);
+    for (let tries = 0; ; tries += 1) {
+      const wait = await this.buckets.take(buckets);
+      if (wait === 0 || wait > SHORT_WAIT_MS || tries >= 4) return wait;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
   }
 
   private sentKey(id: string): string {

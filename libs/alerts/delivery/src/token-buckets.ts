@@ -47,6 +47,8 @@ end
 return 0
 `;
 
+const SHAS = new Map<string, string>();
+
 const hashed = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 24);
 
 /**
@@ -85,14 +87,25 @@ export class TokenBuckets {
   async take(buckets: readonly BucketSpec[]): Promise<number> {
     if (buckets.length === 0) return 0;
     const keys = buckets.map((b) => this.key(b));
-    return Number(await this.redis.eval(TAKE, keys.length, ...keys, ...buckets.map((b) => String(TokenBuckets.intervalMs(b)))));
+    return Number(await this.script(TAKE, keys, buckets.map((b) => String(TokenBuckets.intervalMs(b)))));
   }
 
   /** Keeps every bucket closed for at least `ms` (a receiver answered 429 with Retry-After). */
   async hold(buckets: readonly BucketSpec[], ms: number): Promise<void> {
     if (buckets.length === 0 || !(ms > 0)) return;
     const keys = buckets.map((b) => this.key(b));
-    await this.redis.eval(HOLD, keys.length, ...keys, String(Math.ceil(ms)));
+    await this.script(HOLD, keys, [String(Math.ceil(ms))]);
+  }
+
+  /** EVALSHA (the script is sent only when Redis does not have it yet, e.g. after a restart). */
+  private async script(lua: string, keys: string[], args: string[]): Promise<unknown> {
+    const sha = SHAS.get(lua) ?? SHAS.set(lua, createHash('sha1').update(lua).digest('hex')).get(lua)!;
+    try {
+      return await this.redis.evalsha(sha, keys.length, ...keys, ...args);
+    } catch (error) {
+      if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
+      return this.redis.eval(lua, keys.length, ...keys, ...args);
+    }
   }
 
   private key(bucket: BucketSpec): string {
