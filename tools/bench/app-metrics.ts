@@ -1,4 +1,5 @@
-/** Readings from an app's Prometheus endpoint (`<url>/metrics`), as the benchmarks take them. */
+/** Readings from an app's Prometheus endpoint (`<url>/metrics`) and from /proc, as the benchmarks take them. */
+import { readFileSync } from 'node:fs';
 
 async function metricLines(url: string): Promise<string[]> {
   return (await (await fetch(`${url}/metrics`)).text()).split('\n');
@@ -21,4 +22,16 @@ export async function histogramTotals(url: string, name: string, labels: string)
   const matches = (l: string, series: string) => (labels === '' ? l.startsWith(`${series} `) : l.startsWith(`${series}{`) && l.includes(labels));
   const value = (suffix: string) => Number(lines.find((l) => matches(l, `${name}_${suffix}`))?.split(' ').pop() ?? 0);
   return { sum: value('sum'), count: value('count') };
+}
+
+/**
+ * Resident memory of a local process in MB, read from /proc (Linux) without disturbing it: `VmRSS` now,
+ * or `VmHWM`, its peak so far. Scraping /metrics instead makes the app count its open descriptors, which
+ * with thousands of sockets stalls its event loop for the very latencies a benchmark measures.
+ */
+export function processMemoryMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`));
+  return Number(line?.replace(/\D+/g, '') ?? NaN) / 1024;
 }

@@ -3,14 +3,15 @@
  * (`GET /api/v1/events`), with one client and with many concurrent clients on one gateway, against a
  * baseline measured in the same run (the same commits to a bare PostgreSQL LISTEN connection in this
  * process), plus the gateway's peak RSS.
+ * Memory is read from /proc (scraping /metrics would make the gateway count its thousands of sockets).
  * Run: node -r ./tools/dev/register.cjs tools/bench/events-stream.bench.ts [clients, default 5000] [events, default 100] [ms between events, default 200]
  * (builds the apps into dist/bench-<pid> first; fresh database and Redis prefix).
  */
-import http from 'node:http';
+import net from 'node:net';
 import { EXCHANGE_EVENTS_CHANNEL } from '@paper/contracts';
 import { startTestStack, type TestStack } from '@paper/dev-stack';
 import { Client } from 'pg';
-import { residentMemoryMb } from './app-metrics';
+import { processMemoryMb } from './app-metrics';
 import { buildBenchDist, runBench } from './run-bench';
 
 const CLIENTS = Number(process.argv[2] ?? 5000);
@@ -35,38 +36,48 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-/** Opens `n` raw SSE connections; each records when it sees each sequence number. */
-async function openClients(url: string, n: number, onEvent: (seq: number, at: number) => void): Promise<http.ClientRequest[]> {
-  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-  const requests: http.ClientRequest[] = [];
+const MARKER = Buffer.from('"positionId":"');
+const QUOTE = 0x22;
+
+/**
+ * Opens `n` SSE connections as plain TCP clients (a request line, then bytes read as they come: the
+ * client side costs as little as possible, so the latency measured is the gateway's); each records when
+ * it reads each sequence number.
+ */
+async function openClients(url: string, n: number, onEvent: (seq: number, at: number) => void): Promise<net.Socket[]> {
+  const target = new URL(url);
+  const request = `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nAccept: text/event-stream\r\n\r\n`;
+  const sockets: net.Socket[] = [];
   let opened = 0;
   await new Promise<void>((resolve, reject) => {
     for (let i = 0; i < n; i += 1) {
-      const req = http.get(url, { agent }, (res) => {
-        if (res.statusCode !== 200) return reject(new Error(`stream answered ${res.statusCode}`));
-        res.setEncoding('utf8');
-        let carry = '';
-        res.on('data', (chunk: string) => {
-          const at = performance.now();
-          carry += chunk;
-          let start = carry.indexOf('"positionId":"');
-          while (start >= 0) {
-            const end = carry.indexOf('"', start + 14);
-            if (end < 0) break;
-            onEvent(Number(carry.slice(start + 14, end)), at);
-            carry = carry.slice(end);
-            start = carry.indexOf('"positionId":"');
-          }
-          if (carry.length > 4096) carry = carry.slice(-4096);
-        });
-        opened += 1;
-        if (opened === n) resolve();
+      const socket = net.connect(Number(target.port), target.hostname, () => socket.write(request));
+      let headed = false;
+      let carry: Buffer = Buffer.alloc(0);
+      socket.on('data', (chunk: Buffer) => {
+        const at = performance.now();
+        if (!headed) {
+          if (!chunk.subarray(0, 12).toString('latin1').startsWith('HTTP/1.1 200')) return reject(new Error(`stream answered ${chunk.subarray(0, 40).toString('latin1')}`));
+          headed = true;
+          opened += 1;
+          if (opened === n) resolve();
+        }
+        let data = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+        let start = data.indexOf(MARKER);
+        while (start >= 0) {
+          const end = data.indexOf(QUOTE, start + MARKER.length);
+          if (end < 0) break;
+          onEvent(Number(data.subarray(start + MARKER.length, end).toString('latin1')), at);
+          data = data.subarray(end);
+          start = data.indexOf(MARKER);
+        }
+        carry = Buffer.from(data.subarray(Math.max(0, data.length - 64)));
       });
-      req.on('error', reject);
-      requests.push(req);
+      socket.on('error', reject);
+      sockets.push(socket);
     }
   });
-  return requests;
+  return sockets;
 }
 
 async function measure(stack: TestStack, writer: Client, clients: number, events: number): Promise<{ latencies: number[]; delivered: number; peakMb: number }> {
@@ -77,8 +88,9 @@ async function measure(stack: TestStack, writer: Client, clients: number, events
     const t = committed.get(seq);
     if (t !== undefined) latencies.push(at - t);
   });
-  let peakMb = await residentMemoryMb(stack.appUrls['tools-gateway']!);
-  const sampler = setInterval(() => void residentMemoryMb(stack.appUrls['tools-gateway']!).then((mb) => (peakMb = Math.max(peakMb, mb))).catch(() => undefined), 250);
+  const pid = stack.pid('tools-gateway')!;
+  let peakMb = processMemoryMb(pid);
+  const sampler = setInterval(() => (peakMb = Math.max(peakMb, processMemoryMb(pid))), 250);
   for (let i = 0; i < events; i += 1) {
     // The commit time is known once COMMIT returns; the event may arrive before that is recorded, so it is
     // recorded as the time COMMIT was sent (the latency measured is never shorter than the true one).
@@ -116,7 +128,7 @@ async function main(): Promise<void> {
   const writer = new Client({ connectionString: stack.database.url });
   await writer.connect();
   try {
-    const idleMb = await residentMemoryMb(stack.appUrls['tools-gateway']!);
+    const idleMb = processMemoryMb(stack.pid('tools-gateway')!);
     const bare = await baseline(stack.database.url, writer, EVENTS);
     const one = await measure(stack, writer, 1, EVENTS);
     const many = await measure(stack, writer, CLIENTS, EVENTS);

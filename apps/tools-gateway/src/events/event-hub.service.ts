@@ -77,11 +77,14 @@ export class EventHub implements OnApplicationBootstrap, BeforeApplicationShutdo
    * then live without a gap or a duplicate.
    */
   async attach(res: ServerResponse, filter: StreamFilter, resumeAfter: string | undefined): Promise<void> {
+    // The stream ends only when the connection closes, so it is sent as it is (no chunked framing: one
+    // write per frame per client, the fan-out's whole cost) and the connection is not reused.
+    res.removeHeader('Transfer-Encoding');
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
       'X-Accel-Buffering': 'no',
-      Connection: 'keep-alive',
+      Connection: 'close',
     });
     res.write(RETRY_FRAME);
     const client = new StreamClient(res, filter, this.config.EVENT_STREAM_MAX_BUFFER_BYTES, resumeAfter === undefined ? this.head : BigInt(resumeAfter), resumeAfter === undefined);

@@ -23,7 +23,7 @@ export class PriceRelay {
 
   constructor(@Inject(APP_CONFIG) private readonly config: RelayConfig) {}
 
-  start(send: (market: MarketName, frame: string) => void): void {
+  start(send: (market: MarketName, frame: Buffer) => void): void {
     const subscriber = createRedis(this.config, { enableOfflineQueue: true, commandTimeout: undefined });
     this.subscriber = subscriber;
     subscriber.on('message', (_channel: string, message: string) => {
@@ -33,7 +33,7 @@ export class PriceRelay {
     subscriber.subscribe(priceTickChannel(this.config.REDIS_PREFIX)).catch((error: Error) => this.logger.warn(`price ticks not subscribed: ${error.message}`));
   }
 
-  private throttle(tick: PriceTick, send: (market: MarketName, frame: string) => void): void {
+  private throttle(tick: PriceTick, send: (market: MarketName, frame: Buffer) => void): void {
     this.latest.set(tick.market, tick);
     if (this.timers.has(tick.market)) return;
     const wait = Math.max(0, (this.sentAt.get(tick.market) ?? 0) + this.config.EVENT_STREAM_PRICE_MS - Date.now());

@@ -10,23 +10,35 @@ import { EVENT_STREAM_RETRY_MS } from '@paper/contracts';
 export const RETRY_FRAME = `retry: ${EVENT_STREAM_RETRY_MS}\n\n`;
 
 /** A comment line: ignored by clients, keeps proxies from closing an idle connection. */
-export const HEARTBEAT_FRAME = ': hb\n\n';
+export const HEARTBEAT_FRAME = Buffer.from(': hb\n\n');
 
-/** Frames of events being fanned out, built once per event however many clients receive it. */
-const frames = new WeakMap<ExchangeEvent, string>();
+/** Frames of events being fanned out, encoded once per event however many clients receive it. */
+const frames = new WeakMap<ExchangeEvent, Buffer>();
 
-export function eventFrame(event: ExchangeEvent): string {
+export function eventFrame(event: ExchangeEvent): Buffer {
   let frame = frames.get(event);
   if (frame === undefined) {
-    frame = `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+    frame = Buffer.from(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
     frames.set(event, frame);
   }
   return frame;
 }
 
-/** A live price tick: no `id:` (it is not in the log and is never replayed). */
-export function priceFrame(tick: PriceEvent): string {
-  return `event: price\ndata: ${JSON.stringify(tick)}\n\n`;
+const cursors = new WeakMap<ExchangeEvent, bigint>();
+
+/** The event's id as a number to compare cursors with, parsed once per event. */
+export function eventCursor(event: ExchangeEvent): bigint {
+  let cursor = cursors.get(event);
+  if (cursor === undefined) {
+    cursor = BigInt(event.id);
+    cursors.set(event, cursor);
+  }
+  return cursor;
+}
+
+/** A live price tick: no `id:` (it is not in the log and is never replayed); encoded once for every client. */
+export function priceFrame(tick: PriceEvent): Buffer {
+  return Buffer.from(`event: price\ndata: ${JSON.stringify(tick)}\n\n`);
 }
 
 /** Why the server ends a stream (`event: close`), documented in docs/tool-api.md. */

@@ -1,6 +1,6 @@
 import type { ExchangeEvent } from '@paper/contracts';
 import type { ServerResponse } from 'node:http';
-import { type CloseReason, closeFrame, eventFrame } from './sse-frames';
+import { type CloseReason, closeFrame, eventCursor, eventFrame } from './sse-frames';
 import { matches, type StreamFilter } from './stream-filter';
 
 /** Events a client catching up may have waiting from the live feed before it counts as too slow. */
@@ -57,7 +57,7 @@ export class StreamClient {
   }
 
   /** A frame that is not a logged event (price, heartbeat, reset). */
-  write(frame: string): void {
+  write(frame: string | Buffer): void {
     if (!this.open) return;
     if (this.res.writableLength > this.maxBufferBytes) {
       this.close('slow_consumer', 'The client reads the stream slower than events arrive; reconnect with Last-Event-ID to resume.');
@@ -73,7 +73,7 @@ export class StreamClient {
   }
 
   private send(event: ExchangeEvent): void {
-    const id = BigInt(event.id);
+    const id = eventCursor(event);
     if (id <= this.cursor) return;
     this.cursor = id;
     this.write(eventFrame(event));
