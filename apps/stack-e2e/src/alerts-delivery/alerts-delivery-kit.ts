@@ -1,6 +1,6 @@
 import { type DiscordFake, startDiscordFake, startTelegramFake, startTestStack, startWebhookReceiver, type TelegramFake, type TestStack, type WebhookReceiver } from '@paper/dev-stack';
 import { type Call, client, eventually, newAccount } from '../alerts/alerts-test-kit';
-import { callTool, NO_RATE_LIMITS, type Trader, venueControl, waitForPrices } from '../tools/tool-test-kit';
+import { callTool, NO_RATE_LIMITS, setVenuePrice, type Trader, venueControl, waitForPrices } from '../tools/tool-test-kit';
 import { type TestIssuer, startTestIssuer } from '../tools/token-issuer';
 import { startToolApiGate, type ToolApiGate } from './tool-api-gate';
 
@@ -74,6 +74,15 @@ export async function startDeliveryWorld(env: Record<string, string> = {}): Prom
       await Promise.all([issuer.stop(), receiver.close(), flaky.close(), discord.close(), telegram.close(), gate.close()]);
     },
   };
+}
+
+/** Sets BTC's price at the venue and waits until the tool API's markets show it. */
+export async function btcAt(world: DeliveryWorld, price: number): Promise<void> {
+  await setVenuePrice(world.stack, 'BTC', price);
+  await eventually(async () => {
+    const markets = await callTool(world.stack.baseUrl, 'get_markets', {}, { method: 'GET' });
+    return markets.body.data?.['markets']?.find((m: { market: string; markPrice: number }) => m.market === 'BTC' && m.markPrice === price);
+  }, 30000, `BTC at ${price}`);
 }
 
 /** An alerts account with a webhook, a Discord and a linked Telegram channel. */

@@ -1,6 +1,6 @@
 import { eventually, newAccount, sql } from '../alerts/alerts-test-kit';
 import { callTool, connectTrader, setVenuePrice, type Trader } from '../tools/tool-test-kit';
-import { accountWithChannels, alerts, deliveredAlert, type DeliveryWorld, openPosition, startDeliveryWorld } from './alerts-delivery-kit';
+import { accountWithChannels, alerts, btcAt, deliveredAlert, type DeliveryWorld, openPosition, startDeliveryWorld } from './alerts-delivery-kit';
 
 const CHAT = 777_001;
 
@@ -18,11 +18,7 @@ describe('alert delivery end to end: poller and dispatcher', () => {
 
   beforeAll(async () => {
     world = await startDeliveryWorld();
-    await setVenuePrice(world.stack, 'BTC', 100_000);
-    await eventually(async () => {
-      const markets = await callTool(world.stack.baseUrl, 'get_markets', {}, { method: 'GET' });
-      return markets.body.data?.['markets']?.find((m: { market: string; markPrice: number }) => m.market === 'BTC' && m.markPrice === 100_000);
-    }, 30000, 'BTC at 100,000');
+    await btcAt(world, 100_000);
     trader = await connectTrader(world.stack, world.issuer, { fundUsd: 1000 });
     a = await accountWithChannels(world, CHAT);
     const watch = await world.call('POST', '/api/watches', {

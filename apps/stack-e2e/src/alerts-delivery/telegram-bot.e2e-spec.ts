@@ -1,6 +1,6 @@
 import { eventually, sql } from '../alerts/alerts-test-kit';
-import { callTool, connectTrader, setVenuePrice, type Trader } from '../tools/tool-test-kit';
-import { type DeliveryWorld, openPosition, startDeliveryWorld } from './alerts-delivery-kit';
+import { connectTrader, setVenuePrice, type Trader } from '../tools/tool-test-kit';
+import { btcAt, type DeliveryWorld, openPosition, startDeliveryWorld } from './alerts-delivery-kit';
 
 const CHAT = 912_001;
 
@@ -18,11 +18,7 @@ describe('Telegram bot by long polling: from opening the bot to a liquidation-ri
 
   beforeAll(async () => {
     world = await startDeliveryWorld();
-    await setVenuePrice(world.stack, 'BTC', 100_000);
-    await eventually(async () => {
-      const markets = await callTool(world.stack.baseUrl, 'get_markets', {}, { method: 'GET' });
-      return markets.body.data?.['markets']?.find((m: { market: string; markPrice: number }) => m.market === 'BTC' && m.markPrice === 100_000);
-    }, 30000, 'BTC at 100,000');
+    await btcAt(world, 100_000);
     trader = await connectTrader(world.stack, world.issuer, { fundUsd: 1000 });
   });
 
