@@ -1,8 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../app/error-body.dto';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
-import { AlertsPageView, AlertsQueryDto, AlertsService } from '@paper/alerts-accounts';
+import { AlertsPageView, AlertsQueryDto, AlertsService, ApiErrors } from '@paper/alerts-accounts';
 
 @ApiTags('alerts')
 @Authenticated()

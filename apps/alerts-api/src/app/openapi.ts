@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { AlertsApiModule } from './alerts-api.module';
+import { ALERTS_API_FEATURES } from './alerts-api.module';
 
 const DESCRIPTION = [
   'Subscriptions that watch wallets of the paper-trading exchange and deliver alerts to Discord webhooks, signed webhooks and Telegram.',
@@ -20,7 +20,7 @@ export function buildOpenApiDocument(app: INestApplication, baseUrl: string): Op
     .addServer(baseUrl.replace(/\/+$/, ''))
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'alrt_<account>_<secret>', description: 'Account token returned once by POST /api/accounts' }, 'account')
     .build();
-  const document = SwaggerModule.createDocument(app, config, { include: [AlertsApiModule] });
+  const document = SwaggerModule.createDocument(app, config, { include: ALERTS_API_FEATURES });
   // Request DTOs are validated with unknown keys refused: say so in their schemas.
   for (const [name, schema] of Object.entries(document.components?.schemas ?? {})) {
     if (name.endsWith('Dto') && name !== 'ErrorBodyDto' && 'properties' in schema) schema.additionalProperties = false;

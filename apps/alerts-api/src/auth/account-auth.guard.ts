@@ -1,7 +1,7 @@
 import { applyDecorators, type CanActivate, createParamDecorator, type ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
+import { ApiErrors } from '@paper/alerts-accounts';
 import type { Request } from 'express';
-import { ApiErrors } from '../app/error-body.dto';
 import { StorageReadyGuard } from '../storage/storage-ready.guard';
 import { AccountAuthService } from './account-auth.service';
 

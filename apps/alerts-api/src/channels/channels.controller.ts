@@ -1,9 +1,7 @@
 import { Body, Controller, Delete, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '../app/error-body.dto';
-import { ApiIdParam, IdParamPipe } from '../app/id-param.pipe';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
-import { ChannelsService, ChannelTestResultView, ChannelView, CreateChannelDto, CreatedChannelView, UpdateChannelDto } from '@paper/alerts-accounts';
+import { ApiErrors, ApiIdParam, ChannelsService, ChannelTestResultView, ChannelView, CreateChannelDto, CreatedChannelView, IdParamPipe, UpdateChannelDto } from '@paper/alerts-accounts';
 import { ChannelTestService } from './channel-test.service';
 
 @ApiTags('channels')

@@ -1,8 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { DeadDeliveriesView, DeadQueryDto, DeliveryView } from '@paper/alerts-accounts';
-import { ApiErrors } from '../app/error-body.dto';
-import { ApiIdParam, IdParamPipe } from '../app/id-param.pipe';
+import { ApiErrors, ApiIdParam, DeadDeliveriesView, DeadQueryDto, DeliveryView, IdParamPipe } from '@paper/alerts-accounts';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
 import { DeliveriesService } from './deliveries.service';
 

@@ -1,9 +1,8 @@
 import { Body, Controller, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ProtocolRules } from '@paper/contracts';
-import { ApiErrors } from '../app/error-body.dto';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
-import { ProtocolRulesDto, ProtocolRulesService, ProtocolRulesView } from '@paper/alerts-accounts';
+import { ApiErrors, ProtocolRulesDto, ProtocolRulesService, ProtocolRulesView } from '@paper/alerts-accounts';
 
 @ApiTags('protocol rules')
 @Authenticated()

@@ -2,8 +2,7 @@ import { All, Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AlertsErrorCode } from '@paper/contracts';
 import type { Request, Response } from 'express';
-import { AlertsException } from '@paper/alerts-accounts';
-import { ApiErrors } from '../app/error-body.dto';
+import { AlertsException, ApiErrors } from '@paper/alerts-accounts';
 import { PUBLIC_EXCHANGE_TOOLS, UpstreamClient, type UpstreamPath } from './upstream-client.service';
 
 function search(req: Request): string {

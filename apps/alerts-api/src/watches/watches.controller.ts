@@ -1,10 +1,8 @@
 import { Body, Controller, Delete, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { ApiErrors } from '../app/error-body.dto';
-import { ApiIdParam, IdParamPipe } from '../app/id-param.pipe';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
-import { CreateWatchDto, UpdateWatchDto, WatchesService, WatchView } from '@paper/alerts-accounts';
+import { ApiErrors, ApiIdParam, CreateWatchDto, IdParamPipe, UpdateWatchDto, WatchesService, WatchView } from '@paper/alerts-accounts';
 
 @ApiTags('watches')
 @Authenticated()
