@@ -2,12 +2,13 @@
  * alerts-dispatcher throughput: signed webhook deliveries per second from the built dispatcher app to a
  * local receiver that verifies every signature, against a baseline measured in the same run (the same
  * signed POSTs sent straight from this process, no queue or database), plus the dispatcher's peak RSS.
+ * The deliveries are committed and the dispatcher woken once, as alerts-poller does.
  * Run: node -r ./tools/dev/register.cjs tools/bench/alerts-dispatcher.bench.ts [deliveries, default 3000] [concurrency, default 32]
  * (builds the apps into dist/bench-<pid> first; fresh database and Redis prefix).
  */
 import { randomUUID } from 'node:crypto';
 import { buildWebhookEvent, sendWebhook } from '@paper/alerts-delivery';
-import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
+import { ALERTS_DELIVERY_QUEUE, DELIVERIES_DUE_JOB_ID } from '@paper/contracts';
 import { startTestStack, startWebhookReceiver } from '@paper/dev-stack';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -54,9 +55,8 @@ async function main(): Promise<void> {
     const url = stack.appUrls['alerts-dispatcher']!;
     let peak = await residentMemoryMb(url);
     const started = performance.now();
-    for (let i = 0; i < ids.length; i += 500) {
-      await queue.addBulk(ids.slice(i, i + 500).map((id) => ({ name: 'deliver', data: { deliveryId: id }, opts: { jobId: id, removeOnComplete: 1000 } })));
-    }
+    // As alerts-poller does after committing deliveries: one wake-up; the dispatcher reads the due rows.
+    await queue.add('deliveries-due', {}, { jobId: DELIVERIES_DUE_JOB_ID, removeOnComplete: true });
     let delivered = 0;
     while (delivered < ids.length) {
       await new Promise((r) => setTimeout(r, 100));

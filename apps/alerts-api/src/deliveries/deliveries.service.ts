@@ -1,6 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DeliveryEntity } from '@paper/alerts-data';
-import { ALERTS_DELIVERY_QUEUE, AlertsErrorCode } from '@paper/contracts';
+import { ALERTS_DELIVERY_QUEUE, AlertsErrorCode, DELIVERIES_DUE_JOB_ID } from '@paper/contracts';
 import { QueueRegistry } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import { AlertsException, DEAD_PAGE_DEFAULT, type DeliveryView } from '@paper/alerts-accounts';
@@ -51,6 +51,8 @@ function view(r: DeadRow): DeliveryView {
 /** Dead letters of one account and their re-queueing. */
 @Injectable()
 export class DeliveriesService {
+  private readonly logger = new Logger('Deliveries');
+
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     private readonly queues: QueueRegistry,
@@ -62,8 +64,8 @@ export class DeliveriesService {
   }
 
   /**
-   * Moves a dead delivery back to `queued` (attempts and rate-limited answers start over, the event id stays) and adds its
-   * `deliver` job (job id = delivery id). The dispatcher signs each attempt afresh.
+   * Moves a dead delivery back to `queued` (attempts and rate-limited answers start over, the event id stays) and wakes
+   * the dispatchers. The dispatcher signs each attempt afresh.
    */
   async retry(accountId: string, id: string): Promise<DeliveryView> {
     await this.dataSource.transaction(async (manager) => {
@@ -74,14 +76,10 @@ export class DeliveriesService {
       }
       await manager.getRepository(DeliveryEntity).update({ id }, { status: 'queued', attempts: 0, rateLimited: 0, nextAttemptAt: new Date() });
     });
-    const queue = this.queues.queue(ALERTS_DELIVERY_QUEUE);
-    try {
-      await queue.remove(id).catch(() => 0);
-      await this.queues.add(ALERTS_DELIVERY_QUEUE, 'deliver', { deliveryId: id }, { jobId: id });
-    } catch (error) {
-      await this.dataSource.getRepository(DeliveryEntity).update({ id, status: 'queued' }, { status: 'dead' });
-      throw error;
-    }
+    // The row is the truth: the dispatchers read due deliveries themselves, the wake-up only makes it sooner.
+    await this.queues
+      .add(ALERTS_DELIVERY_QUEUE, 'deliveries-due', {}, { jobId: DELIVERIES_DUE_JOB_ID })
+      .catch((error: Error) => this.logger.warn(`waking the dispatchers failed (they find the delivery by themselves): ${error.message}`));
     const rows = (await this.dataSource.query(`${SELECT} WHERE d.id = $1`, [id])) as DeadRow[];
     return view(rows[0]!);
   }

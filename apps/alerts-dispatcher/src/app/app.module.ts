@@ -7,7 +7,6 @@ import { BotIdentity } from '../bot/bot-identity.service';
 import { TelegramBot } from '../bot/telegram-bot.service';
 import { DeliverySender } from '../deliveries/delivery-sender.service';
 import { DeliveryStore } from '../deliveries/delivery-store';
-import { DeliverySweeper } from '../deliveries/delivery-sweeper.service';
 import { DeliveryProcessor } from '../deliveries/delivery.processor';
 import { TelegramBotClient } from '../telegram/telegram-bot.client';
 import { TelegramLinkService } from '../telegram/telegram-link.service';
@@ -30,7 +29,7 @@ export class AppModule {
         AlertsAccountsModule,
       ],
       controllers: [TelegramWebhookController],
-      providers: [DeliveryStore, DeliverySender, DeliverySweeper, DeliveryProcessor, TelegramBotClient, BotIdentity, TelegramBot, TelegramLinkService, TelegramUpdates, TelegramLongPoller],
+      providers: [DeliveryStore, DeliverySender, DeliveryProcessor, TelegramBotClient, BotIdentity, TelegramBot, TelegramLinkService, TelegramUpdates, TelegramLongPoller],
     };
   }
 }

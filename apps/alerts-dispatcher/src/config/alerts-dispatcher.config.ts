@@ -58,10 +58,11 @@ export const alertsDispatcherConfigSchema = z
     ),
     ...destinationRateEnvShape,
     ...alertsAccountsEnvShape,
-    ALERTS_DELIVERY_LOCK_MS: env.positiveInt(3000).describe('BullMQ job lock (ms), renewed while a delivery runs: the job of a dispatcher that died is taken up again after its lock lapses.'),
-    ALERTS_DELIVERY_STALLED_INTERVAL_MS: env.positiveInt(1000).describe('How often (ms) workers look for jobs whose lock lapsed.'),
-    ALERTS_SWEEP_MS: env.positiveInt(30000).describe('Period (ms) of the outbox sweeper that re-enqueues pending deliveries left without a job.'),
-    ALERTS_SWEEP_GRACE_MS: env.positiveInt(60000).describe('How long (ms) a pending delivery may be overdue before the sweeper checks its job.'),
+    ALERTS_DELIVERY_LOCK_MS: env.positiveInt(3000).describe(
+      'Lease (ms) of a delivery being sent, renewed every third of it while the attempt runs: the deliveries of a dispatcher that died are claimed again after it lapses.',
+    ),
+    ALERTS_DELIVERY_POLL_MS: env.positiveInt(250).describe('How often (ms) an idle dispatcher looks for due deliveries (retries, and any whose wake-up job was lost) besides its wake-ups.'),
+    ALERTS_SWEEP_MS: env.positiveInt(30000).describe('Period (ms) of the sweep-deliveries schedule, a periodic wake-up of the dispatchers through the queue.'),
   })
   .superRefine((config, ctx) => {
     if (config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_UPDATES_MODE === 'webhook' && !config.TELEGRAM_WEBHOOK_SECRET) {

@@ -8,6 +8,8 @@ import { CoalescedCalls } from './coalesced-calls';
 export interface DeliveryJob {
   id: string;
   status: DeliveryStatus;
+  /** The status it was claimed from: `sending` means a dispatcher stopped mid-attempt (it may have sent it). */
+  claimedFrom: DeliveryStatus;
   attempts: number;
   /** Rate-limited answers so far (not counted as attempts). */
   rateLimited: number;
@@ -19,6 +21,7 @@ export interface DeliveryJob {
 interface Row {
   id: string;
   status: DeliveryStatus;
+  claimed_from: DeliveryStatus;
   attempts: number;
   rate_limited: number;
   next_attempt_at: Date | null;
@@ -40,51 +43,62 @@ interface Row {
   watch_role: string | null;
 }
 
-const SELECT = `
-  SELECT d.id, d.status, d.attempts, d.rate_limited, d.next_attempt_at, d.event_id,
+/** The claim: due rows (and lapsed `sending` ones) become `sending`, returned with their channel, alert and watch. */
+const CLAIM = `
+  WITH due AS (
+    SELECT id, status AS claimed_from FROM alerts.deliveries
+     WHERE (status IN ('queued', 'failed') AND (next_attempt_at IS NULL OR next_attempt_at <= now()))
+        OR (status = 'sending' AND updated_at < now() - make_interval(secs => $2::double precision / 1000))
+     ORDER BY coalesce(next_attempt_at, created_at), id
+     LIMIT $1
+     FOR UPDATE SKIP LOCKED),
+  claimed AS (
+    UPDATE alerts.deliveries d SET status = 'sending', attempts = d.attempts + 1, updated_at = now()
+      FROM due WHERE d.id = due.id
+    RETURNING d.id, d.status, due.claimed_from, d.attempts, d.rate_limited, d.next_attempt_at, d.event_id, d.channel_id, d.alert_id)
+  SELECT d.id, d.status, d.claimed_from, d.attempts, d.rate_limited, d.next_attempt_at, d.event_id,
          c.id AS channel_id, c.kind AS channel_kind, c.target, c.secret, c.status AS channel_status, c.disabled_reason,
          a.id AS alert_id, a.kind AS alert_kind, a.wallet, a.details, a.occurred_at, a.created_at AS alert_created_at, a.watch_id,
          w.label AS watch_label, w.role AS watch_role
-    FROM alerts.deliveries d
+    FROM claimed d
     JOIN alerts.channels c ON c.id = d.channel_id
     JOIN alerts.alerts a ON a.id = d.alert_id
     LEFT JOIN alerts.watches w ON w.id = a.watch_id
-   WHERE d.id = ANY($1::uuid[])`;
+   ORDER BY coalesce(d.next_attempt_at, a.created_at), d.id`;
 
 /**
- * Delivery rows: load, claim an attempt, record its outcome. Every write checks the status it expects.
- * Loads, claims and successful outcomes of deliveries in flight together are one statement each
+ * Delivery rows: claim the due ones in batches, record each attempt's outcome. Every write checks the
+ * status it expects. Successful outcomes of deliveries in flight together are one statement
  * (CoalescedCalls): a dispatcher at its concurrency makes a few statements per batch, not per delivery.
  */
 @Injectable()
 export class DeliveryStore {
-  private readonly loads = new CoalescedCalls<string, DeliveryJob>((ids) => this.loadMany(ids));
-  private readonly claims = new CoalescedCalls<string, number>((ids) => this.claimMany(ids));
   private readonly deliveries = new CoalescedCalls<string, true>((ids) => this.deliveredMany(ids));
 
   constructor(@Inject(DataSource) private readonly dataSource: DataSource) {}
 
-  load(id: string): Promise<DeliveryJob | undefined> {
-    return this.loads.call(id);
+  /**
+   * Claims up to `limit` deliveries that are due (queued, or failed with their next attempt reached), and
+   * those left `sending` by a dispatcher that stopped renewing them for `leaseMs` (it died mid-attempt):
+   * each becomes `sending` with attempts + 1, taken by one dispatcher only (SKIP LOCKED), oldest first.
+   */
+  async claimDue(limit: number, leaseMs: number): Promise<DeliveryJob[]> {
+    return ((await this.dataSource.query(CLAIM, [limit, leaseMs])) as Row[]).map(toJob);
   }
 
-  private async loadMany(ids: string[]): Promise<Map<string, DeliveryJob>> {
-    const rows = (await this.dataSource.query(SELECT, [ids])) as Row[];
-    return new Map(rows.map((r) => [r.id, toJob(r)]));
+  /** Keeps the deliveries this dispatcher is sending claimed (their lease runs from the last renewal). */
+  async renew(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.dataSource.query(`UPDATE alerts.deliveries SET updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'sending'`, [ids]);
   }
 
-  /** Starts an attempt: `sending`, attempts + 1. Undefined when the delivery is no longer pending. */
-  claim(id: string): Promise<number | undefined> {
-    return this.claims.call(id);
-  }
-
-  private async claimMany(ids: string[]): Promise<Map<string, number>> {
-    const [rows] = (await this.dataSource.query(
-      `UPDATE alerts.deliveries SET status = 'sending', attempts = attempts + 1, updated_at = now()
-        WHERE id = ANY($1::uuid[]) AND status IN ('queued', 'failed', 'sending') RETURNING id, attempts`,
-      [ids],
-    )) as [{ id: string; attempts: number }[], number];
-    return new Map(rows.map((r) => [r.id, r.attempts]));
+  /** A claimed delivery that may not be sent yet (its destination's rate limit): the attempt is given back and it is due again at `at`. */
+  async postpone(id: string, at: Date): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE alerts.deliveries SET status = CASE WHEN attempts > 1 THEN 'failed' ELSE 'queued' END, attempts = greatest(attempts - 1, 0), next_attempt_at = $2, updated_at = now()
+        WHERE id = $1 AND status = 'sending'`,
+      [id, at],
+    );
   }
 
   async delivered(id: string): Promise<void> {
@@ -119,11 +133,12 @@ export class DeliveryStore {
     );
   }
 
-  /** Dead letter (re-queued only by its owner through POST /api/deliveries/{id}/retry). */
-  async dead(id: string, reason: string, from: readonly DeliveryStatus[] = ['sending']): Promise<void> {
+  /** Dead letter (re-queued only by its owner through POST /api/deliveries/{id}/retry); `unsent` gives the claimed attempt back (nothing was sent). */
+  async dead(id: string, reason: string, unsent = false): Promise<void> {
     await this.dataSource.query(
-      `UPDATE alerts.deliveries SET status = 'dead', last_error = $2, next_attempt_at = NULL, updated_at = now() WHERE id = $1 AND status = ANY($3::text[])`,
-      [id, reason.slice(0, 500), from],
+      `UPDATE alerts.deliveries SET status = 'dead', last_error = $2, next_attempt_at = NULL, attempts = CASE WHEN $3 THEN greatest(attempts - 1, 0) ELSE attempts END, updated_at = now()
+        WHERE id = $1 AND status = 'sending'`,
+      [id, reason.slice(0, 500), unsent],
     );
   }
 
@@ -137,24 +152,13 @@ export class DeliveryStore {
       ]);
     });
   }
-
-  /** Deliveries that should have a job but may not (crash between commit and enqueue, lost or failed job). */
-  async overdue(graceMs: number, sendingGraceMs: number, limit = 500): Promise<string[]> {
-    const rows = (await this.dataSource.query(
-      `SELECT id FROM alerts.deliveries
-        WHERE (status IN ('queued', 'failed') AND coalesce(next_attempt_at, created_at) < now() - make_interval(secs => $1::double precision / 1000))
-           OR (status = 'sending' AND updated_at < now() - make_interval(secs => $2::double precision / 1000))
-        ORDER BY coalesce(next_attempt_at, created_at) LIMIT $3`,
-      [graceMs, sendingGraceMs, limit],
-    )) as { id: string }[];
-    return rows.map((r) => r.id);
-  }
 }
 
 function toJob(r: Row): DeliveryJob {
   return {
     id: r.id,
     status: r.status,
+    claimedFrom: r.claimed_from,
     attempts: r.attempts,
     rateLimited: r.rate_limited,
     nextAttemptAt: r.next_attempt_at,

@@ -21,10 +21,8 @@ describe('delivery processor (PostgreSQL + Redis + BullMQ, local receivers)', ()
       TELEGRAM_BOT_TOKEN: telegram.token,
       ALERTS_RETRY_SCHEDULE_MS: '200,200,200',
       ALERTS_RETRY_JITTER_PCT: '0',
-      ALERTS_SWEEP_MS: '300',
-      ALERTS_SWEEP_GRACE_MS: '500',
+      ALERTS_DELIVERY_POLL_MS: '300',
       ALERTS_DELIVERY_LOCK_MS: '2000',
-      ALERTS_DELIVERY_STALLED_INTERVAL_MS: '1000',
     });
     await kit.processor.onApplicationBootstrap();
     account = await kit.account();
@@ -120,9 +118,33 @@ describe('delivery processor (PostgreSQL + Redis + BullMQ, local receivers)', ()
     expect(messages.every((m) => m.wait && (m.body.content?.length ?? 0) <= 2000)).toBe(true);
   });
 
-  it('re-enqueues a queued delivery left without a job (the outbox sweeper)', async () => {
+  it('sends a queued delivery that has no job: the dispatcher reads due rows, jobs only wake it', async () => {
     const d = await kit.delivery(account, await webhook(), 'position_closed', 5000);
     expect(await settled(d.id)).toMatchObject({ status: 'delivered' });
     expect(receiver.accepted().filter((r) => r.eventId === d.eventId)).toHaveLength(1);
+  });
+
+  it('takes over a delivery whose dispatcher died mid-attempt once its lease lapsed, sending it once', async () => {
+    const d = await kit.delivery(account, await webhook());
+    await kit.db.query(`UPDATE alerts.deliveries SET status = 'sending', attempts = 1, updated_at = now() - interval '10 seconds' WHERE id = $1`, [d.id]);
+    expect(await settled(d.id)).toMatchObject({ status: 'delivered', attempts: 2 });
+    expect(receiver.accepted().filter((r) => r.eventId === d.eventId)).toHaveLength(1);
+  });
+
+  it('records without sending again a delivery its dead dispatcher had sent but not recorded (the sent mark)', async () => {
+    const d = await kit.delivery(account, await webhook());
+    await kit.redis.set(`${kit.config.REDIS_PREFIX}:alerts:sent:${d.id}`, '1', 'EX', 60);
+    await kit.db.query(`UPDATE alerts.deliveries SET status = 'sending', attempts = 1, updated_at = now() - interval '10 seconds' WHERE id = $1`, [d.id]);
+    expect(await settled(d.id)).toMatchObject({ status: 'delivered' });
+    expect(receiver.received.filter((r) => r.eventId === d.eventId)).toEqual([]);
+  });
+
+  it('leaves alone a delivery another dispatcher is sending (its lease is fresh)', async () => {
+    const d = await kit.delivery(account, await webhook());
+    await kit.db.query(`UPDATE alerts.deliveries SET status = 'sending', attempts = 1, updated_at = now() + interval '1 hour' WHERE id = $1`, [d.id]);
+    const later = await kit.delivery(account, await webhook());
+    expect(await settled(later.id)).toMatchObject({ status: 'delivered' });
+    expect(await kit.row(d.id)).toMatchObject({ status: 'sending', attempts: 1 });
+    expect(receiver.received.filter((r) => r.eventId === d.eventId)).toEqual([]);
   });
 });

@@ -9,7 +9,6 @@ import type { DataSource } from 'typeorm';
 import { type AlertsDispatcherConfig, alertsDispatcherConfigSchema } from '../config/alerts-dispatcher.config';
 import { DeliverySender } from '../deliveries/delivery-sender.service';
 import { DeliveryStore } from '../deliveries/delivery-store';
-import { DeliverySweeper } from '../deliveries/delivery-sweeper.service';
 import { DeliveryProcessor } from '../deliveries/delivery.processor';
 import { BotIdentity } from '../bot/bot-identity.service';
 import { TelegramBot } from '../bot/telegram-bot.service';
@@ -22,7 +21,6 @@ export class DispatcherTestKit {
   readonly store: DeliveryStore;
   readonly queues: QueueRegistry;
   readonly processor: DeliveryProcessor;
-  readonly sweeper: DeliverySweeper;
   readonly updates: TelegramUpdates;
   readonly links: TelegramLinkService;
   readonly identity: BotIdentity;
@@ -37,13 +35,12 @@ export class DispatcherTestKit {
   ) {
     this.store = new DeliveryStore(db);
     this.queues = new QueueRegistry(config);
-    this.sweeper = new DeliverySweeper(this.store, this.queues, config);
-    this.processor = new DeliveryProcessor(this.queues, this.store, new DeliverySender(config), this.sweeper, redis, config);
+    this.processor = new DeliveryProcessor(this.queues, this.store, new DeliverySender(config), config);
     const client = (this.client = new TelegramBotClient(config));
     const watches = new WatchesService(db, config);
     const channels = new ChannelsService(db, config);
     const chats = new TelegramChatsService(db);
-    const accounts = new AccountsService(db, config, watches, channels, new ProtocolRulesService(db), this.queues);
+    const accounts = new AccountsService(db, config, watches, channels, new ProtocolRulesService(db));
     this.identity = new BotIdentity(client, config);
     this.links = new TelegramLinkService(db, chats);
     this.bot = new TelegramBot(client, this.identity, accounts, watches, channels, new AlertsService(db), chats, config);
@@ -65,6 +62,7 @@ export class DispatcherTestKit {
   }
 
   async stop(): Promise<void> {
+    await this.processor.beforeApplicationShutdown();
     await this.queues.onApplicationShutdown();
     const keys = await this.redis.keys(`${this.config.REDIS_PREFIX}:*`);
     if (keys.length > 0) await this.redis.del(...keys);

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { AlertKind } from '@paper/alerts-data';
-import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
+import { ALERTS_DELIVERY_QUEUE, DELIVERIES_DUE_JOB_ID } from '@paper/contracts';
 import { QueueRegistry } from '@paper/nest-infra';
 import { DataSource, type EntityManager } from 'typeorm';
 import { alertIdFor, deliveryIdFor } from './alert-ids';
@@ -62,7 +62,7 @@ export class StalePassError extends Error {
  * per new alert and active channel, and the poll status. With a fence, the poll-status row is locked
  * first and the commit goes ahead only if no other pass committed since this one started and its
  * lease still holds. Then enqueues the `deliver` jobs (job id = delivery id). The rows are the outbox: if the process dies between the commit and the enqueue, the
- * dispatcher's sweeper finds the queued deliveries without a job and enqueues them.
+ * dispatchers find the queued deliveries by themselves (they read due rows, jobs only wake them).
  */
 @Injectable()
 export class AlertWriter {
@@ -97,16 +97,13 @@ export class AlertWriter {
     );
   }
 
+  /** Wakes the dispatchers for committed deliveries (one wake-up however many; they read the rows themselves). */
   async enqueue(deliveryIds: readonly string[]): Promise<void> {
     if (deliveryIds.length === 0) return;
     try {
-      await this.queues.addBulk(
-        ALERTS_DELIVERY_QUEUE,
-        'deliver',
-        deliveryIds.map((id) => ({ data: { deliveryId: id }, opts: { jobId: id } })),
-      );
+      await this.queues.add(ALERTS_DELIVERY_QUEUE, 'deliveries-due', {}, { jobId: DELIVERIES_DUE_JOB_ID });
     } catch (error) {
-      this.logger.warn(`enqueueing ${deliveryIds.length} deliveries failed (the sweeper will enqueue them): ${(error as Error).message}`);
+      this.logger.warn(`waking the dispatchers for ${deliveryIds.length} deliveries failed (they find due deliveries by themselves): ${(error as Error).message}`);
     }
   }
 

@@ -1,4 +1,4 @@
-import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
+import { ALERTS_DELIVERY_QUEUE, DELIVERIES_DUE_JOB_ID } from '@paper/contracts';
 import { account, position } from '../rules/rule-fixtures';
 import type { AccountData, TradeEvent } from '../tool-api/tool-data';
 import { withPollerKit } from '../testing/poller-test-kit';
@@ -43,7 +43,7 @@ describe('wallet poll cycles (PostgreSQL + Redis, tool API stand-in)', () => {
     expect(opened).toMatchObject({ kind: 'position_opened', details: { positionId: '11' } });
     const [delivery] = await t.kit.query<{ id: string; channel_id: string; status: string }>(`SELECT id, channel_id, status FROM alerts.deliveries`);
     expect(delivery).toMatchObject({ channel_id: active, status: 'queued' });
-    expect(await t.kit.queues.queue(ALERTS_DELIVERY_QUEUE).getJobState(delivery!.id)).toBe('waiting');
+    expect(await t.kit.queues.queue(ALERTS_DELIVERY_QUEUE).getJobState(DELIVERIES_DUE_JOB_ID)).toBe('waiting');
 
     const restarted = t.kit.poller();
     const report = await restarted.wallets.run();

@@ -50,9 +50,7 @@ export async function startDeliveryWorld(env: Record<string, string> = {}): Prom
       ALERTS_RETRY_SCHEDULE_MS: '1100,1100,1100',
       ALERTS_RETRY_JITTER_PCT: '0',
       ALERTS_DELIVERY_LOCK_MS: '3000',
-      ALERTS_DELIVERY_STALLED_INTERVAL_MS: '1000',
       ALERTS_SWEEP_MS: '1000',
-      ALERTS_SWEEP_GRACE_MS: '3000',
       ...env,
     },
   });

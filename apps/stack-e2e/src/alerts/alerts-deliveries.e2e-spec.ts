@@ -86,9 +86,10 @@ describe('alerts-api alert history and dead letters', () => {
     const retried = await call<{ id: string; status: string; eventId: string; attempts: number }>('POST', `/api/deliveries/${dead.deliveryIds[0]}/retry`, { token: account.token });
     expect(retried.status).toBe(202);
     expect(retried.body).toMatchObject({ id: dead.deliveryIds[0], status: 'queued', eventId: dead.eventId, attempts: 0 });
-    const job = await redis.hgetall(`${stack.redisPrefix}:bull:alerts-deliveries:${dead.deliveryIds[0]}`);
-    expect(job['name']).toBe('deliver');
-    expect(JSON.parse(job['data']!)).toEqual({ deliveryId: dead.deliveryIds[0] });
+    // The row is what the dispatchers read; the API also wakes them.
+    const wake = await redis.hgetall(`${stack.redisPrefix}:bull:alerts-deliveries:deliveries-due`);
+    expect(wake['name']).toBe('deliveries-due');
+    expect(JSON.parse(wake['data']!)).toEqual({});
     const [row] = await sql<{ status: string; event_id: string }>(stack.database.url, 'SELECT status, event_id FROM alerts.deliveries WHERE id = $1', [dead.deliveryIds[0]]);
     expect(row).toEqual({ status: 'queued', event_id: dead.eventId });
     expect((await call<{ deliveries: unknown[] }>('GET', '/api/deliveries/dead', { token: account.token })).body.deliveries).toEqual([]);
@@ -116,19 +117,18 @@ describe('alerts-api alert history and dead letters', () => {
     expect(status.body['lastScheduledPoll']).toEqual({ name: 'wallets', startedAt: '2026-01-01T00:00:05.000Z', finishedAt: null, ok: null });
   });
 
-  it('DELETE /api/me removes everything under the account, queued delivery jobs included', async () => {
+  it('DELETE /api/me removes everything under the account, its pending deliveries included', async () => {
     const doomed = await newAccount(call);
     const channel = await insertChannel(stack.database.url, doomed.id);
     await call('POST', '/api/watches', { token: doomed.token, body: { address: '0x52908400098527886E0F7030069857D2E4169EE7' } });
     await call('PUT', '/api/protocol-rules', { token: doomed.token, body: { mintRate: { enabled: true } } });
     await call('POST', '/api/telegram/link', { token: doomed.token });
     const dead = await insertAlert(stack.database.url, doomed.id, [channel], { status: 'dead' });
-    await call('POST', `/api/deliveries/${dead.deliveryIds[0]}/retry`, { token: doomed.token });
-    const jobKey = `${stack.redisPrefix}:bull:alerts-deliveries:${dead.deliveryIds[0]}`;
-    expect(await redis.exists(jobKey)).toBe(1);
+    expect((await call('POST', `/api/deliveries/${dead.deliveryIds[0]}/retry`, { token: doomed.token })).status).toBe(202);
+    const [pending] = await sql<{ status: string }>(stack.database.url, 'SELECT status FROM alerts.deliveries WHERE id = $1', [dead.deliveryIds[0]]);
+    expect(pending).toEqual({ status: 'queued' });
 
     expect((await call('DELETE', '/api/me', { token: doomed.token })).status).toBe(204);
-    expect(await redis.exists(jobKey)).toBe(0);
     for (const table of ['accounts', 'watches', 'channels', 'protocol_rules', 'alerts', 'deliveries', 'telegram_link_codes']) {
       const column = table === 'accounts' ? 'id' : 'account_id';
       const [count] = await sql<{ n: number }>(stack.database.url, `SELECT count(*)::int AS n FROM alerts.${table} WHERE ${column} = $1`, [doomed.id]);

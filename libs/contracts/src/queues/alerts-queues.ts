@@ -15,16 +15,21 @@ export const ALERTS_POLL_QUEUE = defineQueue(
 );
 
 /**
- * One `deliver` job per alert and channel; job id = delivery id (deterministic from the alert's event
- * id). `sweep-deliveries` (a job scheduler of the dispatcher) re-enqueues pending deliveries left without a job.
+ * Wake-ups of the dispatchers, which read the due deliveries from PostgreSQL: `deliveries-due` after new
+ * deliveries were committed (job id `deliveries-due`, so one waits at a time however many producers add
+ * it), `deliver` for one delivery (job id = delivery id), and the `sweep-deliveries` schedule.
  */
+export const DELIVERIES_DUE_JOB_ID = 'deliveries-due';
+
 export const ALERTS_DELIVERY_QUEUE = defineQueue(
   'alerts-deliveries',
   {
+    'deliveries-due': z.object({}).strict(),
     deliver: z.object({ deliveryId: z.string().uuid() }).strict(),
     'sweep-deliveries': z.object({}).strict(),
   },
   {
+    'deliveries-due': { removeOnComplete: true, removeOnFail: 100 },
     deliver: { removeOnComplete: 1000, removeOnFail: 5000 },
     'sweep-deliveries': { removeOnComplete: 20, removeOnFail: 50 },
   },

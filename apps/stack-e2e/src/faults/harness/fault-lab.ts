@@ -75,7 +75,6 @@ export async function startFaultLab(options: FaultLabOptions = {}): Promise<Faul
         ALERTS_POLL_MS: '2000',
         ALERTS_PROTOCOL_POLL_MS: '2000',
         ALERTS_SWEEP_MS: '1000',
-        ALERTS_SWEEP_GRACE_MS: '3000',
         TELEGRAM_UPDATES_MODE: 'off',
         ...options.env,
       },

@@ -1,9 +1,8 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AlertsAccountEntity, DeliveryEntity } from '@paper/alerts-data';
+import { Inject, Injectable } from '@nestjs/common';
+import { AlertsAccountEntity } from '@paper/alerts-data';
 import { ALERTS_LIMITS } from '@paper/alerts-delivery';
-import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
-import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
-import { DataSource, In } from 'typeorm';
+import { APP_CONFIG } from '@paper/nest-infra';
+import { DataSource } from 'typeorm';
 import { AlertsException } from '../errors/alerts.exception';
 import { createAccountToken } from './account-token';
 import { ChannelsService } from '../channels/channels.service';
@@ -14,15 +13,12 @@ import type { CreatedAccountView, MeView } from './account.dto';
 
 @Injectable()
 export class AccountsService {
-  private readonly logger = new Logger('Accounts');
-
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AlertsAccountsConfig,
     private readonly watches: WatchesService,
     private readonly channels: ChannelsService,
     private readonly protocolRules: ProtocolRulesService,
-    private readonly queues: QueueRegistry,
   ) {}
 
   async create(): Promise<CreatedAccountView> {
@@ -62,18 +58,8 @@ export class AccountsService {
     };
   }
 
-  /** Deletes the account and everything under it (one cascade), then drops its pending delivery jobs. */
+  /** Deletes the account and everything under it (one cascade; pending deliveries go with it, so no dispatcher sends them). */
   async remove(accountId: string): Promise<void> {
-    const pending = await this.dataSource.getRepository(DeliveryEntity).find({
-      select: { id: true },
-      where: { accountId, status: In(['queued', 'failed', 'sending']) },
-    });
     await this.dataSource.getRepository(AlertsAccountEntity).delete({ id: accountId });
-    const queue = this.queues.queue(ALERTS_DELIVERY_QUEUE);
-    await Promise.all(
-      pending.map((d) =>
-        queue.remove(d.id).catch((error: unknown) => this.logger.warn(`could not drop delivery job ${d.id}: ${(error as Error).message}`)),
-      ),
-    );
   }
 }
