@@ -129,6 +129,7 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
     }
     const auth = named(objects, 'TriggerAuthentication', 'paper-redis');
     expect(auth.spec.secretTargetRef.map((r: { name: string }) => r.name)).toEqual([secretName, secretName]);
+    expect(named(objects, 'TriggerAuthentication', 'paper-postgres').spec.secretTargetRef.map((r: { name: string }) => r.name)).toEqual([secretName]);
   });
 });
 

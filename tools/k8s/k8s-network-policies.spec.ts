@@ -89,6 +89,7 @@ describe.each(['dev', 'prod'] as const)('NetworkPolicies of k8s/overlays/%s', (o
       const redisClients = pods.filter((p) => model.connects(p, pod('redis'), 6379)).map((p) => p.name);
       expect(redisClients.sort()).toEqual([...PRODUCTION_APPS].sort());
       expect(model.ingressAllowed(pod('redis'), { namespace: 'keda' }, 6379)).toBe(true);
+      expect(model.ingressAllowed(pod('postgres'), { namespace: 'keda' }, 5432)).toBe(true);
       for (const store of ['postgres', 'redis']) {
         expect(pods.filter((p) => model.connects(pod(store), p, 8080))).toEqual([]);
       }

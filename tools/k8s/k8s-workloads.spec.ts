@@ -1,10 +1,10 @@
 /**
  * What every workload of every overlay must have: probes on the health endpoints, resource requests
  * and limits, a non-root read-only security context, a Service, a PodDisruptionBudget, and the right
- * autoscaler (CPU HPA for HTTP apps, KEDA on the BullMQ wait lists for queue workers).
+ * autoscaler (CPU HPA for HTTP apps; KEDA for queue workers, on the BullMQ wait lists or, for
+ * alerts-dispatcher, the count of due deliveries).
  */
 import {
-  ALERTS_DELIVERY_QUEUE,
   ALERTS_POLL_QUEUE,
   EXCHANGE_MAINTENANCE_QUEUE,
   INTENTS_QUEUE,
@@ -16,7 +16,8 @@ import { byKind, type K8sObject, label, named, renderKustomization, SERVER_APPS,
 const WORKER_QUEUES: Record<(typeof WORKER_APPS)[number], string[]> = {
   'trading-executor': [INTENTS_QUEUE.queue, EXCHANGE_MAINTENANCE_QUEUE.queue, SESSION_KEYS_QUEUE.queue],
   'alerts-poller': [ALERTS_POLL_QUEUE.queue],
-  'alerts-dispatcher': [ALERTS_DELIVERY_QUEUE.queue],
+  // alerts-dispatcher reads due deliveries from PostgreSQL (its queue only wakes it): it scales on their count.
+  'alerts-dispatcher': [],
 };
 
 /** Kubernetes quantity -> number (cores or bytes). */
@@ -132,7 +133,7 @@ describe.each(['dev', 'prod'] as const)('workloads of k8s/overlays/%s', (overlay
     }
   });
 
-  it('autoscales every queue worker with KEDA on the wait lists of exactly the BullMQ queues it consumes, and on CPU', () => {
+  it('autoscales every queue worker with KEDA on the wait lists of exactly the BullMQ queues it consumes (the dispatcher on its due deliveries), and on CPU', () => {
     const prefix = byKind(objects, 'ConfigMap')[0]?.data?.['REDIS_PREFIX'];
     expect(prefix).toBe('paper');
     expect(byKind(objects, 'ScaledObject').map((s) => s.metadata.name).sort()).toEqual([...WORKER_APPS].sort());
@@ -154,6 +155,13 @@ describe.each(['dev', 'prod'] as const)('workloads of k8s/overlays/%s', (overlay
       expect(scaled.spec.triggers).toContainEqual({ type: 'cpu', name: 'cpu', metricType: 'Utilization', metadata: { value: '70' } });
       expect(named(objects, 'Deployment', app).spec.replicas).toBeUndefined();
     }
+    const due = named(objects, 'ScaledObject', 'alerts-dispatcher').spec.triggers.filter((t: { type: string }) => t.type === 'postgresql');
+    expect(due).toHaveLength(1);
+    expect(due[0].metadata.query).toMatch(/FROM alerts\.deliveries WHERE status IN \('queued', 'failed'\)/);
+    expect(Number(due[0].metadata.targetQueryValue)).toBeGreaterThan(0);
+    expect(named(objects, 'TriggerAuthentication', due[0].authenticationRef.name).spec.secretTargetRef.map((r: { parameter: string; key: string }) => [r.parameter, r.key])).toEqual([
+      ['connection', 'KEDA_DATABASE_URL'],
+    ]);
   });
 
   it('drains connections before stopping: a preStop pause shorter than the grace period', () => {
