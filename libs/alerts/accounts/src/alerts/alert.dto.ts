@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ALERT_KINDS } from '@paper/alerts-data';
 import { Type } from 'class-transformer';
@@ -8,13 +9,12 @@ export const PAGE_MAX = 100;
 export const ALERTS_PAGE_DEFAULT = 20;
 export const DEAD_PAGE_DEFAULT = 50;
 
+/** The `limit` query parameter of a page: 1 to PAGE_MAX, documented with its default. */
+const PageLimit = (fallback: number, description: string): PropertyDecorator =>
+  applyDecorators(ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: PAGE_MAX, default: fallback, description }), Optional(), Type(() => Number), IsInt(), Min(1), Max(PAGE_MAX));
+
 export class AlertsQueryDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: PAGE_MAX, default: ALERTS_PAGE_DEFAULT, description: 'Alerts per page' })
-  @Optional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(PAGE_MAX)
+  @PageLimit(ALERTS_PAGE_DEFAULT, 'Alerts per page')
   limit?: number;
 
   @ApiPropertyOptional({ format: 'uuid', description: 'Cursor: the id of an alert of yours (nextBefore of the previous page); returns older alerts' })
@@ -24,12 +24,7 @@ export class AlertsQueryDto {
 }
 
 export class DeadQueryDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: PAGE_MAX, default: DEAD_PAGE_DEFAULT, description: 'Newest dead deliveries to return' })
-  @Optional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(PAGE_MAX)
+  @PageLimit(DEAD_PAGE_DEFAULT, 'Newest dead deliveries to return')
   limit?: number;
 }
 
