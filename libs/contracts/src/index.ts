@@ -1,4 +1,5 @@
 export * from './envelope/tool-result';
+export * from './envelope/envelope-schemas';
 export * from './envelope/alerts-error';
 export * from './errors/tool-error-code';
 export * from './errors/alerts-error-code';

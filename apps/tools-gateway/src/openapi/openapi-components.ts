@@ -1,8 +1,15 @@
-import { SCOPES } from '@paper/contracts';
+import { meResultSchema, SCOPES, toolErrorSchema, toolFailureSchema, toolListingSchema, toolSuccessSchema } from '@paper/contracts';
+import { z } from 'zod';
 
 type Json = Record<string, unknown>;
 
 export const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+
+/** A response schema from its zod schema in @paper/contracts (the shape the service sends). */
+function jsonSchema(schema: z.ZodType): Json {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'output' }) as Json;
+  return rest;
+}
 
 const failure = (description: string, headers?: Json): Json => ({
   description,
@@ -61,83 +68,11 @@ export function openApiComponents(base: string): { schemas: Json; securityScheme
       },
     },
     schemas: {
-      ToolError: {
-        type: 'object',
-        required: ['code', 'message'],
-        properties: {
-          code: { type: 'string', description: 'Machine-readable error code, e.g. wallet_required, invalid_arguments, quote_expired.' },
-          message: { type: 'string', description: 'Written for the end user; says how to fix the problem.' },
-          requestId: { type: 'string', description: 'On internal errors (500): the request id, also sent as `X-Request-Id` on every response; quote it when reporting a problem.' },
-        },
-      },
-      ToolFailure: {
-        type: 'object',
-        required: ['ok', 'error'],
-        properties: { ok: { const: false }, error: ref('ToolError') },
-      },
-      ToolSuccess: {
-        type: 'object',
-        required: ['ok', 'summary', 'data'],
-        properties: {
-          ok: { const: true },
-          summary: { type: 'string', description: 'A sentence to relay to the user.' },
-          data: { type: 'object', additionalProperties: true, description: 'Structured result of the tool.' },
-        },
-      },
-      ToolListing: {
-        type: 'object',
-        required: ['ok', 'summary', 'data'],
-        properties: {
-          ok: { const: true },
-          summary: { type: 'string' },
-          data: {
-            type: 'object',
-            required: ['tools'],
-            properties: {
-              tools: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  required: ['name', 'title', 'description', 'annotations', 'family', 'scope', 'endpoints', 'inputSchema', 'outputSchema'],
-                  properties: {
-                    name: { type: 'string' },
-                    title: { type: 'string' },
-                    description: { type: 'string' },
-                    annotations: { type: 'object', additionalProperties: { type: 'boolean' } },
-                    family: { type: 'string', enum: ['public', 'me-only'] },
-                    scope: { type: 'string', enum: [SCOPES.read, SCOPES.write] },
-                    wallet: { type: 'string', enum: ['none', 'optional', 'connected'] },
-                    endpoints: { type: 'object', additionalProperties: true },
-                    inputSchema: { type: 'object', additionalProperties: true },
-                    outputSchema: { type: 'object', additionalProperties: true },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-      MeResult: {
-        type: 'object',
-        required: ['ok', 'summary', 'data'],
-        properties: {
-          ok: { const: true },
-          summary: { type: 'string' },
-          data: {
-            type: 'object',
-            required: ['wallet', 'mode', 'canTrade', 'guardrails'],
-            additionalProperties: true,
-            properties: {
-              wallet: { type: 'string' },
-              mode: { type: 'string', enum: ['paper'] },
-              canTrade: { type: 'boolean' },
-              guardrails: { anyOf: [{ type: 'object', additionalProperties: true }, { type: 'null' }] },
-              scopes: { type: 'array', items: { type: 'string' } },
-              clientId: { type: ['string', 'null'] },
-            },
-          },
-        },
-      },
+      ToolError: jsonSchema(toolErrorSchema),
+      ToolFailure: jsonSchema(toolFailureSchema),
+      ToolSuccess: jsonSchema(toolSuccessSchema),
+      ToolListing: jsonSchema(toolListingSchema),
+      MeResult: jsonSchema(meResultSchema),
     },
   };
 }

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { findTool, toolSuccess } from '@paper/contracts';
+import { findTool, type MeResultData, toolSuccess } from '@paper/contracts';
 import { ToolExecutor } from '@paper/tools-runtime';
 import type { Request, Response } from 'express';
 import { RestToolCalls, sendJson } from './rest-tool-calls.service';
@@ -28,13 +28,13 @@ export class MeToolsController {
     const p = permissions.data as {
       wallet: string;
       canTrade: boolean;
-      guardrails: unknown;
+      guardrails: Record<string, unknown> | null;
       scopes: string[];
       session: unknown;
       daily: unknown;
       reason: string | null;
     };
-    const data = {
+    const data: MeResultData = {
       wallet: p.wallet,
       mode: 'paper' as const,
       canTrade: p.canTrade,

@@ -1,7 +1,7 @@
-import { TOOL_CATALOG, type ToolDefinition, requiredScopes, toolJsonSchema, toolSuccess } from '@paper/contracts';
+import { TOOL_CATALOG, type ToolDefinition, type ToolListingEntry, requiredScopes, toolJsonSchema, toolSuccess } from '@paper/contracts';
 
 /** One entry of GET /api/v1/tools. */
-export function toolListingEntry(tool: ToolDefinition) {
+export function toolListingEntry(tool: ToolDefinition): ToolListingEntry {
   const publicFamily = tool.family === 'public';
   return {
     name: tool.name,

@@ -1,4 +1,7 @@
-/** The tool result envelope shared by the REST and MCP transports of the tool API. */
+import type { z } from 'zod';
+import type { toolErrorSchema, toolFailureSchema } from './envelope-schemas';
+
+/** The tool result envelope shared by the REST and MCP transports of the tool API (schemas: envelope-schemas.ts). */
 export interface ToolSuccess<T extends object = Record<string, unknown>> {
   ok: true;
   /** A sentence a person can read, meant to be relayed to the user. */
@@ -6,16 +9,9 @@ export interface ToolSuccess<T extends object = Record<string, unknown>> {
   data: T;
 }
 
-export interface ToolErrorBody {
-  code: string;
-  /** Written for the end user: says what went wrong and how to fix it. */
-  message: string;
-}
+export type ToolErrorBody = z.infer<typeof toolErrorSchema>;
 
-export interface ToolFailure {
-  ok: false;
-  error: ToolErrorBody;
-}
+export type ToolFailure = z.infer<typeof toolFailureSchema>;
 
 export type ToolResult<T extends object = Record<string, unknown>> = ToolSuccess<T> | ToolFailure;
 
