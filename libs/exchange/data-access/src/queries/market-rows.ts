@@ -1,4 +1,5 @@
 import { type Market, type MarketConfig, marketConfig, type MarketStatus } from '@paper/exchange';
+import { type QueryExecutor, queryRows } from './chain-balances';
 
 /** A market row with the exchange-wide trading switch, as `MARKET_ROWS` selects it. */
 export interface MarketRow {
@@ -32,4 +33,18 @@ export function marketStateOf(row: MarketRow): MarketState {
     longOpenInterestMicro: BigInt(row.long_oi_micro),
     shortOpenInterestMicro: BigInt(row.short_oi_micro),
   };
+}
+
+/** Notional opened plus notional closed (liquidations included) in the last 24 hours, per market that traded. */
+export async function marketVolumes24h(db: QueryExecutor): Promise<Partial<Record<Market, bigint>>> {
+  const rows = await queryRows<{ market: Market; volume: string }>(
+    db,
+    `SELECT market,
+            COALESCE(SUM(notional_micro) FILTER (WHERE opened_at >= now() - interval '24 hours'), 0)
+          + COALESCE(SUM(notional_micro) FILTER (WHERE closed_at >= now() - interval '24 hours'), 0) AS volume
+       FROM exchange.positions
+      WHERE opened_at >= now() - interval '24 hours' OR closed_at >= now() - interval '24 hours'
+      GROUP BY market`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.market, BigInt(r.volume)]));
 }

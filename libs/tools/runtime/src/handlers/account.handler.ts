@@ -1,21 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GET_ACCOUNT, type ToolData, type ToolInput } from '@paper/contracts';
+import { accountBalances, tradeCounts } from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
 import type { ToolContext } from '../context/tool-context';
 import { OpenPositionsReader } from '../exchange/open-positions.reader';
 import { PendingIntentsReader } from '../exchange/pending-intents.reader';
 import { guardrailsData, SessionKeysReader } from '../exchange/session-keys.reader';
-import { percent, percentOf, px, signedUsdText, toBig, usd, usdText } from '../money/money-format';
+import { percent, percentOf, px, signedUsdText, usd, usdText } from '../money/money-format';
 import { resolveWallet, shortAddress, type ToolHandler, type ToolOutcome } from './tool-handler';
 
 type Data = ToolData<typeof GET_ACCOUNT>;
-
-const LIFETIME_SQL = `
-  SELECT COUNT(*) FILTER (WHERE status <> 'open') AS trades,
-         COUNT(*) FILTER (WHERE status = 'closed' AND pnl_micro > 0) AS wins,
-         COUNT(*) FILTER (WHERE status = 'closed' AND pnl_micro <= 0) AS losses,
-         COUNT(*) FILTER (WHERE status = 'liquidated') AS liquidations
-    FROM exchange.positions WHERE wallet = $1`;
 
 @Injectable()
 export class AccountHandler implements ToolHandler<typeof GET_ACCOUNT> {
@@ -30,21 +24,19 @@ export class AccountHandler implements ToolHandler<typeof GET_ACCOUNT> {
 
   async run(input: ToolInput<typeof GET_ACCOUNT>, ctx: ToolContext): Promise<ToolOutcome<Data>> {
     const wallet = resolveWallet(this.tool, input.wallet, ctx);
-    const [accounts, lifetimeRows, open, pending, keys] = await Promise.all([
-      this.db.query(`SELECT * FROM exchange.accounts WHERE wallet = $1`, [wallet]) as Promise<Record<string, unknown>[]>,
-      this.db.query(LIFETIME_SQL, [wallet]) as Promise<Record<string, unknown>[]>,
+    const [account, life, open, pending, keys] = await Promise.all([
+      accountBalances(this.db, wallet),
+      tradeCounts(this.db, wallet),
       this.open.valued(wallet),
       this.pending.forWallet(wallet),
       this.sessionKeys.forWallet(wallet),
     ]);
-    const a = accounts[0] ?? {};
-    const free = toBig(a['free_micro']);
-    const locked = toBig(a['locked_micro']);
-    const queued = toBig(a['queued_micro']);
+    const free = account?.freeMicro ?? 0n;
+    const locked = account?.lockedMicro ?? 0n;
+    const queued = account?.queuedMicro ?? 0n;
     const unrealized = open.positions.reduce((s, p) => s + p.value.pnlMicro, 0n);
     const margins = open.positions.reduce((s, p) => s + p.position.marginMicro, 0n);
     const equity = free + queued + margins + unrealized;
-    const life = lifetimeRows[0] ?? {};
     const positions = open.positions.map(({ position: p, mark, value }) => ({
       positionId: p.id,
       market: p.market,
@@ -71,7 +63,7 @@ export class AccountHandler implements ToolHandler<typeof GET_ACCOUNT> {
       positionIds: intent.kind === 'close' ? [...intent.message.positionIds] : [],
       submittedAt: submittedAt.toISOString(),
     }));
-    const exists = accounts.length > 0;
+    const exists = account !== undefined;
     const summary = exists
       ? `${shortAddress(wallet)}: equity ${usdText(equity)} (free ${usdText(free)}, margin in ${positions.length} open position${positions.length === 1 ? '' : 's'} ` +
         `${usdText(margins)}, unrealized ${signedUsdText(unrealized)}${queued > 0n ? `, queued winnings ${usdText(queued)}` : ''})` +
@@ -82,14 +74,14 @@ export class AccountHandler implements ToolHandler<typeof GET_ACCOUNT> {
       data: {
         wallet,
         exists,
-        displayName: (a['display_name'] as string | null | undefined) ?? null,
+        displayName: account?.displayName ?? null,
         freeUsd: usd(free),
         lockedUsd: usd(locked),
         queuedUsd: usd(queued),
         unrealizedPnlUsd: usd(unrealized),
         equityUsd: usd(equity),
-        paper: usd(toBig(a['paper_micro'])),
-        paperStaked: usd(toBig(a['staked_micro'])),
+        paper: usd(account?.paperMicro ?? 0n),
+        paperStaked: usd(account?.stakedMicro ?? 0n),
         positions,
         pendingIntents,
         sessionKeys: keys.map((k) => ({
@@ -101,14 +93,11 @@ export class AccountHandler implements ToolHandler<typeof GET_ACCOUNT> {
           guardrails: guardrailsData(k.guardrails),
         })),
         lifetime: {
-          realizedPnlUsd: usd(toBig(a['realized_pnl_micro'])),
-          volumeUsd: usd(toBig(a['total_volume_micro'])),
-          feesPaidUsd: usd(toBig(a['fees_paid_micro'])),
-          stakingRewardsUsd: usd(toBig(a['staking_rewards_micro'])),
-          trades: Number(life['trades'] ?? 0),
-          wins: Number(life['wins'] ?? 0),
-          losses: Number(life['losses'] ?? 0),
-          liquidations: Number(life['liquidations'] ?? 0),
+          realizedPnlUsd: usd(account?.realizedPnlMicro ?? 0n),
+          volumeUsd: usd(account?.totalVolumeMicro ?? 0n),
+          feesPaidUsd: usd(account?.feesPaidMicro ?? 0n),
+          stakingRewardsUsd: usd(account?.stakingRewardsMicro ?? 0n),
+          ...life,
         },
       },
     };

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GET_DEPOSIT_INFO, type ToolData, type ToolInput } from '@paper/contracts';
+import { chainBalances, depositAccount } from '@paper/exchange-data';
 import { depositProxyAddress } from '@paper/exchange-signing';
 import { DataSource } from 'typeorm';
 import type { ToolContext } from '../context/tool-context';
-import { toBig, usd, usdText } from '../money/money-format';
+import { usd, usdText } from '../money/money-format';
 import { resolveWallet, shortAddress, type ToolHandler, type ToolOutcome } from './tool-handler';
 
 /** Deposit rules of the exchange (micro-USDC). */
@@ -21,18 +22,13 @@ export class DepositInfoHandler implements ToolHandler<typeof GET_DEPOSIT_INFO> 
 
   async run(input: ToolInput<typeof GET_DEPOSIT_INFO>, ctx: ToolContext): Promise<ToolOutcome<ToolData<typeof GET_DEPOSIT_INFO>>> {
     const wallet = resolveWallet(this.tool, input.wallet, ctx);
-    const accounts: Record<string, unknown>[] = await this.db.query(`SELECT deposit_address, activated FROM exchange.accounts WHERE wallet = $1`, [wallet]);
-    const depositAddress = (accounts[0]?.['deposit_address'] as string | undefined) ?? depositProxyAddress(wallet);
-    const balances: Record<string, unknown>[] = await this.db.query(
-      `SELECT address, asset, amount::text AS amount FROM exchange.chain_balances WHERE address IN ($1, $2)`,
-      [wallet, depositAddress],
-    );
-    const balance = (address: string, asset: string) =>
-      toBig(balances.find((b) => b['address'] === address && b['asset'] === asset)?.['amount'] ?? '0');
-    const activated = accounts[0]?.['activated'] === true;
-    const usdc = balance(wallet, 'USDC');
-    const waiting = balance(depositAddress, 'USDC');
-    const gasWei = balance(wallet, 'ETH');
+    const account = await depositAccount(this.db, wallet);
+    const depositAddress = account?.depositAddress ?? depositProxyAddress(wallet);
+    const [own, proxy] = await Promise.all([chainBalances(this.db, wallet), chainBalances(this.db, depositAddress)]);
+    const activated = account?.activated === true;
+    const usdc = own.usdcMicro;
+    const waiting = proxy.usdcMicro;
+    const gasWei = own.ethWei;
     const minimum = MINIMUM_DEPOSIT_MICRO + (activated ? 0n : ACTIVATION_FEE_MICRO);
     const instructions =
       `Send USDC to ${depositAddress} (your personal deposit address on the paper chain). The minimum deposit is ${usdText(MINIMUM_DEPOSIT_MICRO)}` +

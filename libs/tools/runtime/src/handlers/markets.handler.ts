@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GET_MARKETS, type ToolData } from '@paper/contracts';
-import { MARKETS, type Market } from '@paper/exchange';
+import { MARKETS } from '@paper/exchange';
+import { marketVolumes24h } from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
 import { ExchangeStateReader } from '../exchange/exchange-state.reader';
 import { PrevDayPriceSource } from '../exchange/prev-day-price.source';
 import { PriceReader } from '../exchange/price.reader';
-import { percentOf, priceText, px, toBig, usd, usdOrNull } from '../money/money-format';
+import { percentOf, priceText, px, usd, usdOrNull } from '../money/money-format';
 import type { ToolHandler, ToolOutcome } from './tool-handler';
 
 type Data = ToolData<typeof GET_MARKETS>;
@@ -22,7 +23,7 @@ export class MarketsHandler implements ToolHandler<typeof GET_MARKETS> {
   ) {}
 
   async run(): Promise<ToolOutcome<Data>> {
-    const [live, state, volumes, prev] = await Promise.all([this.prices.all(), this.state.read(), this.volumes(), this.prevDay.get()]);
+    const [live, state, volumes, prev] = await Promise.all([this.prices.all(), this.state.read(), marketVolumes24h(this.db), this.prevDay.get()]);
     const now = Date.now();
     const markets = MARKETS.map((market) => {
       const price = live[market];
@@ -67,18 +68,5 @@ export class MarketsHandler implements ToolHandler<typeof GET_MARKETS> {
       summary: `${parts.join(', ')}; up to ${markets[0]!.maxLeverage}x leverage, minimum margin ${markets[0]!.minMarginUsd} USDC and notional ${markets[0]!.minNotionalUsd.toLocaleString('en-US')} USDC.`,
       data: { tradingEnabled: state.tradingEnabled, markets },
     };
-  }
-
-  /** Notional opened plus notional closed (including liquidations) in the last 24 hours, per market. */
-  private async volumes(): Promise<Partial<Record<Market, bigint>>> {
-    const rows: { market: Market; volume: string }[] = await this.db.query(
-      `SELECT market,
-              COALESCE(SUM(notional_micro) FILTER (WHERE opened_at >= now() - interval '24 hours'), 0)
-            + COALESCE(SUM(notional_micro) FILTER (WHERE closed_at >= now() - interval '24 hours'), 0) AS volume
-         FROM exchange.positions
-        WHERE opened_at >= now() - interval '24 hours' OR closed_at >= now() - interval '24 hours'
-        GROUP BY market`,
-    );
-    return Object.fromEntries(rows.map((r) => [r.market, toBig(r.volume)]));
   }
 }

@@ -1,13 +1,13 @@
-import { openedTodaySql } from '@paper/exchange-data';
 import { Inject, Injectable } from '@nestjs/common';
 import { GET_INTENT_STATUS, GET_TRADING_PERMISSIONS, SCOPES, type ToolData, type ToolInput } from '@paper/contracts';
 import { usdcToMicro } from '@paper/exchange';
+import { dailyUsage } from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
 import type { ToolContext } from '../context/tool-context';
 import { toolErrors } from '../errors/tool.error';
 import { IntentStatusReader } from '../exchange/intent-status.reader';
 import { guardrailsData, type SessionKeyInfo, SessionKeysReader } from '../exchange/session-keys.reader';
-import { toBig, usd, usdText } from '../money/money-format';
+import { usd, usdText } from '../money/money-format';
 import { shortAddress, type ToolHandler, type ToolOutcome } from './tool-handler';
 
 type PermissionsData = ToolData<typeof GET_TRADING_PERMISSIONS>;
@@ -51,15 +51,10 @@ export class TradingPermissionsHandler implements ToolHandler<typeof GET_TRADING
     const wallet = ctx.wallet.toLowerCase();
     const [key, usage] = await Promise.all([
       ctx.sessionKey ? this.sessionKeys.find(wallet, ctx.sessionKey) : Promise.resolve(null),
-      this.db.query(
-        `SELECT COALESCE(SUM(notional_micro) FILTER (WHERE ${openedTodaySql()}), 0) AS used,
-                COUNT(*) FILTER (WHERE status = 'open') AS open
-           FROM exchange.positions WHERE wallet = $1`,
-        [wallet],
-      ) as Promise<Record<string, unknown>[]>,
+      dailyUsage(this.db, wallet),
     ]);
-    const used = toBig(usage[0]?.['used']);
-    const openPositions = Number(usage[0]?.['open'] ?? 0);
+    const used = usage.usedMicro;
+    const openPositions = usage.openPositions;
     const canRead = ctx.scopes.includes(SCOPES.read);
     const hasWrite = ctx.scopes.includes(SCOPES.write);
     const active = key?.active === true;
