@@ -24,7 +24,7 @@ export class PriceRelay {
   constructor(@Inject(APP_CONFIG) private readonly config: RelayConfig) {}
 
   start(send: (market: MarketName, frame: Buffer) => void): void {
-    const subscriber = createRedis(this.config, { enableOfflineQueue: true, commandTimeout: undefined });
+    const subscriber = createRedis(this.config, { enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null });
     this.subscriber = subscriber;
     subscriber.on('message', (_channel: string, message: string) => {
       const tick = parseTick(message);

@@ -42,7 +42,7 @@ export class LiquidationListener implements OnApplicationBootstrap, BeforeApplic
     if (!this.config.LIQUIDATIONS) return;
     await this.lease.tryHold();
     this.renewTimer = setInterval(() => void this.lease.tryHold(), Math.max(200, Math.floor(this.config.LEADER_LEASE_MS / 3)));
-    this.subscriber = this.redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined });
+    this.subscriber = this.redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null });
     this.subscriber.on('message', (_channel: string, message: string) => this.onMessage(message));
     this.subscriber.on('error', (error: Error) => this.logger.warn(`price tick subscription: ${error.message}`));
     await this.subscriber.subscribe(priceTickChannel(this.config.REDIS_PREFIX));

@@ -15,6 +15,7 @@ export * from './entities/payout-queue-entry.entity';
 export * from './entities/position.entity';
 export * from './entities/protocol-state.entity';
 export * from './entities/session-key.entity';
+export * from './queries/position-rows';
 export * from './queries/account-summary';
 export * from './queries/chain-balances';
 export * from './queries/ledger-audit';

@@ -19,6 +19,7 @@ export * from './queues/queue.module';
 export * from './queues/job-schedules';
 export * from './queues/outage-retry';
 export * from './errors/dependency-outage';
+export * from './errors/unhandled-outages';
 export * from './database/pg-connections';
 export * from './queues/wake-up';
 export * from './http/client-ip';

@@ -5,6 +5,7 @@ import type { Server, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { ErrorStyle } from '../errors/error-body';
 import { GlobalExceptionFilter } from '../errors/global-exception.filter';
+import { survivesDependencyRejections } from '../errors/unhandled-outages';
 import { type BodyRefusalResponder, installRequestBodies, respondInStyle } from '../http/request-bodies';
 import { HealthRegistry } from '../health/health-registry';
 import { createLogger, PinoNestLogger } from '../logging/logger';
@@ -42,6 +43,7 @@ export interface RunningApp {
  */
 export async function bootstrapApp(options: BootstrapOptions): Promise<RunningApp> {
   const logger = createLogger(options.app, options.config.LOG_LEVEL);
+  survivesDependencyRejections(logger);
   initMetrics(options.app);
   const app = await NestFactory.create<NestExpressApplication>(options.module as never, {
     logger: new PinoNestLogger(logger),

@@ -28,7 +28,7 @@ export function connectionErrorLogger(what: string, logger = new Logger('Redis')
  * A plain ioredis client (caches, buckets, leases, pub/sub) for request paths: it reconnects forever, and
  * while Redis is unreachable every command fails at once, or within REDIS_COMMAND_TIMEOUT_MS when it was
  * already sent (the caller answers 503 or retries), instead of waiting for the reconnection. A
- * `duplicate()` made later copies these options: a subscriber passes `{ enableOfflineQueue: true, commandTimeout: undefined }`.
+ * `duplicate()` made later copies these options: a subscriber passes `{ enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null }` (its commands wait for the reconnection).
  */
 export function createRedis(settings: RedisSettings, extra: RedisOptions = {}): Redis {
   const redis = new Redis(settings.REDIS_URL, {

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Market } from '@paper/exchange';
 import { DataSource } from 'typeorm';
 import { ExchangeStateReader } from './exchange-state.reader';
-import { POSITION_COLUMNS, type PositionRow, toPositionRow, valuePosition, type PositionValuation } from './position-valuation';
+import { openPositionRows } from '@paper/exchange-data';
+import { type PositionRow, valuePosition, type PositionValuation } from './position-valuation';
 import { type LivePrice, PriceReader } from './price.reader';
 
 export interface ValuedPosition {
@@ -21,12 +22,10 @@ export class OpenPositionsReader {
   ) {}
 
   async valued(wallet?: string): Promise<{ positions: ValuedPosition[]; marks: Record<Market, LivePrice> | null }> {
-    const rows: Record<string, unknown>[] = wallet
-      ? await this.db.query(`SELECT ${POSITION_COLUMNS} FROM exchange.positions WHERE status = 'open' AND wallet = $1 ORDER BY id`, [wallet])
-      : await this.db.query(`SELECT ${POSITION_COLUMNS} FROM exchange.positions WHERE status = 'open' ORDER BY id`);
+    const rows = await openPositionRows(this.db, wallet);
     if (rows.length === 0) return { positions: [], marks: null };
     const [marks, state] = await Promise.all([this.prices.all(), this.state.read()]);
-    const positions = rows.map(toPositionRow).map((position) => {
+    const positions = rows.map((position) => {
       const mark = marks[position.market].mid;
       return { position, mark, value: valuePosition(position, mark, state.markets[position.market].config) };
     });

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GET_PORTFOLIO_HISTORY, GET_TRADE_HISTORY, TRADE_HISTORY_PAGE_SIZE, type ToolData, type ToolInput } from '@paper/contracts';
+import { settledPositionRows } from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
 import type { ToolContext } from '../context/tool-context';
 import { OpenPositionsReader } from '../exchange/open-positions.reader';
-import { POSITION_COLUMNS, toPositionRow } from '../exchange/position-valuation';
 import { iso, percentOf, px, signedUsdText, toBig, usd, usdText } from '../money/money-format';
 import { resolveWallet, shortAddress, type ToolHandler, type ToolOutcome } from './tool-handler';
 
@@ -16,14 +16,9 @@ export class TradeHistoryHandler implements ToolHandler<typeof GET_TRADE_HISTORY
   async run(input: ToolInput<typeof GET_TRADE_HISTORY>, ctx: ToolContext): Promise<ToolOutcome<ToolData<typeof GET_TRADE_HISTORY>>> {
     const wallet = resolveWallet(this.tool, input.wallet, ctx);
     const limit = input.pages * TRADE_HISTORY_PAGE_SIZE;
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT ${POSITION_COLUMNS} FROM exchange.positions
-        WHERE wallet = $1 AND status IN ('closed', 'liquidated')
-        ORDER BY closed_at DESC, id DESC LIMIT $2`,
-      [wallet, limit + 1],
-    );
+    const rows = await settledPositionRows(this.db, wallet, limit + 1);
     const hasMore = rows.length > limit;
-    const trades = rows.slice(0, limit).map(toPositionRow).map((p) => ({
+    const trades = rows.slice(0, limit).map((p) => ({
       positionId: p.id,
       market: p.market,
       side: p.side,
@@ -40,7 +35,7 @@ export class TradeHistoryHandler implements ToolHandler<typeof GET_TRADE_HISTORY
       openedAt: p.openedAt,
       closedAt: p.closedAt ?? p.openedAt,
     }));
-    const total = rows.slice(0, limit).reduce((s, r) => s + toBig(r['pnl_micro']), 0n);
+    const total = rows.slice(0, limit).reduce((s, r) => s + (r.pnlMicro ?? 0n), 0n);
     const liquidations = trades.filter((t) => t.status === 'liquidated').length;
     return {
       summary:

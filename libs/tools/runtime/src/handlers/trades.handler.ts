@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GET_RECENT_TRADES, GET_TOP_TRADES, type ToolData, type ToolInput } from '@paper/contracts';
 import { DataSource } from 'typeorm';
-import { POSITION_COLUMNS, toPositionRow } from '../exchange/position-valuation';
 import { iso, percentOf, px, toBig, usd, usdText } from '../money/money-format';
 import { shortAddress, type ToolHandler, type ToolOutcome } from './tool-handler';
 import type { MarketName } from '@paper/markets';
+import { topProfitablePositionRows } from '@paper/exchange-data';
 
 const TOP_TRADES_LIMIT = 25;
 const RECENT_TRADES_LIMIT = 50;
@@ -19,13 +19,8 @@ export class TopTradesHandler implements ToolHandler<typeof GET_TOP_TRADES> {
   async run(input: ToolInput<typeof GET_TOP_TRADES>): Promise<ToolOutcome<ToolData<typeof GET_TOP_TRADES>>> {
     const span = WINDOW_MS[input.window];
     const since = span === null || span === undefined ? new Date(0) : new Date(Date.now() - span);
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT ${POSITION_COLUMNS} FROM exchange.positions
-        WHERE status IN ('closed', 'liquidated') AND closed_at >= $1 AND pnl_micro > 0
-        ORDER BY pnl_micro DESC, closed_at DESC LIMIT ${TOP_TRADES_LIMIT}`,
-      [since],
-    );
-    const trades = rows.map(toPositionRow).map((p) => ({
+    const rows = await topProfitablePositionRows(this.db, since, TOP_TRADES_LIMIT);
+    const trades = rows.map((p) => ({
       positionId: p.id,
       trader: p.wallet,
       market: p.market,
@@ -39,7 +34,7 @@ export class TopTradesHandler implements ToolHandler<typeof GET_TOP_TRADES> {
       status: p.status === 'liquidated' ? ('liquidated' as const) : ('closed' as const),
       closedAt: p.closedAt ?? p.openedAt,
     }));
-    const best = rows[0] ? toPositionRow(rows[0]) : undefined;
+    const best = rows[0];
     return {
       summary: best
         ? `${trades.length} profitable trade${trades.length === 1 ? '' : 's'} in the ${input.window} window; the best: ${shortAddress(best.wallet)} ` +
