@@ -20,3 +20,26 @@ export async function dailyUsage(db: QueryExecutor, wallet: string): Promise<{ u
   );
   return { usedMicro: BigInt(row?.used ?? 0), openPositions: Number(row?.open ?? 0) };
 }
+
+/** What the pre-trade checks read of an account: spendable balances and the guardrails' usage. */
+export interface TradingAccount {
+  freeMicro: bigint;
+  queuedMicro: bigint;
+  /** Notional opened in the guardrails' day. */
+  dailyNotionalMicro: bigint;
+  openPositions: number;
+}
+
+/** The account's balances and usage for the pre-trade checks; undefined when the wallet has no account. */
+export async function tradingAccount(db: QueryExecutor, wallet: string): Promise<TradingAccount | undefined> {
+  const [row] = await queryRows<{ free_micro: string; queued_micro: string; daily: string; open: string }>(
+    db,
+    `SELECT a.free_micro, a.queued_micro,
+            (SELECT COALESCE(SUM(notional_micro), 0) FROM exchange.positions p WHERE p.wallet = a.wallet AND ${openedTodaySql('p')}) AS daily,
+            (SELECT COUNT(*) FROM exchange.positions p WHERE p.wallet = a.wallet AND p.status = 'open') AS open
+       FROM exchange.accounts a WHERE a.wallet = $1`,
+    [wallet],
+  );
+  if (!row) return undefined;
+  return { freeMicro: BigInt(row.free_micro), queuedMicro: BigInt(row.queued_micro), dailyNotionalMicro: BigInt(row.daily), openPositions: Number(row.open) };
+}

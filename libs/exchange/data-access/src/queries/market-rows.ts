@@ -48,3 +48,8 @@ export async function marketVolumes24h(db: QueryExecutor): Promise<Partial<Recor
   );
   return Object.fromEntries(rows.map((r) => [r.market, BigInt(r.volume)]));
 }
+
+/** Every market row with the trading switch (no lock). */
+export function marketRows(db: QueryExecutor): Promise<MarketRow[]> {
+  return queryRows<MarketRow>(db, MARKET_ROWS);
+}

@@ -84,3 +84,13 @@ export function settledPositionRows(db: QueryExecutor, wallet: string, limit: nu
 export function topProfitablePositionRows(db: QueryExecutor, since: Date, limit: number): Promise<PositionRow[]> {
   return positions(db, `WHERE status IN ('closed', 'liquidated') AND closed_at >= $1 AND pnl_micro > 0 ORDER BY pnl_micro DESC, closed_at DESC LIMIT $2`, [since, limit]);
 }
+
+/** Where a market's open positions go bust, and how much notional each carries (the liquidation map). */
+export async function openPositionBusts(db: QueryExecutor, market: Market): Promise<{ side: Side; bustPrice: bigint; notionalMicro: bigint }[]> {
+  const rows = await queryRows<{ side: Side; bust_price: string; notional_micro: string }>(
+    db,
+    `SELECT side, bust_price, notional_micro FROM exchange.positions WHERE status = 'open' AND market = $1`,
+    [market],
+  );
+  return rows.map((r) => ({ side: r.side, bustPrice: BigInt(r.bust_price), notionalMicro: BigInt(r.notional_micro) }));
+}

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MARKETS, type Market, isMarket, marketConfig } from '@paper/exchange';
-import { MARKET_ROWS, type MarketRow, type MarketState, marketStateOf } from '@paper/exchange-data';
+import { type MarketState, marketRows, marketStateOf } from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
 
 export type { MarketState };
@@ -16,7 +16,7 @@ export class ExchangeStateReader {
   constructor(@Inject(DataSource) private readonly db: DataSource) {}
 
   async read(): Promise<ExchangeState> {
-    const rows: MarketRow[] = await this.db.query(MARKET_ROWS);
+    const rows = await marketRows(this.db);
     const markets = {} as Record<Market, MarketState>;
     for (const market of MARKETS) markets[market] = { config: marketConfig(market), longOpenInterestMicro: 0n, shortOpenInterestMicro: 0n };
     let tradingEnabled = rows.length === 0;

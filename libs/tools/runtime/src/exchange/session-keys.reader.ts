@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { guardrailsSchema } from '@paper/contracts';
 import { DEFAULT_GUARDRAILS, type Guardrails } from '@paper/exchange';
+import { type SessionKeyRow, sessionKeyRow, sessionKeyRows } from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
 
 export interface SessionKeyInfo {
@@ -32,31 +33,24 @@ export class SessionKeysReader {
   constructor(@Inject(DataSource) private readonly db: DataSource) {}
 
   async forWallet(wallet: string, now = new Date()): Promise<SessionKeyInfo[]> {
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT address, wallet, label, expires_at, revoked_at, guardrails FROM exchange.session_keys WHERE wallet = $1 ORDER BY created_at DESC`,
-      [wallet],
-    );
-    return rows.map((r) => toInfo(r, now));
+    return (await sessionKeyRows(this.db, wallet)).map((r) => toInfo(r, now));
   }
 
   /** The key named by a token, if the exchange knows it for this wallet. */
   async find(wallet: string, address: string, now = new Date()): Promise<SessionKeyInfo | null> {
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `SELECT address, wallet, label, expires_at, revoked_at, guardrails FROM exchange.session_keys WHERE lower(address) = $1 AND wallet = $2`,
-      [address.toLowerCase(), wallet],
-    );
-    return rows[0] ? toInfo(rows[0], now) : null;
+    const row = await sessionKeyRow(this.db, wallet, address);
+    return row ? toInfo(row, now) : null;
   }
 }
 
-function toInfo(r: Record<string, unknown>, now: Date): SessionKeyInfo {
-  const expiresAt = new Date(r['expires_at'] as string);
-  const revokedAt = r['revoked_at'] ? new Date(r['revoked_at'] as string) : null;
-  const parsed = guardrailsSchema.safeParse(r['guardrails']);
+function toInfo(r: SessionKeyRow, now: Date): SessionKeyInfo {
+  const expiresAt = new Date(r.expires_at);
+  const revokedAt = r.revoked_at ? new Date(r.revoked_at) : null;
+  const parsed = guardrailsSchema.safeParse(r.guardrails);
   return {
-    address: String(r['address']).toLowerCase(),
-    wallet: String(r['wallet']),
-    label: (r['label'] as string | null) ?? null,
+    address: r.address.toLowerCase(),
+    wallet: r.wallet,
+    label: r.label ?? null,
     expiresAt,
     revokedAt,
     guardrails: parsed.success ? parsed.data : DEFAULT_GUARDRAILS,

@@ -1,28 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GET_LEADERBOARD, LEADERBOARD_PAGE_SIZE, type ToolData, type ToolInput } from '@paper/contracts';
+import { leaderboardAccounts } from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
 import { OpenPositionsReader } from '../exchange/open-positions.reader';
-import { signedUsdText, toBig, usd } from '../money/money-format';
+import { signedUsdText, usd } from '../money/money-format';
 import { shortAddress, type ToolHandler, type ToolOutcome } from './tool-handler';
 
 type Data = ToolData<typeof GET_LEADERBOARD>;
 type Row = Data['rows'][number];
 
 const WINDOW_INTERVAL: Record<string, string | null> = { '24h': '24 hours', '7d': '7 days', '30d': '30 days', all: null };
-
-const ACCOUNTS_SQL = `
-  WITH w AS (
-    SELECT wallet,
-           COALESCE(SUM(pnl_micro) FILTER (WHERE closed_at >= $1), 0) AS realized,
-           COALESCE(SUM(notional_micro) FILTER (WHERE opened_at >= $1), 0)
-             + COALESCE(SUM(notional_micro) FILTER (WHERE closed_at >= $1), 0) AS volume,
-           COUNT(*) FILTER (WHERE opened_at >= $1 OR closed_at >= $1 OR status = 'open') AS active,
-           MAX(GREATEST(opened_at, COALESCE(closed_at, opened_at))) AS last_trade
-      FROM exchange.positions GROUP BY wallet)
-  SELECT a.wallet, a.display_name, a.free_micro, a.locked_micro, a.queued_micro, a.paper_micro, a.staked_micro,
-         COALESCE(a.last_active_at, w.last_trade) AS last_active, w.realized, w.volume
-    FROM exchange.accounts a JOIN w ON w.wallet = a.wallet
-   WHERE w.active > 0`;
 
 @Injectable()
 export class LeaderboardHandler implements ToolHandler<typeof GET_LEADERBOARD> {
@@ -36,7 +23,7 @@ export class LeaderboardHandler implements ToolHandler<typeof GET_LEADERBOARD> {
   async run(input: ToolInput<typeof GET_LEADERBOARD>): Promise<ToolOutcome<Data>> {
     const interval = WINDOW_INTERVAL[input.window];
     const since = interval ? new Date(Date.now() - intervalMs(input.window)) : new Date(0);
-    const [accounts, open] = await Promise.all([this.db.query(ACCOUNTS_SQL, [since]) as Promise<Record<string, unknown>[]>, this.open.valued()]);
+    const [accounts, open] = await Promise.all([leaderboardAccounts(this.db, since), this.open.valued()]);
     const live = new Map<string, { pnl: bigint; notional: bigint; count: number }>();
     for (const { position, value } of open.positions) {
       const entry = live.get(position.wallet) ?? { pnl: 0n, notional: 0n, count: 0 };
@@ -47,25 +34,25 @@ export class LeaderboardHandler implements ToolHandler<typeof GET_LEADERBOARD> {
     }
     const entries = accounts
       .map((a) => {
-        const wallet = String(a['wallet']);
+        const wallet = a.wallet;
         const l = live.get(wallet) ?? { pnl: 0n, notional: 0n, count: 0 };
-        const realized = toBig(a['realized']);
-        const lastActive = a['last_active'] ? new Date(a['last_active'] as string).getTime() : null;
+        const realized = a.realizedMicro;
+        const lastActive = a.lastActive ? a.lastActive.getTime() : null;
         return {
           total: realized + l.pnl,
           row: {
             rank: 0,
             address: wallet,
-            name: (a['display_name'] as string | null) ?? null,
+            name: a.displayName ?? null,
             lastActiveTs: lastActive,
             totalWindowedPnl: usd(realized + l.pnl),
             realizedPnl: usd(realized),
             currentUnrealizedPnl: usd(l.pnl),
-            currentBalance: usd(toBig(a['free_micro']) + toBig(a['locked_micro']) + toBig(a['queued_micro'])),
-            currentQueued: usd(toBig(a['queued_micro'])),
+            currentBalance: usd(a.freeMicro + a.lockedMicro + a.queuedMicro),
+            currentQueued: usd(a.queuedMicro),
             currentOpenNotional: usd(l.notional),
-            totalVolume: usd(toBig(a['volume'])),
-            paperTotal: usd(toBig(a['paper_micro']) + toBig(a['staked_micro'])),
+            totalVolume: usd(a.volumeMicro),
+            paperTotal: usd(a.paperMicro + a.stakedMicro),
             currentOpenPositionCount: l.count,
           } satisfies Row,
         };

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GET_LIQUIDATION_MAP, type ToolData, type ToolInput } from '@paper/contracts';
 import type { Market, Side } from '@paper/exchange';
+import { openPositionBusts } from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
 import { PriceReader } from '../exchange/price.reader';
-import { percentOf, priceText, px, toBig, usd, usdText } from '../money/money-format';
+import { percentOf, priceText, px, usd, usdText } from '../money/money-format';
 import type { ToolHandler, ToolOutcome } from './tool-handler';
 
 type Data = ToolData<typeof GET_LIQUIDATION_MAP>;
@@ -84,11 +85,9 @@ export class LiquidationMapHandler implements ToolHandler<typeof GET_LIQUIDATION
     const { market } = input;
     const [price, rows] = await Promise.all([
       this.prices.latest(market),
-      this.db.query(`SELECT side, bust_price, notional_micro FROM exchange.positions WHERE status = 'open' AND market = $1`, [market]) as Promise<
-        Record<string, unknown>[]
-      >,
+      openPositionBusts(this.db, market),
     ]);
-    const points = rows.map((r) => ({ side: r['side'] as Side, bust: toBig(r['bust_price']), notional: toBig(r['notional_micro']) }));
+    const points = rows.map((r) => ({ side: r.side, bust: r.bustPrice, notional: r.notionalMicro }));
     const data = bucketize(market, price.mid, points);
     const top = data.largestClusters[0];
     const summary =

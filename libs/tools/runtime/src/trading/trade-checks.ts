@@ -1,14 +1,13 @@
-import { openedTodaySql } from '@paper/exchange-data';
 import { Inject, Injectable } from '@nestjs/common';
 import { type IntentResult, ToolErrorCode } from '@paper/contracts';
 import { type Market, type OpenCheckResult, type Side, checkOpen } from '@paper/exchange';
+import { type TradingAccount, tradingAccount } from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
 import type { ToolContext } from '../context/tool-context';
 import { ToolError, RETRY_AFTER_SECONDS, toolErrors } from '../errors/tool.error';
 import { type ExchangeState, ExchangeStateReader } from '../exchange/exchange-state.reader';
 import { type LivePrice, PriceReader } from '../exchange/price.reader';
 import { type SessionKeyInfo, SessionKeysReader } from '../exchange/session-keys.reader';
-import { toBig } from '../money/money-format';
 
 export interface TradeTerms {
   market: Market;
@@ -20,7 +19,7 @@ export interface TradeTerms {
 export interface TradeSnapshot {
   price: LivePrice;
   state: ExchangeState;
-  account: Record<string, unknown> | null;
+  account: TradingAccount | null;
 }
 
 export interface CheckedTrade {
@@ -63,19 +62,12 @@ export class TradeChecks {
 
   /** What the checks read: the live price, market states and the account's balance and usage. */
   async snapshot(wallet: string, market: Market): Promise<TradeSnapshot> {
-    const [price, state, rows] = await Promise.all([
+    const [price, state, account] = await Promise.all([
       this.prices.fresh(market),
       this.state.read(),
-      this.db.query(
-        `SELECT a.free_micro, a.queued_micro,
-                (SELECT COALESCE(SUM(notional_micro), 0) FROM exchange.positions p
-                  WHERE p.wallet = a.wallet AND ${openedTodaySql('p')}) AS daily,
-                (SELECT COUNT(*) FROM exchange.positions p WHERE p.wallet = a.wallet AND p.status = 'open') AS open
-           FROM exchange.accounts a WHERE a.wallet = $1`,
-        [wallet],
-      ) as Promise<Record<string, unknown>[]>,
+      tradingAccount(this.db, wallet),
     ]);
-    return { price, state, account: rows[0] ?? null };
+    return { price, state, account: account ?? null };
   }
 
   /** Exchange limits, balance and guardrails, in the exchange's order; throws the first refusal. */
@@ -83,7 +75,7 @@ export class TradeChecks {
     const { price, state, account } = snapshot;
     if (!account) throw new ToolError(ToolErrorCode.TradeRefused, 'This wallet has no exchange account yet; deposit at least 10 USDC first (see get_deposit_info).');
     const market = state.markets[terms.market];
-    const availableMicro = toBig(account['free_micro']) + toBig(account['queued_micro']);
+    const availableMicro = account.freeMicro + account.queuedMicro;
     const result: OpenCheckResult = checkOpen({
       ...terms,
       config: market.config,
@@ -91,8 +83,8 @@ export class TradeChecks {
       availableBalanceMicro: availableMicro,
       sideOpenInterestMicro: terms.side === 'long' ? market.longOpenInterestMicro : market.shortOpenInterestMicro,
       guardrails: session.guardrails,
-      dailyNotionalUsedMicro: toBig(account['daily']),
-      openPositionCount: Number(account['open'] ?? 0),
+      dailyNotionalUsedMicro: account.dailyNotionalMicro,
+      openPositionCount: account.openPositions,
     });
     if (!result.ok) throw refusalError(result.reason, result.message);
     return { price, notionalMicro: result.notionalMicro, availableMicro };
