@@ -15,6 +15,7 @@ export * from './entities/payout-queue-entry.entity';
 export * from './entities/position.entity';
 export * from './entities/protocol-state.entity';
 export * from './entities/session-key.entity';
+export * from './queries/equity-snapshots';
 export * from './queries/protocol-stats';
 export * from './queries/leaderboard-rows';
 export * from './queries/session-key-rows';

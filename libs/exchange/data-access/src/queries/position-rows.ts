@@ -94,3 +94,78 @@ export async function openPositionBusts(db: QueryExecutor, market: Market): Prom
   );
   return rows.map((r) => ({ side: r.side, bustPrice: BigInt(r.bust_price), notionalMicro: BigInt(r.notional_micro) }));
 }
+
+/** Ids of a wallet's open positions (of one market, or all), oldest first. */
+export async function openPositionIds(db: QueryExecutor, wallet: string, market?: Market): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(db, `SELECT id::text AS id FROM exchange.positions WHERE wallet = $1 AND status = 'open' AND ($2::text IS NULL OR market = $2) ORDER BY id`, [
+    wallet,
+    market ?? null,
+  ]);
+  return rows.map((r) => r.id);
+}
+
+/** The status of each of these positions that belongs to the wallet (others are left out). */
+export async function positionStatuses(db: QueryExecutor, wallet: string, ids: readonly string[]): Promise<Map<string, PositionRow['status']>> {
+  if (ids.length === 0) return new Map();
+  const rows = await queryRows<{ id: string; status: PositionRow['status'] }>(db, `SELECT id::text AS id, status FROM exchange.positions WHERE wallet = $1 AND id = ANY($2::bigint[])`, [wallet, ids]);
+  return new Map(rows.map((r) => [r.id, r.status]));
+}
+
+/** One trade event: a position opened, closed or liquidated. */
+export interface TradeEventRow {
+  type: 'open' | 'close' | 'liquidation';
+  positionId: string;
+  wallet: string;
+  market: Market;
+  side: Side;
+  leverage: number;
+  marginMicro: bigint;
+  notionalMicro: bigint;
+  /** Entry price for an open, exit price otherwise. */
+  price: bigint;
+  pnlMicro: bigint | null;
+  at: Date;
+}
+
+/** The latest trade events (of one market and/or wallet), newest first, at most `limit`. */
+export async function recentTradeEvents(db: QueryExecutor, filter: { market: Market | null; wallet: string | null }, limit: number): Promise<TradeEventRow[]> {
+  const rows = await queryRows<{
+    type: TradeEventRow['type'];
+    id: string;
+    wallet: string;
+    market: Market;
+    side: Side;
+    leverage: number;
+    margin_micro: string;
+    notional_micro: string;
+    price: string | null;
+    pnl: string | null;
+    at: Date;
+  }>(
+    db,
+    `WITH p AS (
+       SELECT id, wallet, market, side, leverage, margin_micro, notional_micro, entry_price, exit_price, pnl_micro, status, opened_at, closed_at
+         FROM exchange.positions WHERE ($1::text IS NULL OR market = $1) AND ($2::text IS NULL OR wallet = $2))
+     SELECT * FROM (
+       SELECT 'open' AS type, id::text AS id, wallet, market, side, leverage, margin_micro, notional_micro, entry_price AS price,
+              NULL::bigint AS pnl, opened_at AS at FROM p
+       UNION ALL
+       SELECT CASE WHEN status = 'liquidated' THEN 'liquidation' ELSE 'close' END, id::text, wallet, market, side, leverage, margin_micro,
+              notional_micro, exit_price, pnl_micro, closed_at FROM p WHERE closed_at IS NOT NULL
+     ) events ORDER BY at DESC, id DESC LIMIT $3`,
+    [filter.market, filter.wallet, limit],
+  );
+  return rows.map((r) => ({
+    type: r.type,
+    positionId: r.id,
+    wallet: r.wallet,
+    market: r.market,
+    side: r.side,
+    leverage: Number(r.leverage),
+    marginMicro: BigInt(r.margin_micro),
+    notionalMicro: BigInt(r.notional_micro),
+    price: r.price === null ? 0n : BigInt(r.price),
+    pnlMicro: r.pnl === null ? null : BigInt(r.pnl),
+    at: r.at,
+  }));
+}

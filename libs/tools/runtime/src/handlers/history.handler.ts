@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GET_PORTFOLIO_HISTORY, GET_TRADE_HISTORY, TRADE_HISTORY_PAGE_SIZE, type ToolData, type ToolInput } from '@paper/contracts';
-import { settledPositionRows } from '@paper/exchange-data';
+import { accountBalances, equitySnapshots, settledPositionRows } from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
 import type { ToolContext } from '../context/tool-context';
 import { OpenPositionsReader } from '../exchange/open-positions.reader';
-import { iso, percentOf, px, signedUsdText, toBig, usd, usdText } from '../money/money-format';
+import { percentOf, px, signedUsdText, usd, usdText } from '../money/money-format';
 import { resolveWallet, shortAddress, type ToolHandler, type ToolOutcome } from './tool-handler';
 
 @Injectable()
@@ -48,7 +48,7 @@ export class TradeHistoryHandler implements ToolHandler<typeof GET_TRADE_HISTORY
   }
 }
 
-const RANGE_INTERVAL: Record<string, string | null> = { '1h': '1 hour', '1d': '1 day', '1w': '7 days', all: null };
+const RANGE_INTERVAL: Record<string, '1 hour' | '1 day' | '7 days' | null> = { '1h': '1 hour', '1d': '1 day', '1w': '7 days', all: null };
 /** At most this many points: longer ranges are evenly thinned (the newest point is always kept). */
 const MAX_POINTS = 500;
 
@@ -64,32 +64,22 @@ export class PortfolioHistoryHandler implements ToolHandler<typeof GET_PORTFOLIO
   async run(input: ToolInput<typeof GET_PORTFOLIO_HISTORY>, ctx: ToolContext): Promise<ToolOutcome<ToolData<typeof GET_PORTFOLIO_HISTORY>>> {
     const wallet = resolveWallet(this.tool, input.wallet, ctx);
     const interval = RANGE_INTERVAL[input.range];
-    const [snapshots, accounts, open] = await Promise.all([
-      this.db.query(
-        `SELECT taken_at, equity_micro, free_micro, locked_micro, unrealized_pnl_micro FROM exchange.equity_snapshots
-          WHERE wallet = $1 ${interval ? `AND taken_at >= now() - interval '${interval}'` : ''} ORDER BY taken_at`,
-        [wallet],
-      ) as Promise<Record<string, unknown>[]>,
-      this.db.query(`SELECT free_micro, locked_micro, queued_micro FROM exchange.accounts WHERE wallet = $1`, [wallet]) as Promise<Record<string, unknown>[]>,
-      this.open.valued(wallet),
-    ]);
+    const [snapshots, a, open] = await Promise.all([equitySnapshots(this.db, wallet, interval ?? null), accountBalances(this.db, wallet), this.open.valued(wallet)]);
     const points = thin(snapshots).map((s) => ({
-      time: iso(s['taken_at'] as Date)!,
-      equityMicro: toBig(s['equity_micro']),
-      free: toBig(s['free_micro']),
-      locked: toBig(s['locked_micro']),
-      unrealized: toBig(s['unrealized_pnl_micro']),
+      time: s.takenAt.toISOString(),
+      equityMicro: s.equityMicro,
+      free: s.freeMicro,
+      locked: s.lockedMicro,
+      unrealized: s.unrealizedPnlMicro,
     }));
-    const a = accounts[0];
     if (a) {
       const unrealized = open.positions.reduce((s, p) => s + p.value.pnlMicro, 0n);
       const margins = open.positions.reduce((s, p) => s + p.position.marginMicro, 0n);
-      const free = toBig(a['free_micro']);
       points.push({
         time: new Date().toISOString(),
-        equityMicro: free + toBig(a['queued_micro']) + margins + unrealized,
-        free,
-        locked: toBig(a['locked_micro']),
+        equityMicro: a.freeMicro + a.queuedMicro + margins + unrealized,
+        free: a.freeMicro,
+        locked: a.lockedMicro,
         unrealized,
       });
     }

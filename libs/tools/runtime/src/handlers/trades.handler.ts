@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { GET_RECENT_TRADES, GET_TOP_TRADES, type ToolData, type ToolInput } from '@paper/contracts';
+import { recentTradeEvents, topProfitablePositionRows } from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
-import { iso, percentOf, px, toBig, usd, usdText } from '../money/money-format';
+import { percentOf, px, usd, usdText } from '../money/money-format';
 import { shortAddress, type ToolHandler, type ToolOutcome } from './tool-handler';
-import type { MarketName } from '@paper/markets';
-import { topProfitablePositionRows } from '@paper/exchange-data';
 
 const TOP_TRADES_LIMIT = 25;
 const RECENT_TRADES_LIMIT = 50;
@@ -54,35 +53,20 @@ export class RecentTradesHandler implements ToolHandler<typeof GET_RECENT_TRADES
   async run(input: ToolInput<typeof GET_RECENT_TRADES>): Promise<ToolOutcome<ToolData<typeof GET_RECENT_TRADES>>> {
     const wallet = input.wallet?.toLowerCase() ?? null;
     const market = input.market ?? null;
-    const rows: Record<string, unknown>[] = await this.db.query(
-      `WITH p AS (
-         SELECT id, wallet, market, side, leverage, margin_micro, notional_micro, entry_price, exit_price, pnl_micro, status, opened_at, closed_at
-           FROM exchange.positions WHERE ($1::text IS NULL OR market = $1) AND ($2::text IS NULL OR wallet = $2))
-       SELECT * FROM (
-         SELECT 'open' AS type, id::text AS id, wallet, market, side, leverage, margin_micro, notional_micro, entry_price AS price,
-                NULL::bigint AS pnl, opened_at AS at FROM p
-         UNION ALL
-         SELECT CASE WHEN status = 'liquidated' THEN 'liquidation' ELSE 'close' END, id::text, wallet, market, side, leverage, margin_micro,
-                notional_micro, exit_price, pnl_micro, closed_at FROM p WHERE closed_at IS NOT NULL
-       ) events ORDER BY at DESC, id DESC LIMIT ${RECENT_TRADES_LIMIT}`,
-      [market, wallet],
-    );
-    const trades = rows.map((r) => {
-      const m = r['market'] as MarketName;
-      return {
-        type: r['type'] as 'open' | 'close' | 'liquidation',
-        positionId: String(r['id']),
-        trader: String(r['wallet']),
-        market: m,
-        side: r['side'] as 'long' | 'short',
-        leverage: Number(r['leverage']),
-        marginUsd: usd(toBig(r['margin_micro'])),
-        notionalUsd: usd(toBig(r['notional_micro'])),
-        price: px(toBig(r['price']), m),
-        pnlUsd: r['pnl'] === null ? null : usd(toBig(r['pnl'])),
-        time: iso(r['at'] as Date)!,
-      };
-    });
+    const events = await recentTradeEvents(this.db, { market, wallet }, RECENT_TRADES_LIMIT);
+    const trades = events.map((e) => ({
+      type: e.type,
+      positionId: e.positionId,
+      trader: e.wallet,
+      market: e.market,
+      side: e.side,
+      leverage: e.leverage,
+      marginUsd: usd(e.marginMicro),
+      notionalUsd: usd(e.notionalMicro),
+      price: px(e.price, e.market),
+      pnlUsd: e.pnlMicro === null ? null : usd(e.pnlMicro),
+      time: e.at.toISOString(),
+    }));
     const scope = [market ? `${market}` : null, wallet ? `by ${shortAddress(wallet)}` : null].filter(Boolean).join(' ');
     const counts = ['open', 'close', 'liquidation'].map((t) => [t, trades.filter((x) => x.type === t).length] as const);
     return {

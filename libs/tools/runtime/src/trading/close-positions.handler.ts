@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOSE_POSITIONS, type ClosedPositionResult, type IntentResult, type ToolData, type ToolInput } from '@paper/contracts';
 import { type Market, usdcToMicro } from '@paper/exchange';
+import { openPositionIds, positionStatuses } from '@paper/exchange-data';
 import { MAX_POSITIONS_PER_CLOSE_INTENT } from '@paper/exchange-signing';
 import { DataSource } from 'typeorm';
 import type { Hex } from 'viem';
@@ -111,20 +112,13 @@ export class ClosePositionsHandler implements ToolHandler<typeof CLOSE_POSITIONS
   }
 
   private async allOpen(wallet: string, market?: Market): Promise<{ open: string[]; skipped: Result[] }> {
-    const rows: { id: string }[] = await this.db.query(
-      `SELECT id::text AS id FROM exchange.positions WHERE wallet = $1 AND status = 'open' AND ($2::text IS NULL OR market = $2) ORDER BY id`,
-      [wallet, market ?? null],
-    );
-    return { open: rows.map((r) => r.id), skipped: [] };
+    return { open: await openPositionIds(this.db, wallet, market), skipped: [] };
   }
 
   private async listed(wallet: string, ids: readonly string[]): Promise<{ open: string[]; skipped: Result[] }> {
     const unique = [...new Set(ids.map((id) => BigInt(id).toString()))];
     const valid = unique.filter((id) => BigInt(id) > 0n && BigInt(id) <= MAX_ID);
-    const rows: { id: string; status: string }[] = valid.length
-      ? await this.db.query(`SELECT id::text AS id, status FROM exchange.positions WHERE wallet = $1 AND id = ANY($2::bigint[])`, [wallet, valid])
-      : [];
-    const found = new Map(rows.map((r) => [r.id, r.status]));
+    const found = await positionStatuses(this.db, wallet, valid);
     const unknown = unique.filter((id) => !found.has(id));
     if (unknown.length > 0) {
       throw toolErrors.notFound(
