@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { evaluateDeposit, microToUsdc, PROTOCOL_OWNER, transfer } from '@paper/exchange';
-import { appendEvents, exchangeEvent } from '@paper/exchange-data';
+import { appendEvents, exchangeEvent, walletsWithDepositsWaiting } from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
 import { lockAccounts } from '../database/account-balances';
 import { writeLedger } from '../database/ledger-writer';
@@ -27,13 +27,9 @@ export class DepositSweepService {
 
   /** Sweeps every proxy holding USDC (or only `wallet`'s). */
   async sweep(wallet?: string): Promise<SweptDeposit[]> {
-    const found = (await this.dataSource.query(
-      `SELECT a.wallet FROM exchange.chain_balances c JOIN exchange.accounts a ON a.deposit_address = c.address
-        WHERE c.asset = 'USDC' AND c.amount > 0 ${wallet ? 'AND a.wallet = $1' : ''} LIMIT 1000`,
-      wallet ? [wallet.toLowerCase()] : [],
-    )) as Array<{ wallet: string }>;
+    const found = await walletsWithDepositsWaiting(this.dataSource, wallet);
     const results: SweptDeposit[] = [];
-    for (const { wallet: w } of found) {
+    for (const w of found) {
       const swept = await inTransaction(this.dataSource, (sql) => this.sweepOne(sql, w));
       if (swept) results.push(swept);
     }

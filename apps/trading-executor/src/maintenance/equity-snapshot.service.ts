@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { type Market, MARKETS, marketConfig, outcomeAtExit, type Side } from '@paper/exchange';
+import { type Market, MARKETS, marketConfig, outcomeAtExit } from '@paper/exchange';
+import { insertEquitySnapshots, openPositionsOfWallets, snapshotAccounts } from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
 import { PriceBook } from '../prices/price-book.service';
 
@@ -26,16 +27,9 @@ export class EquitySnapshotService {
       const price = await this.prices.fresh(market);
       if (price) marks.set(market, price.mid);
     }
-    const accounts = (await this.dataSource.query(
-      `SELECT wallet, free_micro, locked_micro, queued_micro FROM exchange.accounts a
-        WHERE last_active_at > now() - interval '${ACTIVE_WINDOW}'
-           OR EXISTS (SELECT 1 FROM exchange.positions p WHERE p.wallet = a.wallet AND p.status = 'open')`,
-    )) as Array<{ wallet: string; free_micro: string; locked_micro: string; queued_micro: string }>;
+    const accounts = await snapshotAccounts(this.dataSource, ACTIVE_WINDOW);
     if (accounts.length === 0) return 0;
-    const positions = (await this.dataSource.query(
-      `SELECT wallet, market, side, margin_micro, leverage, entry_price, bust_price FROM exchange.positions WHERE status = 'open' AND wallet = ANY($1::varchar[])`,
-      [accounts.map((a) => a.wallet)],
-    )) as Array<{ wallet: string; market: Market; side: Side; margin_micro: string; leverage: number; entry_price: string; bust_price: string }>;
+    const positions = await openPositionsOfWallets(this.dataSource, accounts.map((a) => a.wallet));
     const unrealized = new Map<string, bigint>();
     const unpriced = new Set<string>();
     for (const p of positions) {
@@ -46,11 +40,11 @@ export class EquitySnapshotService {
       }
       const outcome = outcomeAtExit({
         side: p.side,
-        marginMicro: BigInt(p.margin_micro),
+        marginMicro: p.marginMicro,
         leverage: p.leverage,
-        entryPrice: BigInt(p.entry_price),
+        entryPrice: p.entryPrice,
         exitPrice: mark,
-        bust: BigInt(p.bust_price),
+        bust: p.bustPrice,
         config: marketConfig(p.market),
       });
       unrealized.set(p.wallet, (unrealized.get(p.wallet) ?? 0n) + outcome.pnlMicro);
@@ -58,18 +52,12 @@ export class EquitySnapshotService {
     const rows = accounts.filter((a) => !unpriced.has(a.wallet));
     if (unpriced.size > 0) this.logger.warn(`no fresh price: skipped ${unpriced.size} account(s) with open positions`);
     if (rows.length === 0) return 0;
-    const cols: string[][] = [[], [], [], [], []];
-    for (const a of rows) {
-      const u = unrealized.get(a.wallet) ?? 0n;
-      const equity = BigInt(a.free_micro) + BigInt(a.locked_micro) + BigInt(a.queued_micro) + u;
-      [a.wallet, equity.toString(), a.free_micro, a.locked_micro, u.toString()].forEach((v, i) => cols[i]!.push(v));
-    }
-    await this.dataSource.query(
-      `INSERT INTO exchange.equity_snapshots (wallet, taken_at, equity_micro, free_micro, locked_micro, unrealized_pnl_micro)
-       SELECT v.wallet, date_trunc('minute', now()), v.equity, v.free, v.locked, v.unrealized
-         FROM unnest($1::varchar[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[]) AS v(wallet, equity, free, locked, unrealized)
-       ON CONFLICT (wallet, taken_at) DO NOTHING`,
-      cols,
+    await insertEquitySnapshots(
+      this.dataSource,
+      rows.map((a) => {
+        const u = unrealized.get(a.wallet) ?? 0n;
+        return { wallet: a.wallet, equityMicro: a.freeMicro + a.lockedMicro + a.queuedMicro + u, freeMicro: a.freeMicro, lockedMicro: a.lockedMicro, unrealizedPnlMicro: u };
+      }),
     );
     return rows.length;
   }

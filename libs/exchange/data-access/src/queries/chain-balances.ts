@@ -57,3 +57,14 @@ export async function chainBalances(db: QueryExecutor, address: string): Promise
   const of = (asset: ChainAsset) => BigInt(rows.find((r) => r.asset === asset)?.amount ?? '0');
   return { usdcMicro: of('USDC'), ethWei: of('ETH') };
 }
+
+/** Wallets whose deposit address holds USDC waiting to be swept (all, or only `wallet`), at most 1,000. */
+export async function walletsWithDepositsWaiting(db: QueryExecutor, wallet?: string): Promise<string[]> {
+  const rows = await queryRows<{ wallet: string }>(
+    db,
+    `SELECT a.wallet FROM exchange.chain_balances c JOIN exchange.accounts a ON a.deposit_address = c.address
+      WHERE c.asset = 'USDC' AND c.amount > 0 AND ($1::text IS NULL OR a.wallet = $1) LIMIT 1000`,
+    [wallet ? wallet.toLowerCase() : null],
+  );
+  return rows.map((r) => r.wallet);
+}

@@ -169,3 +169,8 @@ export async function recentTradeEvents(db: QueryExecutor, filter: { market: Mar
     at: r.at,
   }));
 }
+
+/** The open positions of these wallets. */
+export async function openPositionsOfWallets(db: QueryExecutor, wallets: readonly string[]): Promise<PositionRow[]> {
+  return wallets.length === 0 ? [] : positions(db, `WHERE status = 'open' AND wallet = ANY($1::varchar[])`, [wallets]);
+}
