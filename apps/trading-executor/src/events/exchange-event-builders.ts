@@ -1,6 +1,6 @@
 import type { ExchangeEventType, IntentResult } from '@paper/contracts';
 import { type Market, marketConfig, microToUsdc, scaledToPrice, type Side } from '@paper/exchange';
-import { exchangeEvent, type NewExchangeEvent } from '@paper/exchange-data';
+import { exchangeEvent, type NewExchangeEvent, type PositionRow } from '@paper/exchange-data';
 
 /**
  * The event-log records of what the executor settles, with the tools' field names and units: USDC and
@@ -8,17 +8,7 @@ import { exchangeEvent, type NewExchangeEvent } from '@paper/exchange-data';
  */
 
 /** A stored position's figures (integers as stored: micro-USDC, prices at the market's scale). */
-export interface PositionFacts {
-  id: string;
-  wallet: string;
-  market: Market;
-  side: Side;
-  marginMicro: bigint;
-  leverage: number;
-  notionalMicro: bigint;
-  entryPrice: bigint;
-  bustPrice: bigint;
-}
+export type PositionFacts = Pick<PositionRow, 'id' | 'wallet' | 'market' | 'side' | 'marginMicro' | 'leverage' | 'notionalMicro' | 'entryPrice' | 'bustPrice'>;
 
 /** How a position was settled (micro-USDC, the exit at the market's scale). */
 export interface Settlement {

@@ -1,14 +1,9 @@
+import type { AccountBalances } from './account-summary';
 import { type QueryExecutor, queryRows } from './chain-balances';
 
 /** A trader active in a window (traded in it, or holds an open position), with the window's realized PnL and volume. */
-export interface LeaderboardAccount {
+export interface LeaderboardAccount extends Pick<AccountBalances, 'displayName' | 'freeMicro' | 'lockedMicro' | 'queuedMicro' | 'paperMicro' | 'stakedMicro'> {
   wallet: string;
-  displayName: string | null;
-  freeMicro: bigint;
-  lockedMicro: bigint;
-  queuedMicro: bigint;
-  paperMicro: bigint;
-  stakedMicro: bigint;
   /** Last activity: the account's, else its last trade. */
   lastActive: Date | null;
   realizedMicro: bigint;
