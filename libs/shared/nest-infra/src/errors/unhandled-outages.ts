@@ -2,10 +2,11 @@ import type { Logger } from 'pino';
 import { isDependencyOutage } from './dependency-outage';
 
 /**
- * What the process does with a promise rejection nobody handled: a dependency's outage (a Redis command
- * or a query in flight when the connection dropped, flushed by its client with no caller left waiting)
- * is logged and the process carries on, the connection reconnecting by itself; anything else is a bug
- * and ends the process as Node does by default.
+ * What the process does with a promise rejection nobody handled: a dependency's outage (a command in
+ * flight when the connection dropped, flushed by its client with no caller left waiting; ioredis does
+ * this with its own internal commands when a reconnection fails, redis/ioredis#1791) is logged and the
+ * process carries on, the connection reconnecting by itself; anything else is a bug and ends the
+ * process as Node does by default.
  */
 export function unhandledRejectionHandler(logger: Pick<Logger, 'warn'>): (reason: unknown) => void {
   let last = 0;
