@@ -81,4 +81,22 @@ describe('Telegram /start <code> linking (PostgreSQL + Redis)', () => {
     expect(await kit.db.query(`SELECT count(*)::int AS n FROM alerts.channels WHERE account_id = $1`, [account])).toEqual([{ n: 1 }]);
     expect(telegram.delivered(901)).toHaveLength(1);
   });
+
+  it('skips an update that fails for a reason other than an outage (marked, never retried), and retries one that met an outage', async () => {
+    const account = await kit.account();
+    const failing = update(1001, `/start ${await code(account)}`);
+    const bug = kit.updatesWith({ handle: () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'id')")) } as unknown as TelegramLinkService);
+    expect(await bug.process(failing)).toBe('failed');
+    expect(await kit.updates.process(failing)).toBe('duplicate');
+    const later = update(1002, `/start ${await code(account)}`);
+    const outage = kit.updatesWith({ handle: () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })) } as unknown as TelegramLinkService);
+    await expect(outage.process(later)).rejects.toThrow('ECONNREFUSED');
+    expect(await kit.updates.process(later)).toBe('linked');
+  });
+
+  it('refuses text PostgreSQL cannot store before anything runs, and goes on with the next update', async () => {
+    expect(await kit.updates.process(update(1101, '/watch 0x52908400098527886e0f7030069857d2e4169ee7 a\u0000b'))).toBe('unstorable');
+    expect(telegram.delivered(1101)).toEqual([]);
+    expect(await kit.updates.process(update(1101, '/help'))).toBe('help');
+  });
 });

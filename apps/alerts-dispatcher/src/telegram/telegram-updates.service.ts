@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { escapeTelegramHtml } from '@paper/alerts-delivery';
-import { APP_CONFIG, REDIS } from '@paper/nest-infra';
+import { APP_CONFIG, isDependencyOutage, REDIS, unstorableTextPath } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
 import { BotIdentity } from '../bot/bot-identity.service';
 import { type BotOutcome, TelegramBot } from '../bot/telegram-bot.service';
@@ -9,14 +9,16 @@ import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config'
 import { TelegramApiError, TelegramBotClient, type TelegramUpdate } from './telegram-bot.client';
 import { type LinkResult, REPLIES, TelegramLinkService } from './telegram-link.service';
 
-export type UpdateOutcome = LinkResult | BotOutcome | 'duplicate';
+export type UpdateOutcome = LinkResult | BotOutcome | 'duplicate' | 'unstorable' | 'failed';
 
 /**
  * Handles bot updates from either source (webhook or long polling), crash-safe: an update is marked
  * handled (a Redis marker kept for a day) only after its change committed and the reply was sent. An
  * update seen again before that (a crash, a webhook redelivery, a long poll that had not stored its
  * offset) is handled again; `/start` and linking are idempotent, so a repeat creates nothing twice.
- * An error leaves the update unmarked, so Telegram (webhook) or the long poller delivers it again.
+ * An outage of PostgreSQL or Redis leaves the update unmarked, so Telegram (webhook) or the long poller
+ * delivers it again; any other error is logged and the update marked handled, so one bad update never
+ * holds up the ones behind it. Text PostgreSQL cannot store (NUL) is refused before anything runs.
  */
 @Injectable()
 export class TelegramUpdates {
@@ -35,9 +37,24 @@ export class TelegramUpdates {
     if (!Number.isSafeInteger(update.update_id)) return 'ignored';
     const marker = `${this.config.REDIS_PREFIX}:alerts:telegram:update:${update.update_id}`;
     if ((await this.redis.exists(marker)) === 1) return 'duplicate';
-    const outcome = await this.route(update);
+    const outcome = await this.handle(update);
     await this.redis.set(marker, '1', 'EX', 86_400);
     return outcome;
+  }
+
+  private async handle(update: TelegramUpdate): Promise<UpdateOutcome> {
+    const unstorable = unstorableTextPath(update);
+    if (unstorable) {
+      this.logger.warn(`Telegram update ${update.update_id} ignored: "${unstorable}" contains a character that cannot be stored`);
+      return 'unstorable';
+    }
+    try {
+      return await this.route(update);
+    } catch (error) {
+      if (isDependencyOutage(error)) throw error;
+      this.logger.error(`Telegram update ${update.update_id} failed and is skipped: ${(error as Error).stack ?? String(error)}`);
+      return 'failed';
+    }
   }
 
   private async route(update: TelegramUpdate): Promise<UpdateOutcome> {
