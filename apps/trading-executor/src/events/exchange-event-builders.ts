@@ -1,6 +1,6 @@
 import type { ExchangeEventType, IntentResult } from '@paper/contracts';
-import { type Market, marketConfig, microToUsdc, scaledToPrice, type Side } from '@paper/exchange';
-import { exchangeEvent, type NewExchangeEvent, type PositionRow } from '@paper/exchange-data';
+import { type Market, marketConfig, microToUsdc, scaledToPrice } from '@paper/exchange';
+import { exchangeEvent, type NewExchangeEvent, type PositionRow, type RawPositionRow } from '@paper/exchange-data';
 
 /**
  * The event-log records of what the executor settles, with the tools' field names and units: USDC and
@@ -57,16 +57,7 @@ export function settledEvent(type: 'position.closed' | 'position.liquidated', p:
 }
 
 /** The columns of an `exchange.positions` row the events need (as node-postgres returns them). */
-export interface PositionColumns {
-  id: string;
-  wallet: string;
-  side: Side;
-  margin_micro: string;
-  leverage: number;
-  notional_micro: string;
-  entry_price: string;
-  bust_price: string;
-}
+export type PositionColumns = Pick<RawPositionRow, 'id' | 'wallet' | 'side' | 'margin_micro' | 'leverage' | 'notional_micro' | 'entry_price' | 'bust_price'>;
 
 export function positionFacts(row: PositionColumns, market: Market): PositionFacts {
   return {

@@ -1,6 +1,6 @@
 import type { IntentResult, SignedIntentPayload } from '@paper/contracts';
 import type { AccountDelta, Guardrails, Market, Side } from '@paper/exchange';
-import type { MarketState } from '@paper/exchange-data';
+import type { MarketState, RawPositionRow } from '@paper/exchange-data';
 import type { LockedAccount } from '../../database/account-balances';
 import type { LedgerTx } from '../../database/ledger-writer';
 import type { LockedPool } from '../../database/protocol-pool';
@@ -33,23 +33,8 @@ export interface BatchAccount {
 }
 
 /** A position a close of the batch may settle (locked), as stored, and once settled its outcome. */
-export interface BatchPosition {
-  id: string;
-  wallet: string;
-  market: Market;
-  side: Side;
-  margin_micro: string;
-  leverage: number;
-  notional_micro: string;
-  entry_price: string;
-  bust_price: string;
+export interface BatchPosition extends Omit<RawPositionRow, 'opened_at' | 'closed_at'> {
   margin_queued_micro: string;
-  status: 'open' | 'closed' | 'liquidated';
-  exit_price: string | null;
-  pnl_micro: string | null;
-  fee_micro: string;
-  queued_micro: string;
-  reward_minted_micro: string;
 }
 
 export interface BatchMarket extends MarketState {

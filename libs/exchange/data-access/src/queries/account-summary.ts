@@ -14,7 +14,7 @@ export interface AccountBalances {
   stakingRewardsMicro: bigint;
 }
 
-interface AccountBalancesRow {
+export interface AccountBalancesRow {
   display_name: string | null;
   free_micro: string;
   locked_micro: string;

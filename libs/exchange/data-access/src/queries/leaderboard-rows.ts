@@ -1,4 +1,4 @@
-import type { AccountBalances } from './account-summary';
+import type { AccountBalances, AccountBalancesRow } from './account-summary';
 import { type QueryExecutor, queryRows } from './chain-balances';
 
 /** A trader active in a window (traded in it, or holds an open position), with the window's realized PnL and volume. */
@@ -10,14 +10,8 @@ export interface LeaderboardAccount extends Pick<AccountBalances, 'displayName' 
   volumeMicro: bigint;
 }
 
-interface Row {
+interface Row extends Pick<AccountBalancesRow, 'display_name' | 'free_micro' | 'locked_micro' | 'queued_micro' | 'paper_micro' | 'staked_micro'> {
   wallet: string;
-  display_name: string | null;
-  free_micro: string;
-  locked_micro: string;
-  queued_micro: string;
-  paper_micro: string;
-  staked_micro: string;
   last_active: Date | null;
   realized: string;
   volume: string;

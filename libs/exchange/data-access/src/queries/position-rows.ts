@@ -22,7 +22,8 @@ export interface PositionRow {
   closedAt: string | null;
 }
 
-interface RawPositionRow {
+/** An `exchange.positions` row as node-postgres returns it (bigints as strings). */
+export interface RawPositionRow {
   id: string;
   wallet: string;
   market: Market;
