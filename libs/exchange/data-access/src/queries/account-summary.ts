@@ -1,4 +1,4 @@
-import { type QueryExecutor, queryRows } from './chain-balances';
+import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 
 /** The balances and lifetime totals of one exchange account, in micro-USDC. */
 export interface AccountBalances {

@@ -1,17 +1,9 @@
+import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+
 /**
  * Simulated chain balances (paper mode): USDC in micro-units and ETH in wei per address. Each function
  * is one atomic statement, usable with a DataSource, an EntityManager or a QueryRunner.
  */
-export interface QueryExecutor {
-  query(text: string, params?: unknown[]): Promise<unknown>;
-}
-
-/** Rows of a query, whether the executor returns them directly (TypeORM) or as `{ rows }` (pg). */
-export async function queryRows<T>(db: QueryExecutor, text: string, params?: unknown[]): Promise<T[]> {
-  const out = (await db.query(text, params)) as T[] | { rows: T[] };
-  return Array.isArray(out) ? out : out.rows;
-}
-
 export type ChainAsset = 'USDC' | 'ETH';
 
 export interface ChainBalances {

@@ -1,4 +1,4 @@
-import { type QueryExecutor, queryRows } from './chain-balances';
+import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 
 /** One recorded point of a wallet's equity (micro-USDC). */
 export interface EquitySnapshot {

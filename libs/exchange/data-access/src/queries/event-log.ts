@@ -1,6 +1,6 @@
 import { EXCHANGE_EVENTS_CHANNEL, type ExchangeEvent, type ExchangeEventData, type ExchangeEventType } from '@paper/contracts';
 
-import { type QueryExecutor, queryRows } from './chain-balances';
+import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 import type { MarketName } from '@paper/markets';
 
 /**

@@ -1,4 +1,4 @@
-import { type QueryExecutor, queryRows } from './chain-balances';
+import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 
 /**
  * The guardrails' day: a session key's daily notional limit counts what the wallet opened since UTC

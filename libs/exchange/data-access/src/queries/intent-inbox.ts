@@ -1,7 +1,7 @@
 import { EXCHANGE_EVENTS_CHANNEL, type IntentResult, type OwnerActionResult, type SignedIntentPayload, type SignedOwnerActionPayload } from '@paper/contracts';
 import type { IntentStatus } from '../entities/intent.entity';
 import type { OwnerActionEntity } from '../entities/owner-action.entity';
-import { type QueryExecutor, queryRows } from './chain-balances';
+import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 import { EVENT_APPEND_LOCK } from './event-log';
 
 /**

@@ -1,5 +1,5 @@
 import type { AccountBalances, AccountBalancesRow } from './account-summary';
-import { type QueryExecutor, queryRows } from './chain-balances';
+import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 
 /** A trader active in a window (traded in it, or holds an open position), with the window's realized PnL and volume. */
 export interface LeaderboardAccount extends Pick<AccountBalances, 'displayName' | 'freeMicro' | 'lockedMicro' | 'queuedMicro' | 'paperMicro' | 'stakedMicro'> {

@@ -1,4 +1,4 @@
-import { type QueryExecutor, queryRows } from './chain-balances';
+import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 
 /**
  * Checks that the books balance: every ledger transaction sums to zero; each account's cached free,

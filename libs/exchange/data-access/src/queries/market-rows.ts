@@ -1,5 +1,5 @@
 import { type Market, type MarketConfig, marketConfig, type MarketStatus } from '@paper/exchange';
-import { type QueryExecutor, queryRows } from './chain-balances';
+import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 
 /** A market row with the exchange-wide trading switch, as `MARKET_ROWS` selects it. */
 export interface MarketRow {

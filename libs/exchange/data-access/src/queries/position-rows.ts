@@ -1,5 +1,5 @@
 import type { Market, Side } from '@paper/exchange';
-import { type QueryExecutor, queryRows } from './chain-balances';
+import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 
 /** A position as the tools read it from exchange.positions (money in micro-USDC, prices in the market's units). */
 export interface PositionRow {

@@ -1,4 +1,4 @@
-import { type QueryExecutor, queryRows } from './chain-balances';
+import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 
 const TOTALS_SQL = `
   SELECT p.trading_enabled, p.lp_micro, p.parked_micro, p.fees_micro, p.swept_to_stakers_micro, p.paper_supply_micro,

@@ -1,4 +1,4 @@
-import { type QueryExecutor, queryRows } from './chain-balances';
+import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 
 /** A registered session key as stored; `guardrails` is the stored JSON, validated by its reader. */
 export interface SessionKeyRow {
