@@ -1,3 +1,4 @@
+import { deleteGrantAndIssued } from '@paper/oauth-data';
 import type { DataSource } from 'typeorm';
 
 /** Revokes the session keys of a grant (in this service and, through the queue, on the exchange). */
@@ -9,5 +10,5 @@ export type RevokeSessionKeys = (grantId: string) => Promise<unknown>;
  */
 export async function revokeGrant(dataSource: DataSource, revokeSessionKeys: RevokeSessionKeys, grantId: string): Promise<void> {
   await revokeSessionKeys(grantId);
-  await dataSource.query(`DELETE FROM oauth.oidc_models WHERE grant_id = $1`, [grantId]);
+  await deleteGrantAndIssued(dataSource, grantId);
 }

@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, HealthRegistry, isDependencyOutage } from '@paper/nest-infra';
+import { deleteExpiredRows } from '@paper/oauth-data';
 import type { NextFunction, Request, Response } from 'express';
 import Provider from 'oidc-provider';
 import { DataSource } from 'typeorm';
 import type { OauthServerConfig } from '../config/oauth-server.config';
 import { SessionKeysService } from '../session-keys/session-keys.service';
 import { redirectUriMatches } from './loopback-redirect';
-import { deleteExpiredRows } from './expired-rows';
 import { OAUTH_ROUTES, providerConfiguration } from './provider-configuration';
 import { treatOfflineAccessAsConsent } from './offline-access';
 import { loadProviderKeys } from './provider-keys';

@@ -1,5 +1,5 @@
+import { deleteExpiredRows } from '@paper/oauth-data';
 import type { DataSource } from 'typeorm';
-import { deleteExpiredRows } from './expired-rows';
 import { PostgresOidcAdapter } from './postgres-oidc.adapter';
 import { createOauthTestDatabase, type OauthTestDatabase } from '../testing/oauth-test-database';
 

@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { signingKeyStoredOnce } from '@paper/oauth-data';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
+import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { OauthServerConfig } from '../config/oauth-server.config';
 
@@ -29,21 +30,9 @@ async function withKid(jwk: JWK): Promise<JWK> {
 async function devJwks(dataSource: DataSource): Promise<{ keys: JWK[] }> {
   const { privateKey } = await generateKeyPair('ES256', { extractable: true });
   const candidate = await withKid(await exportJWK(privateKey));
-  const material = await storeOnce(dataSource, DEV_JWT_KEY_ID, 'jwt', { keys: [candidate] });
-  return material as { keys: JWK[] };
+  return signingKeyStoredOnce(dataSource, DEV_JWT_KEY_ID, 'jwt', { keys: [candidate] });
 }
 
 async function devCookieKeys(dataSource: DataSource): Promise<string[]> {
-  const material = await storeOnce(dataSource, DEV_COOKIE_KEY_ID, 'cookie', { keys: [randomBytes(32).toString('base64url')] });
-  return (material as { keys: string[] }).keys;
-}
-
-/** Inserts the candidate unless another replica did first; returns whichever is stored. */
-async function storeOnce(dataSource: DataSource, id: string, purpose: 'jwt' | 'cookie', candidate: object): Promise<unknown> {
-  await dataSource.query(
-    `INSERT INTO oauth.signing_keys (id, purpose, material) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`,
-    [id, purpose, JSON.stringify(candidate)],
-  );
-  const rows = (await dataSource.query(`SELECT material FROM oauth.signing_keys WHERE id = $1`, [id])) as { material: unknown }[];
-  return rows[0]!.material;
+  return (await signingKeyStoredOnce(dataSource, DEV_COOKIE_KEY_ID, 'cookie', { keys: [randomBytes(32).toString('base64url')] })).keys;
 }
