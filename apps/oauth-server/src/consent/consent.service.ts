@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { mcpResource, SCOPES } from '@paper/contracts';
 import { verifyApproval } from '@paper/exchange-signing';
 import { APP_CONFIG } from '@paper/nest-infra';
-import { ConsentRequestEntity } from '@paper/oauth-data';
+import { claimConsentRequest, ConsentRequestEntity } from '@paper/oauth-data';
 import { SessionKeyVault } from '@paper/session-key-vault';
 import type { Request, Response } from 'express';
 import type { Interaction } from 'oidc-provider';
@@ -225,12 +225,7 @@ export class ConsentService {
   /** Marks the request as being approved (one submission at a time, across replicas) and returns it. */
   private async claim(uid: string): Promise<ConsentRequestEntity> {
     const holdSeconds = Math.ceil(this.config.SESSION_KEY_REGISTRATION_TIMEOUT_MS / 1000) + 30;
-    const claimed = (await this.dataSource.query(
-      `UPDATE oauth.consent_requests SET approving_until = now() + make_interval(secs => $2)
-        WHERE uid = $1 AND wallet IS NOT NULL AND (approving_until IS NULL OR approving_until < now()) RETURNING uid`,
-      [uid, holdSeconds],
-    )) as [unknown[], number];
-    if (claimed[1] === 0) {
+    if (!(await claimConsentRequest(this.dataSource, uid, holdSeconds))) {
       await this.verifiedRequest(uid);
       throw approvalInProgress();
     }

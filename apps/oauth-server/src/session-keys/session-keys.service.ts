@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { type GuardrailsPayload, SESSION_KEYS_QUEUE, type SessionKeyResult } from '@paper/contracts';
 import { APP_CONFIG, bullConnection, QueueRegistry } from '@paper/nest-infra';
-import { SessionKeySecretEntity } from '@paper/oauth-data';
+import { activeSessionKeyOfGrant, SessionKeySecretEntity } from '@paper/oauth-data';
 import { QueueEvents } from 'bullmq';
 import { DataSource, IsNull } from 'typeorm';
 import type { OauthServerConfig } from '../config/oauth-server.config';
@@ -37,12 +37,7 @@ export class SessionKeysService implements OnApplicationShutdown {
 
   /** The newest usable session key of a grant (lower-case address). */
   async activeAddressForGrant(grantId: string): Promise<string | undefined> {
-    const rows = (await this.dataSource.query(
-      `SELECT address FROM oauth.session_key_secrets WHERE grant_id = $1 AND revoked_at IS NULL AND expires_at > now()
-        ORDER BY created_at DESC LIMIT 1`,
-      [grantId],
-    )) as { address: string }[];
-    return rows[0]?.address;
+    return activeSessionKeyOfGrant(this.dataSource, grantId);
   }
 
   /** Asks the exchange to register the key and waits until it has (or fails), then stores the secret. */

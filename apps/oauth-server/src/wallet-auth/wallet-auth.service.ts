@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DEFAULT_CHAIN_ID } from '@paper/exchange-signing';
 import { APP_CONFIG } from '@paper/nest-infra';
-import { WalletChallengeEntity, WalletSessionEntity } from '@paper/oauth-data';
+import { consumeWalletChallenge, deleteWalletSession, WalletChallengeEntity, WalletSessionEntity, walletOfSession } from '@paper/oauth-data';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { type Hex, verifyMessage } from 'viem';
 import { DataSource } from 'typeorm';
@@ -43,13 +43,7 @@ export class WalletAuthService {
 
   /** Consumes the challenge (single use) and returns the proven lower-case wallet. */
   async verifyChallenge(challengeId: string, signature: Hex, interactionUid: string | null): Promise<string> {
-    const rows = (await this.dataSource.query(
-      `UPDATE oauth.wallet_challenges SET consumed_at = now()
-        WHERE id = $1 AND consumed_at IS NULL AND expires_at > now() AND interaction_uid IS NOT DISTINCT FROM $2
-        RETURNING wallet, message`,
-      [challengeId, interactionUid],
-    )) as [{ wallet: string; message: string }[], number];
-    const challenge = rows[0][0];
+    const challenge = await consumeWalletChallenge(this.dataSource, challengeId, interactionUid);
     if (!challenge) {
       throw new WalletAuthError(WalletAuthErrorCode.ChallengeExpired, 'That sign-in request has expired or was already used. Please sign in again.');
     }
@@ -69,14 +63,11 @@ export class WalletAuthService {
 
   async sessionWallet(token: string | undefined): Promise<string | undefined> {
     if (!token) return undefined;
-    const rows = (await this.dataSource.query(`SELECT wallet FROM oauth.wallet_sessions WHERE id = $1 AND expires_at > now()`, [hashToken(token)])) as {
-      wallet: string;
-    }[];
-    return rows[0]?.wallet;
+    return walletOfSession(this.dataSource, hashToken(token));
   }
 
   async endSession(token: string | undefined): Promise<void> {
-    if (token) await this.dataSource.query(`DELETE FROM oauth.wallet_sessions WHERE id = $1`, [hashToken(token)]);
+    if (token) await deleteWalletSession(this.dataSource, hashToken(token));
   }
 
   /** A per-session token for the pages' forms (defence in depth next to SameSite cookies). */
