@@ -1,8 +1,9 @@
+import type { WatchRow } from '@paper/alerts-data';
 import { rules } from '../rules/rule-fixtures';
 import type { TradeEvent } from '../tool-api/tool-data';
 import { type FetchPlanOptions, planAccountFetches } from './account-fetch-plan';
 import { startScan } from './open-position-scan';
-import type { RuleStates, WatchRow } from './watch-state';
+import type { RuleStates } from './watch-state';
 
 const NOW = Date.parse('2030-01-02T00:00:00Z');
 const addr = (c: string) => `0x${c.repeat(40)}`;

@@ -1,7 +1,8 @@
+import type { WatchRow } from '@paper/alerts-data';
 import { sessionKeyAlertDue } from '../rules/session-key.rule';
 import type { TradeEvent } from '../tool-api/tool-data';
 import { nextScanPages, type ScanState, scanVerdict, type ScanVerdict } from './open-position-scan';
-import { needsAccount, needsBaseline, needsPositions, RECHECK_WINDOW_MS, type RuleStates, tradesChangeValues, type WatchRow } from './watch-state';
+import { needsAccount, needsBaseline, needsPositions, RECHECK_WINDOW_MS, type RuleStates, tradesChangeValues } from './watch-state';
 
 /**
  * Why a wallet's account is read, most urgent first:

@@ -1,10 +1,10 @@
+import type { WatchRow } from '@paper/alerts-data';
 import { account, position, rules } from '../rules/rule-fixtures';
 import type { TradeEvent } from '../tool-api/tool-data';
 import { eventIdFor, uuidFrom } from '../alerts/alert-ids';
 import { canonicalJson } from './canonical-json';
 import { pageHasGap, readFeed } from './feed-cursor';
 import { evaluateWatch } from './watch-evaluator';
-import type { WatchRow } from './watch-state';
 
 const W = '0x52908400098527886e0f7030069857d2e4169ee7';
 const trade = (type: TradeEvent['type'], id: string, time: string, trader = W): TradeEvent => ({

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { ProtocolRules } from '@paper/contracts';
+import { mintRateStates, protocolRulesInUse, type StateWrite } from '@paper/alerts-data';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { eventIdFor } from '../alerts/alert-ids';
-import { AlertWriter, type PendingAlert, type StateWrite } from '../alerts/alert-writer.service';
+import { AlertWriter, type PendingAlert } from '../alerts/alert-writer.service';
 import { type MarketStatusMap, marketStatusAlerts, marketStatusChanges, type MarketTransitions } from '../rules/market-status.rule';
 import { addSupplySample, evaluateMintRate, mintedLastHourMicro, type MintRateState, type SupplySample } from '../rules/mint-rate.rule';
 import { ToolApiClient } from '../tool-api/tool-api.client';
@@ -72,11 +72,8 @@ export class ProtocolPollService {
   private async cycle(startedAt: Date, lease: Lease | undefined): Promise<ProtocolCycleReport> {
     const now = startedAt.getTime();
     const details = await this.store.pollDetails<ProtocolPollDetails>(PROTOCOL_POLL);
-    const rows = (await this.dataSource.query(
-      `SELECT account_id, rules FROM alerts.protocol_rules
-        WHERE (rules->'mintRate'->>'enabled')::boolean OR (rules->'marketStatus'->>'enabled')::boolean`,
-    )) as { account_id: string; rules: ProtocolRules }[];
-    const stored = (await this.dataSource.query(`SELECT account_id, state FROM alerts.protocol_rule_state WHERE rule = 'mint_rate'`)) as { account_id: string; state: MintRateState }[];
+    const rows = await protocolRulesInUse(this.dataSource);
+    const stored = await mintRateStates<MintRateState>(this.dataSource);
     const mintStates = new Map(stored.map((s) => [s.account_id, s.state]));
     const wantsMarkets = rows.some((r) => r.rules.marketStatus.enabled);
     const wantsStats = rows.some((r) => r.rules.mintRate.enabled);

@@ -1,4 +1,4 @@
-import type { StateWrite } from '../alerts/alert-writer.service';
+import type { StateWrite } from '@paper/alerts-data';
 import type { RuleStates, RuleStateKey } from './watch-state';
 
 /**

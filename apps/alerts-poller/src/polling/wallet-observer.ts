@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG } from '@paper/nest-infra';
+import type { WatchRow } from '@paper/alerts-data';
 import type { AlertsPollerConfig } from '../config/alerts-poller.config';
 import { ToolApiClient } from '../tool-api/tool-api.client';
 import { type AccountData, type LeaderboardData, type Marks, marksOf, type TradeEvent, tradeOfEvent } from '../tool-api/tool-data';
@@ -8,7 +9,7 @@ import { type FetchPlan, planAccountFetches, scanVerdicts } from './account-fetc
 import { mapWithLimit } from './canonical-json';
 import { eventKey, type FeedCursor, pageHasGap, readFeed } from './feed-cursor';
 import { advanceScan, SCAN_MARGIN_MS, scanCost, type ScanState, scanVerdict, startScan } from './open-position-scan';
-import { needsPositions, type RuleStates, type WatchRow } from './watch-state';
+import { needsPositions, type RuleStates } from './watch-state';
 import { MARKET_NAMES } from '@paper/markets';
 
 /** Event-log pages read per cycle at most (the rest wait for the next cycle), and their size. */

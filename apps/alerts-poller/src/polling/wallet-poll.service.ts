@@ -1,8 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { APP_CONFIG } from '@paper/nest-infra';
+import type { StateWrite, WatchRow } from '@paper/alerts-data';
 import { eventIdFor } from '../alerts/alert-ids';
-import { AlertWriter, type PendingAlert, type StateWrite } from '../alerts/alert-writer.service';
+import { AlertWriter, type PendingAlert } from '../alerts/alert-writer.service';
 import type { AlertsPollerConfig } from '../config/alerts-poller.config';
 import { canonicalJson } from './canonical-json';
 import type { FeedCursor } from './feed-cursor';
@@ -11,7 +12,7 @@ import type { Lease } from './poll-leader';
 import { RuleStateCache } from './rule-state-cache';
 import { type ScanProgress, WalletObserver, type WalletObservations } from './wallet-observer';
 import { evaluateWatch } from './watch-evaluator';
-import { hasStaleEnabled, needsAccount, needsPositions, RULE_STATE_KEYS, type RuleStates, type WatchRow } from './watch-state';
+import { hasStaleEnabled, needsAccount, needsPositions, RULE_STATE_KEYS, type RuleStates } from './watch-state';
 import { WatchStore } from './watch-store';
 
 export const WALLET_POLL = 'wallets';

@@ -1,3 +1,4 @@
+import type { WatchRow } from '@paper/alerts-data';
 import { evaluateBalanceChange } from '../rules/balance-change.rule';
 import { evaluateLiquidationRisk, type PositionsState } from '../rules/liquidation-risk.rule';
 import { evaluateRewards } from '../rules/rewards.rule';
@@ -6,7 +7,7 @@ import { evaluateSessionKeys } from '../rules/session-key.rule';
 import { evaluateTradeEvents, tradeDetails } from '../rules/trade-events.rule';
 import type { AccountData, Marks, TradeEvent } from '../tool-api/tool-data';
 import type { ScanVerdict } from './open-position-scan';
-import { type AccountFetchState, disableOffRules, needsAccount, needsPositions, RECHECK_WINDOW_MS, type RuleStates, type WatchRow } from './watch-state';
+import { type AccountFetchState, disableOffRules, needsAccount, needsPositions, RECHECK_WINDOW_MS, type RuleStates } from './watch-state';
 
 /** What one cycle observed about a watch's wallet. */
 export interface WatchObservation {

@@ -4,17 +4,6 @@ import type { PositionsState } from '../rules/liquidation-risk.rule';
 import type { RewardsState } from '../rules/rewards.rule';
 import type { SessionKeyState } from '../rules/session-key.rule';
 
-/** A watch as the poller reads it. */
-export interface WatchRow {
-  id: string;
-  accountId: string;
-  address: string;
-  rules: WalletRules;
-  createdAt: Date;
-  /** Last change of the watch (creation or update): a leaderboard scan speaks only for watches older than it. */
-  changedAt: Date;
-}
-
 /** Rule state `account`: how the last account read of this watch's wallet went. */
 export interface AccountFetchState {
   /**

@@ -2,6 +2,7 @@ import { createAlertsDataSource } from '@paper/alerts-data';
 import { DEFAULT_WALLET_RULES, mergeWalletRules, type WalletRulesPatch } from '@paper/contracts';
 import { createTestDatabase, type FakeServer, json, migrateDatabase, startFakeServer, type TestDatabase } from '@paper/dev-stack';
 import { QueueRegistry } from '@paper/nest-infra';
+import { queryRows } from '@paper/sql-rows';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { AlertWriter } from '../alerts/alert-writer.service';
@@ -99,7 +100,7 @@ export class PollerTestKit {
   }
 
   query<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
-    return this.db.query(text, params) as Promise<T[]>;
+    return queryRows<T>(this.db, text, params);
   }
 }
 
