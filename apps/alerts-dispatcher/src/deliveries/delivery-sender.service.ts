@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { DeliveryJob } from '@paper/alerts-data';
 import { type BucketSpec, type DeliveryOutcome, destinationBuckets, parseAllowHosts, sendDiscord, sendTelegram, sendWebhook } from '@paper/alerts-delivery';
 import { APP_CONFIG } from '@paper/nest-infra';
 import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
 import { alertWebhookEvent, discordAlertMessage, telegramAlertText } from '../messages/channel-formats';
-import type { DeliveryJob } from './delivery-store';
 
 /** Renders an alert for its channel kind and sends it with the @paper/alerts-delivery senders. */
 @Injectable()

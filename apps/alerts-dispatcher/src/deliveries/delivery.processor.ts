@@ -1,4 +1,5 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { DeliveryJob } from '@paper/alerts-data';
 import { type DeliveryOutcome, TokenBuckets } from '@paper/alerts-delivery';
 import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
 import { APP_CONFIG, createRedis, isDependencyOutage, metricsRegistry, outageDelay, QueueRegistry } from '@paper/nest-infra';
@@ -6,7 +7,7 @@ import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
 import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
 import { DeliverySender } from './delivery-sender.service';
-import { type DeliveryJob, DeliveryStore } from './delivery-store';
+import { DeliveryStore } from './delivery-store';
 import { maxAttempts, nextRetryDelay, rateLimitedDelay, type RetryPolicy } from './retry-schedule';
 
 const outcomes = new Counter({ name: 'alerts_delivery_attempts_total', help: 'Delivery attempts by channel kind and outcome', labelNames: ['kind', 'outcome'], registers: [metricsRegistry] });

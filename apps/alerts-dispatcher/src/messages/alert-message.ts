@@ -1,16 +1,4 @@
-/** An alert as the dispatcher renders it for every channel kind. */
-export interface AlertForDelivery {
-  alertId: string;
-  eventId: string;
-  kind: string;
-  wallet: string | null;
-  details: Record<string, unknown>;
-  occurredAt: Date;
-  createdAt: Date;
-  watchId: string | null;
-  watchLabel: string | null;
-  watchRole: string | null;
-}
+import type { AlertForDelivery } from '@paper/alerts-data';
 
 export interface AlertMessage {
   title: string;

@@ -1,5 +1,5 @@
+import type { AlertForDelivery } from '@paper/alerts-data';
 import { DISCORD_LIMITS, TELEGRAM_TEXT_LIMIT } from '@paper/alerts-delivery';
-import type { AlertForDelivery } from './alert-message';
 import { describeAlert } from './alert-message';
 import { alertWebhookEvent, discordAlertMessage, escapeDiscordMarkdown, telegramAlertText } from './channel-formats';
 

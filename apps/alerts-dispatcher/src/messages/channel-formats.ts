@@ -1,5 +1,6 @@
+import type { AlertForDelivery } from '@paper/alerts-data';
 import { buildWebhookEvent, type DiscordMessage, fitDiscordLimits, formatTelegramHtml, type WebhookEvent } from '@paper/alerts-delivery';
-import { type AlertForDelivery, DISCLAIMER, describeAlert } from './alert-message';
+import { DISCLAIMER, describeAlert } from './alert-message';
 
 /** Escapes Discord markdown so user text (labels) shows as typed. */
 export function escapeDiscordMarkdown(text: string): string {

@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TelegramChatsService } from '@paper/alerts-accounts';
+import { activateTelegramChannel, channelCountOf, lockAlertsAccount, lockTelegramLinkCode, markTelegramLinkCodeUsed, telegramChannelOf } from '@paper/alerts-data';
 import { ALERTS_LIMITS } from '@paper/alerts-delivery';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -42,31 +43,17 @@ export class TelegramLinkService {
     const chatId = String(message.chat.id);
     if (!CODE.test(code)) return { result: 'unknown_code', chatId };
     return this.dataSource.transaction(async (m) => {
-      const [row] = (await m.query(`SELECT account_id, expires_at, used_at FROM alerts.telegram_link_codes WHERE code = $1 FOR UPDATE`, [code])) as {
-        account_id: string;
-        expires_at: Date;
-        used_at: Date | null;
-      }[];
+      const row = await lockTelegramLinkCode(m, code);
       if (!row) return { result: 'unknown_code' as const, chatId };
-      const existing = (await m.query(`SELECT id, status FROM alerts.channels WHERE account_id = $1 AND kind = 'telegram' AND target = $2`, [row.account_id, chatId])) as { id: string; status: string }[];
-      if (row.used_at) return { result: existing.length > 0 ? ('already_linked' as const) : ('used_code' as const), chatId, channelId: existing[0]?.id };
+      const existing = await telegramChannelOf(m, row.account_id, chatId);
+      if (row.used_at) return { result: existing ? ('already_linked' as const) : ('used_code' as const), chatId, channelId: existing?.id };
       if (row.expires_at.getTime() <= Date.now()) return { result: 'expired_code' as const, chatId };
-      await m.query(`SELECT id FROM alerts.accounts WHERE id = $1 FOR UPDATE`, [row.account_id]);
-      if (existing.length === 0) {
-        const [{ count }] = (await m.query(`SELECT count(*)::int AS count FROM alerts.channels WHERE account_id = $1`, [row.account_id])) as { count: number }[];
-        if (count >= ALERTS_LIMITS.channelsPerAccount) return { result: 'limit_reached' as const, chatId };
-      }
-      await m.query(`UPDATE alerts.telegram_link_codes SET used_at = now() WHERE code = $1`, [code]);
-      const [channel] = (await m.query(
-        `INSERT INTO alerts.channels (id, account_id, kind, target, label, status)
-         VALUES ($1, $2, 'telegram', $3, $4, 'active')
-         ON CONFLICT (account_id, target) WHERE kind = 'telegram'
-         DO UPDATE SET status = 'active', disabled_reason = NULL, updated_at = now()
-         RETURNING id`,
-        [randomUUID(), row.account_id, chatId, chatLabel(message.chat)],
-      )) as { id: string }[];
+      await lockAlertsAccount(m, row.account_id);
+      if (!existing && (await channelCountOf(m, row.account_id)) >= ALERTS_LIMITS.channelsPerAccount) return { result: 'limit_reached' as const, chatId };
+      await markTelegramLinkCodeUsed(m, code);
+      const channelId = await activateTelegramChannel(m, { id: randomUUID(), accountId: row.account_id, chatId, label: chatLabel(message.chat) });
       await this.chats.bindIfFree(m, chatId, row.account_id, String(message.from?.id ?? message.chat.id));
-      return { result: 'linked' as const, chatId, channelId: channel!.id };
+      return { result: 'linked' as const, chatId, channelId };
     });
   }
 }

@@ -3,6 +3,7 @@ import { createAlertsDataSource } from '@paper/alerts-data';
 import { createTestDatabase, migrateDatabase, type TestDatabase } from '@paper/dev-stack';
 import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
 import { QueueRegistry } from '@paper/nest-infra';
+import { queryRow } from '@paper/sql-rows';
 import { Redis } from 'ioredis';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
@@ -105,12 +106,16 @@ export class DispatcherTestKit {
   }
 
   async row(id: string): Promise<{ status: string; attempts: number; last_error: string | null; next_attempt_at: Date | null }> {
-    const [r] = (await this.db.query(`SELECT status, attempts, last_error, next_attempt_at FROM alerts.deliveries WHERE id = $1`, [id])) as never[];
+    const r = await queryRow<{ status: string; attempts: number; last_error: string | null; next_attempt_at: Date | null }>(
+      this.db,
+      `SELECT status, attempts, last_error, next_attempt_at FROM alerts.deliveries WHERE id = $1`,
+      [id],
+    );
     return r!;
   }
 
   async channelRow(id: string): Promise<{ status: string; disabled_reason: string | null }> {
-    const [r] = (await this.db.query(`SELECT status, disabled_reason FROM alerts.channels WHERE id = $1`, [id])) as never[];
+    const r = await queryRow<{ status: string; disabled_reason: string | null }>(this.db, `SELECT status, disabled_reason FROM alerts.channels WHERE id = $1`, [id]);
     return r!;
   }
 }
