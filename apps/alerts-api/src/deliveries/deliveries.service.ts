@@ -1,36 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { DeliveryEntity } from '@paper/alerts-data';
+import { deadDeliveriesOf, DeliveryEntity, deliveryWithAlert, type DeliveryWithAlertRow } from '@paper/alerts-data';
 import { ALERTS_DELIVERY_QUEUE, AlertsErrorCode, DELIVERIES_DUE_JOB_ID } from '@paper/contracts';
 import { QueueRegistry } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import { AlertsException, DEAD_PAGE_DEFAULT, type DeliveryView } from '@paper/alerts-accounts';
 
-interface DeadRow {
-  id: string;
-  alert_id: string;
-  event_id: string;
-  channel_id: string;
-  channel_kind: string;
-  channel_label: string | null;
-  status: string;
-  attempts: number;
-  last_error: string | null;
-  next_attempt_at: Date | null;
-  delivered_at: Date | null;
-  updated_at: Date;
-  alert_kind: string;
-  wallet: string | null;
-  occurred_at: Date;
-}
-
-const SELECT = `
-  SELECT d.id, d.alert_id, d.event_id, d.channel_id, c.kind AS channel_kind, c.label AS channel_label, d.status, d.attempts,
-         d.last_error, d.next_attempt_at, d.delivered_at, d.updated_at, a.kind AS alert_kind, a.wallet, a.occurred_at
-    FROM alerts.deliveries d
-    JOIN alerts.channels c ON c.id = d.channel_id
-    JOIN alerts.alerts a ON a.id = d.alert_id`;
-
-function view(r: DeadRow): DeliveryView {
+function view(r: DeliveryWithAlertRow): DeliveryView {
   return {
     id: r.id,
     alertId: r.alert_id,
@@ -59,8 +34,7 @@ export class DeliveriesService {
   ) {}
 
   async dead(accountId: string, limit = DEAD_PAGE_DEFAULT): Promise<DeliveryView[]> {
-    const rows = (await this.dataSource.query(`${SELECT} WHERE d.account_id = $1 AND d.status = 'dead' ORDER BY d.updated_at DESC, d.id DESC LIMIT $2`, [accountId, limit])) as DeadRow[];
-    return rows.map(view);
+    return (await deadDeliveriesOf(this.dataSource, accountId, limit)).map(view);
   }
 
   /**
@@ -80,7 +54,6 @@ export class DeliveriesService {
     await this.queues
       .add(ALERTS_DELIVERY_QUEUE, 'deliveries-due', {}, { jobId: DELIVERIES_DUE_JOB_ID })
       .catch((error: Error) => this.logger.warn(`waking the dispatchers failed (they find the delivery by themselves): ${error.message}`));
-    const rows = (await this.dataSource.query(`${SELECT} WHERE d.id = $1`, [id])) as DeadRow[];
-    return view(rows[0]!);
+    return view((await deliveryWithAlert(this.dataSource, id))!);
   }
 }

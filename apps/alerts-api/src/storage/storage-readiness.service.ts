@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { LATEST_ALERTS_MIGRATION } from '@paper/alerts-data';
+import { isAlertsMigrationApplied, LATEST_ALERTS_MIGRATION } from '@paper/alerts-data';
 import { AlertsErrorCode } from '@paper/contracts';
 import { isDependencyOutage, OUTAGE_RETRY_AFTER_SECONDS } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
@@ -48,11 +48,7 @@ export class StorageReadiness {
     let unreachable = false;
     if (this.dataSource.isInitialized) {
       try {
-        const [table] = (await this.dataSource.query(`SELECT to_regclass('alerts.migrations') IS NOT NULL AS present`)) as { present: boolean }[];
-        if (table?.present) {
-          const rows = (await this.dataSource.query(`SELECT 1 FROM alerts.migrations WHERE name = $1`, [LATEST_ALERTS_MIGRATION])) as unknown[];
-          ready = rows.length > 0;
-        }
+        ready = await isAlertsMigrationApplied(this.dataSource, LATEST_ALERTS_MIGRATION);
       } catch (error) {
         ready = false;
         unreachable = isDependencyOutage(error);

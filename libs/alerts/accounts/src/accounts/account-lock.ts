@@ -1,8 +1,9 @@
+import { lockAlertsAccount } from '@paper/alerts-data';
 import type { EntityManager } from 'typeorm';
 
 /** Serialises changes that are limited per account (count-then-insert) by locking the account row. */
-export async function lockAccount(manager: EntityManager, accountId: string): Promise<void> {
-  await manager.query('SELECT id FROM alerts.accounts WHERE id = $1 FOR UPDATE', [accountId]);
+export function lockAccount(manager: EntityManager, accountId: string): Promise<void> {
+  return lockAlertsAccount(manager, accountId);
 }
 
 /** Drops undefined fields (class-transformer instances) so partial updates only carry what was sent. */

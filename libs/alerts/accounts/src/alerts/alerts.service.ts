@@ -1,22 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AlertEntity } from '@paper/alerts-data';
+import { AlertEntity, deliveriesOfAlerts, lastAlertAtByWatch } from '@paper/alerts-data';
 import { AlertsErrorCode } from '@paper/contracts';
 import { DataSource } from 'typeorm';
 import { AlertsException } from '../errors/alerts.exception';
 import { ALERTS_PAGE_DEFAULT, type AlertsPageView, type AlertView, type DeliveryStatusView } from './alert.dto';
-
-interface DeliveryRow {
-  id: string;
-  alert_id: string;
-  channel_id: string;
-  kind: string;
-  label: string | null;
-  status: string;
-  attempts: number;
-  last_error: string | null;
-  next_attempt_at: Date | null;
-  delivered_at: Date | null;
-}
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -49,24 +36,14 @@ export class AlertsService {
   }
 
   /** Time of the newest alert of each watch of the account. */
-  async lastByWatch(accountId: string): Promise<Map<string, Date>> {
-    const rows = (await this.dataSource.query(
-      `SELECT watch_id, max(created_at) AS last FROM alerts.alerts WHERE account_id = $1 AND watch_id IS NOT NULL GROUP BY watch_id`,
-      [accountId],
-    )) as { watch_id: string; last: Date }[];
-    return new Map(rows.map((r) => [r.watch_id, r.last]));
+  lastByWatch(accountId: string): Promise<Map<string, Date>> {
+    return lastAlertAtByWatch(this.dataSource, accountId);
   }
 
   private async deliveries(alertIds: string[]): Promise<Map<string, DeliveryStatusView[]>> {
     const byAlert = new Map<string, DeliveryStatusView[]>();
     if (alertIds.length === 0) return byAlert;
-    const rows = (await this.dataSource.query(
-      `SELECT d.id, d.alert_id, d.channel_id, c.kind, c.label, d.status, d.attempts, d.last_error, d.next_attempt_at, d.delivered_at
-         FROM alerts.deliveries d JOIN alerts.channels c ON c.id = d.channel_id
-        WHERE d.alert_id = ANY($1::uuid[]) ORDER BY d.created_at, d.id`,
-      [alertIds],
-    )) as DeliveryRow[];
-    for (const r of rows) {
+    for (const r of await deliveriesOfAlerts(this.dataSource, alertIds)) {
       const list = byAlert.get(r.alert_id) ?? [];
       list.push({
         id: r.id,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AlertsAccountEntity, ChannelEntity, TelegramChatEntity } from '@paper/alerts-data';
+import { addTelegramChannel, AlertsAccountEntity, bindTelegramChatIfFree, ChannelEntity, lockAlertsAccount, lockTelegramChat, TelegramChatEntity } from '@paper/alerts-data';
 import { ALERTS_LIMITS } from '@paper/alerts-delivery';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -21,8 +21,6 @@ export interface TelegramChatRef {
   label: string;
 }
 
-const lockChat = (m: EntityManager, chatId: string) => m.query(`SELECT pg_advisory_xact_lock(hashtextextended('alerts.telegram_chat:' || $1, 0))`, [chatId]);
-
 /**
  * Chats bound to alerts accounts by the bot. `/start` in a new chat creates an account with the chat as
  * its first channel and the sender as the owner, in one transaction under a per-chat lock, so a repeated
@@ -39,11 +37,11 @@ export class TelegramChatsService {
   /** The chat's account, created with its channel when the chat has none; a missing channel is added again (within the channel limit). */
   async open(chat: TelegramChatRef): Promise<{ account: TelegramChatAccount; created: boolean }> {
     return this.dataSource.transaction(async (m) => {
-      await lockChat(m, chat.chatId);
+      await lockTelegramChat(m, chat.chatId);
       const existing = await this.read(m, chat.chatId);
       if (existing) {
         if (existing.channelId) return { account: existing, created: false };
-        await m.query('SELECT id FROM alerts.accounts WHERE id = $1 FOR UPDATE', [existing.accountId]);
+        await lockAlertsAccount(m, existing.accountId);
         if ((await m.getRepository(ChannelEntity).countBy({ accountId: existing.accountId })) < ALERTS_LIMITS.channelsPerAccount) {
           await this.addChannel(m, existing.accountId, chat);
         }
@@ -59,16 +57,12 @@ export class TelegramChatsService {
 
   /** Binds a chat linked with `/start <code>` to that account when the chat has no account yet; the sender becomes its owner. */
   async bindIfFree(manager: EntityManager, chatId: string, accountId: string, userId: string): Promise<void> {
-    await lockChat(manager, chatId);
-    await manager.query(`INSERT INTO alerts.telegram_chats (chat_id, account_id, owner_user_id) VALUES ($1, $2, $3) ON CONFLICT (chat_id) DO NOTHING`, [chatId, accountId, userId]);
+    await lockTelegramChat(manager, chatId);
+    await bindTelegramChatIfFree(manager, chatId, accountId, userId);
   }
 
   private async addChannel(m: EntityManager, accountId: string, chat: TelegramChatRef): Promise<void> {
-    await m.query(
-      `INSERT INTO alerts.channels (id, account_id, kind, target, label, status) VALUES ($1, $2, 'telegram', $3, $4, 'active')
-       ON CONFLICT (account_id, target) WHERE kind = 'telegram' DO NOTHING`,
-      [randomUUID(), accountId, chat.chatId, chat.label.slice(0, 100)],
-    );
+    await addTelegramChannel(m, { id: randomUUID(), accountId, chatId: chat.chatId, label: chat.label.slice(0, 100) });
   }
 
   private async read(m: EntityManager, chatId: string): Promise<TelegramChatAccount | undefined> {
