@@ -7,16 +7,17 @@
 import {
   ALERTS_POLL_QUEUE,
   EXCHANGE_MAINTENANCE_QUEUE,
-  INTENTS_QUEUE,
   SESSION_KEYS_QUEUE,
 } from '@paper/contracts';
 import { byKind, type K8sObject, label, named, renderKustomization, SERVER_APPS, WORKER_APPS } from './manifests';
 
-/** The BullMQ queues each worker consumes, from the queue contracts. */
+/**
+ * The BullMQ queues whose wait lists scale each worker, from the queue contracts. The intents and the
+ * deliveries are read from PostgreSQL (their queues only wake the workers): those scale on row counts.
+ */
 const WORKER_QUEUES: Record<(typeof WORKER_APPS)[number], string[]> = {
-  'trading-executor': [INTENTS_QUEUE.queue, EXCHANGE_MAINTENANCE_QUEUE.queue, SESSION_KEYS_QUEUE.queue],
+  'trading-executor': [EXCHANGE_MAINTENANCE_QUEUE.queue, SESSION_KEYS_QUEUE.queue],
   'alerts-poller': [ALERTS_POLL_QUEUE.queue],
-  // alerts-dispatcher reads due deliveries from PostgreSQL (its queue only wakes it): it scales on their count.
   'alerts-dispatcher': [],
 };
 
@@ -133,7 +134,7 @@ describe.each(['dev', 'prod'] as const)('workloads of k8s/overlays/%s', (overlay
     }
   });
 
-  it('autoscales every queue worker with KEDA on the wait lists of exactly the BullMQ queues it consumes (the dispatcher on its due deliveries), and on CPU', () => {
+  it('autoscales every queue worker with KEDA on the wait lists of its BullMQ queues, on its PostgreSQL backlog (queued intents, due deliveries), and on CPU', () => {
     const prefix = byKind(objects, 'ConfigMap')[0]?.data?.['REDIS_PREFIX'];
     expect(prefix).toBe('paper');
     expect(byKind(objects, 'ScaledObject').map((s) => s.metadata.name).sort()).toEqual([...WORKER_APPS].sort());
@@ -155,13 +156,19 @@ describe.each(['dev', 'prod'] as const)('workloads of k8s/overlays/%s', (overlay
       expect(scaled.spec.triggers).toContainEqual({ type: 'cpu', name: 'cpu', metricType: 'Utilization', metadata: { value: '70' } });
       expect(named(objects, 'Deployment', app).spec.replicas).toBeUndefined();
     }
-    const due = named(objects, 'ScaledObject', 'alerts-dispatcher').spec.triggers.filter((t: { type: string }) => t.type === 'postgresql');
-    expect(due).toHaveLength(1);
-    expect(due[0].metadata.query).toMatch(/FROM alerts\.deliveries WHERE status IN \('queued', 'failed'\)/);
-    expect(Number(due[0].metadata.targetQueryValue)).toBeGreaterThan(0);
-    expect(named(objects, 'TriggerAuthentication', due[0].authenticationRef.name).spec.secretTargetRef.map((r: { parameter: string; key: string }) => [r.parameter, r.key])).toEqual([
-      ['connection', 'KEDA_DATABASE_URL'],
-    ]);
+    const backlogs: [string, RegExp][] = [
+      ['alerts-dispatcher', /FROM alerts\.deliveries WHERE status IN \('queued', 'failed'\)/],
+      ['trading-executor', /FROM exchange\.intents WHERE status = 'queued'/],
+    ];
+    for (const [app, query] of backlogs) {
+      const due = named(objects, 'ScaledObject', app).spec.triggers.filter((t: { type: string }) => t.type === 'postgresql');
+      expect(due).toHaveLength(1);
+      expect(due[0].metadata.query).toMatch(query);
+      expect(Number(due[0].metadata.targetQueryValue)).toBeGreaterThan(0);
+      expect(named(objects, 'TriggerAuthentication', due[0].authenticationRef.name).spec.secretTargetRef.map((r: { parameter: string; key: string }) => [r.parameter, r.key])).toEqual([
+        ['connection', 'KEDA_DATABASE_URL'],
+      ]);
+    }
   });
 
   it('drains connections before stopping: a preStop pause shorter than the grace period', () => {

@@ -1,4 +1,3 @@
-import { INTENTS_QUEUE } from '@paper/contracts';
 import { callTool, waitFor } from '../tools/tool-test-kit';
 import {
   type Burst,
@@ -41,6 +40,9 @@ describe('fault experiments', () => {
   const expectAllAlive = () => expect(FAULT_APPS.filter((app) => !lab.alive(app))).toEqual([]);
 
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  /** Ids of the intents not final yet: waiting for a batch, or held by one. */
+  const queuedIntents = async () => (await lab.sql<{ id: string }>(`SELECT id FROM exchange.intents WHERE status = 'queued'`)).map((r) => r.id);
 
   /** Judges a burst and records the experiment's figures with what became of the burst. */
   const settle = async (experiment: string, burst: Burst, figures: Record<string, unknown> = {}): Promise<BurstVerdict> => {
@@ -106,13 +108,12 @@ describe('fault experiments', () => {
   }, 180_000);
 
   it('executor killed with SIGKILL twice within the lock window during a burst', async () => {
-    const queue = lab.queue(INTENTS_QUEUE.queue);
     let heldAtKills = 0;
     const burst = await intentBurst(lab, async () => {
       for (let kill = 0; kill < 2; kill += 1) {
-        // Kill while the executor holds intents (active jobs under its lock).
-        await waitFor('an intent in flight', async () => ((await queue.getActiveCount()) > 0 ? true : undefined), 20_000).catch(() => undefined);
-        heldAtKills += await queue.getActiveCount();
+        // Kill while intents are queued or held by a batch of the executor.
+        await waitFor('an intent in flight', async () => ((await queuedIntents()).length > 0 ? true : undefined), 20_000).catch(() => undefined);
+        heldAtKills += (await queuedIntents()).length;
         await lab.stack.stopApp(EXECUTOR, true);
         await lab.stack.restartApp(EXECUTOR);
       }
@@ -123,16 +124,16 @@ describe('fault experiments', () => {
 
   it('two executor replicas: one killed with SIGKILL, the other runs its intents within 5 s', async () => {
     const replica = await lab.stack.addReplica(EXECUTOR);
-    const queue = lab.queue(INTENTS_QUEUE.queue);
     let recoveryMs = 0;
     let held: string[] = [];
     try {
       const burst = await intentBurst(lab, async () => {
-        await waitFor('intents in flight', async () => ((await queue.getActiveCount()) > 0 ? true : undefined), 20_000).catch(() => undefined);
+        await waitFor('intents in flight', async () => ((await queuedIntents()).length > 0 ? true : undefined), 20_000).catch(() => undefined);
         await lab.stack.stopApp(EXECUTOR, true);
         const killedAt = Date.now();
-        held = (await queue.getActive()).map((j) => j.id!).filter(Boolean);
-        // The surviving replica takes over what the killed one held once its locks lapse.
+        // Whatever was queued or held by the killed replica's batches (rolled back with its connections).
+        held = await queuedIntents();
+        // The surviving replica runs all of it.
         await waitFor(
           "the killed replica's intents to run elsewhere",
           async () => {

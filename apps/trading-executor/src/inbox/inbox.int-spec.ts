@@ -195,9 +195,9 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
     await second.initialize();
     // Batches of two: many claims, so both replicas take part whatever the machine's load.
     const small = { ...kit.config, INTENT_BATCH_MAX: 2 };
-    const engineA = new IntentEngine(kit.db, kit.prices, small);
+    const engineA = new IntentEngine(kit.db, kit.prices, kit.results, small);
     const executorA = new IntentExecutionService(kit.db, engineA);
-    const engineB = new IntentEngine(second, kit.prices, small);
+    const engineB = new IntentEngine(second, kit.prices, kit.results, small);
     const executorB = new IntentExecutionService(second, engineB);
     try {
       const traders: Trader[] = [];

@@ -15,6 +15,7 @@ import { refused, toResultOf } from './intent-message';
 import { SignatureChecks } from './batch/signature-checks';
 import { ApprovalCache } from './session-key-check';
 import { IntentWaiters, RecentResults } from './intent-waiters';
+import { IntentResultsPublisher } from './intent-results.publisher';
 
 type EngineConfig = Pick<TradingExecutorConfig, 'INTENT_CONCURRENCY' | 'INTENT_BATCH_MAX'>;
 type BatchPrices = Map<Market, FreshPrice | null>;
@@ -51,6 +52,7 @@ export class IntentEngine implements BeforeApplicationShutdown {
   constructor(
     private readonly dataSource: DataSource,
     private readonly prices: PriceBook,
+    private readonly results: IntentResultsPublisher,
     @Inject(APP_CONFIG) private readonly config: EngineConfig,
   ) {}
 
@@ -100,7 +102,12 @@ export class IntentEngine implements BeforeApplicationShutdown {
     let claimed: ClaimedIntentRow[] = [];
     try {
       const prices = await this.readPrices();
-      await this.runBatch((sql) => claimQueuedIntents(sql, this.config.INTENT_BATCH_MAX, this.coolingIds()), prices, (rows) => (claimed = rows));
+      await this.runBatch((sql) => claimQueuedIntents(sql, this.config.INTENT_BATCH_MAX, this.coolingIds()), prices, (rows) => {
+        claimed = rows;
+        // A full claim means a backlog: the next batch claims at once, beside this one (up to
+        // INTENT_CONCURRENCY), instead of after it.
+        if (rows.length >= this.config.INTENT_BATCH_MAX) queueMicrotask(() => this.pump());
+      });
       // A batch of more than one means a backlog: keep claiming until it is drained, whether or not
       // more wake-ups arrive (at low load a batch is one intent and nothing more is claimed).
       if (claimed.length > 1) this.wanted = true;
@@ -151,6 +158,7 @@ export class IntentEngine implements BeforeApplicationShutdown {
   }
 
   private stored(results: readonly IntentResult[]): void {
+    this.results.publish(results);
     for (const r of results) {
       this.recent.set(r);
       this.waiters.settle(r.intentId, r);

@@ -1,4 +1,4 @@
-import type { IntentResult } from '@paper/contracts';
+import { type IntentResult, intentResultsChannel, parseIntentResults } from '@paper/contracts';
 import { acceptIntents } from '@paper/exchange-data';
 import { bustPrice, marketConfig, usdc, usdcToMicro } from '@paper/exchange';
 import { generatePrivateKey } from 'viem/accounts';
@@ -39,6 +39,25 @@ describe('intent execution (PostgreSQL + Redis)', () => {
     const [row] = await kit.db.query(`SELECT status, result FROM exchange.intents WHERE id = $1`, [payload.intentId.toLowerCase()]);
     expect(row.status).toBe('executed');
     expect(row.result).toEqual(result);
+  });
+
+  it("publishes each committed batch's results on the intent-results channel, one message per batch", async () => {
+    const t = await kit.trader(1000);
+    const subscriber = kit.redis.duplicate();
+    const messages: IntentResult[][] = [];
+    subscriber.on('message', (_channel: string, message: string) => messages.push(parseIntentResults(message)));
+    await subscriber.subscribe(intentResultsChannel(kit.config.REDIS_PREFIX));
+    try {
+      const payloads = [await kit.open(t, 'BTC', 'long', 10, 50), await kit.open(t, 'ETH', 'short', 10, 50)];
+      await acceptIntents(kit.db, payloads);
+      kit.engine.pump();
+      await kit.engine.idle();
+      await until(async () => messages.flat().length, (n) => n >= 2);
+      const stored = await kit.db.query(`SELECT result FROM exchange.intents WHERE id = ANY($1) ORDER BY created_at`, [payloads.map((p) => p.intentId.toLowerCase())]);
+      expect(messages).toEqual([stored.map((r: { result: IntentResult }) => r.result)]);
+    } finally {
+      await subscriber.quit();
+    }
   });
 
   it('returns the stored result for a redelivered job and never opens twice', async () => {

@@ -2,25 +2,38 @@ import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common'
 import { INTENTS_QUEUE } from '@paper/contracts';
 import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
+import { IntentEngine } from './intent-engine.service';
 import { IntentExecutionService } from './intent-execution.service';
 
 /**
- * BullMQ worker of the intents queue. A job is the wake-up of an accepted intent: it starts a batch (when
- * a slot is free) and completes with the intent's stored result once a batch of any replica ran it, so
- * callers can wait on the job. Jobs of a whole batch wait together, so the worker takes as many at once.
+ * BullMQ worker of the intents queue; the queue only wakes the engine, which claims whatever is queued
+ * in `exchange.intents`. `intents-due` (one job id for every producer) starts batches, and starts them
+ * again once the job has left the queue: an add ignored while the job was active (its id taken) came
+ * after the intents it announces were committed, so that second claim sees them. `execute-intent` (one
+ * intent, job id = intent id) completes with the intent's stored result once a batch of any replica ran
+ * it, for producers that wait on the job; jobs of a whole batch wait together, so the worker takes as
+ * many at once.
  */
 @Injectable()
 export class IntentProcessor implements OnApplicationBootstrap {
   constructor(
     private readonly registry: QueueRegistry,
+    private readonly engine: IntentEngine,
     private readonly execution: IntentExecutionService,
     @Inject(APP_CONFIG) private readonly config: TradingExecutorConfig,
   ) {}
 
   onApplicationBootstrap(): void {
-    this.registry.worker(INTENTS_QUEUE, { 'execute-intent': (data) => this.execution.wakeUp(data) }, {
-      concurrency: Math.max(this.config.INTENT_BATCH_MAX, this.config.INTENT_CONCURRENCY),
-      lockDuration: this.config.INTENT_LOCK_MS,
+    const worker = this.registry.worker(
+      INTENTS_QUEUE,
+      {
+        'intents-due': async () => this.engine.pump(),
+        'execute-intent': (data) => this.execution.wakeUp(data),
+      },
+      { concurrency: Math.max(this.config.INTENT_BATCH_MAX, this.config.INTENT_CONCURRENCY), lockDuration: this.config.INTENT_LOCK_MS },
+    );
+    worker.on('completed', (job) => {
+      if (job.name === 'intents-due') this.engine.pump();
     });
   }
 }

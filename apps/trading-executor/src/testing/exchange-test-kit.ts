@@ -28,6 +28,7 @@ import { inTransaction } from '../database/sql-transaction';
 import { claimIntentsById } from '../intents/batch/intent-claim';
 import { executeBatch } from '../intents/batch/intent-batch';
 import { SignatureChecks } from '../intents/batch/signature-checks';
+import { IntentResultsPublisher } from '../intents/intent-results.publisher';
 import { IntentEngine } from '../intents/intent-engine.service';
 import { ApprovalCache } from '../intents/session-key-check';
 import { IntentExecutionService } from '../intents/intent-execution.service';
@@ -64,6 +65,8 @@ export class ExchangeTestKit {
   /** The intents queue (BullMQ owns its connection, so close() releases it). */
   readonly intentsQueue: Queue;
   readonly queues: Pick<QueueRegistry, 'queue'>;
+  /** Publishes each batch's results on the intent-results channel of the kit's Redis prefix. */
+  readonly results: IntentResultsPublisher;
   readonly engine: IntentEngine;
   readonly intents: IntentExecutionService;
   readonly sessionKeys: SessionKeyService;
@@ -90,7 +93,8 @@ export class ExchangeTestKit {
         return this.intentsQueue;
       },
     };
-    this.engine = new IntentEngine(db, this.prices, config);
+    this.results = new IntentResultsPublisher(redis, config);
+    this.engine = new IntentEngine(db, this.prices, this.results, config);
     this.intents = new IntentExecutionService(db, this.engine);
     this.sessionKeys = new SessionKeyService(db);
     this.liquidations = new LiquidationService(db, config);

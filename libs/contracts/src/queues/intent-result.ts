@@ -63,6 +63,24 @@ export function isIntentResult(value: unknown): value is IntentResult {
   return typeof v['intentId'] === 'string' && typeof v['status'] === 'string' && typeof v['message'] === 'string' && typeof v['kind'] === 'string';
 }
 
+/**
+ * Redis pub/sub channel on which trading-executor publishes the results of each batch it committed, one
+ * message per batch (a JSON array of {@link IntentResult}). It only shortens waits: a message missed
+ * (Redis down, subscriber reconnecting) leaves the result in `exchange.intents`, where waiters read it.
+ */
+export const intentResultsChannel = (prefix: string): string => `${prefix}:intents:results`;
+
+/** The results of one message of {@link intentResultsChannel}; anything else in it is ignored. */
+export function parseIntentResults(message: string): IntentResult[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(message);
+  } catch {
+    return [];
+  }
+  return Array.isArray(value) ? value.filter(isIntentResult) : [];
+}
+
 /** What trading-executor returns for a session-key job. */
 export interface SessionKeyResult {
   status: 'registered' | 'revoked' | 'refused' | 'not_found';

@@ -15,3 +15,4 @@ export { chartUrl, rangeStats } from './handlers/price-chart.handler';
 export { CandleSource, type ScaledCandle } from './exchange/candle.source';
 export { PriceReader, type LivePrice } from './exchange/price.reader';
 export * from './money/money-format';
+export { IntentResultWaits, type FinalResultsReader, type ResultWait } from './trading/intent-result-waits';

@@ -19,30 +19,38 @@ const COLUMNS = `i.id, i.wallet, i.kind, i.payload, i.session_key, i.signature, 
 /** Advisory-lock key space of the wallets a batch claims intents of (the second key is the wallet's hash). */
 const WALLET_LOCK_SPACE = 7_401;
 
+/** How many of the oldest queued intents a claim looks at per intent it may take (rows of wallets other batches hold are passed over). */
+const CANDIDATES_PER_SLOT = 5;
+
 /**
  * Claims up to `max` queued intents, oldest first, plus any queued cancel intents (so a cancel runs before
  * the intent it targets whenever both wait): `FOR UPDATE SKIP LOCKED`, so concurrent batches (on any
  * replica) claim disjoint sets and never wait for each other. The oldest intents are taken only of
  * wallets no other batch is claiming (a transaction-scoped advisory lock per wallet, tried without
  * waiting), so concurrent batches also lock disjoint accounts instead of queueing behind each other's
- * account locks. The claim is the row lock: it lasts as long as the transaction, and a batch whose
- * process dies releases it (and the advisory locks) with its connection. `skip` names intents this
- * replica waits to try again after a failure.
+ * account locks. The wallet locks are tried on the oldest candidates in acceptance order and only until
+ * `max` are taken (a materialized candidate list, scanned in order under the limit), so a batch never
+ * holds the wallets of intents it did not take. The claim is the row lock: it lasts as long as the
+ * transaction, and a batch whose process dies releases it (and the advisory locks) with its connection.
+ * `skip` names intents this replica waits to try again after a failure.
  */
 export async function claimQueuedIntents(sql: Sql, max: number, skip: readonly string[] = []): Promise<ClaimedIntentRow[]> {
   const { rows } = await sql<ClaimedIntentRow>(
     `WITH cancels AS (
        SELECT id FROM exchange.intents WHERE status = 'queued' AND kind = 'cancel' AND id <> ALL($2::varchar[])
         ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED
+     ), candidates AS MATERIALIZED (
+       SELECT id, wallet FROM exchange.intents WHERE status = 'queued' AND id <> ALL($2::varchar[])
+        ORDER BY created_at, id LIMIT $3
+     ), free AS MATERIALIZED (
+       SELECT id FROM candidates WHERE pg_try_advisory_xact_lock(${WALLET_LOCK_SPACE}, hashtext(wallet)) LIMIT $1
      ), oldest AS (
-       SELECT id FROM exchange.intents WHERE status = 'queued' AND id <> ALL($2::varchar[])
-          AND pg_try_advisory_xact_lock(${WALLET_LOCK_SPACE}, hashtext(wallet))
-        ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED
+       SELECT id FROM exchange.intents WHERE id IN (SELECT id FROM free) AND status = 'queued' FOR UPDATE SKIP LOCKED
      )
      SELECT ${COLUMNS} FROM exchange.intents i
       WHERE i.id IN (SELECT id FROM cancels UNION SELECT id FROM oldest)
       ORDER BY i.created_at, i.id`,
-    [max, skip],
+    [max, skip, max * CANDIDATES_PER_SLOT],
   );
   return rows;
 }

@@ -39,7 +39,7 @@ export class CancelIntentHandler implements ToolHandler<typeof CANCEL_INTENT> {
     }
     const account = await this.signer.account(session.address, wallet);
     const payload = await this.intents.sign({ kind: 'cancel', message: { wallet: wallet as Hex, intentId: target as Hex } }, account);
-    const [outcome] = await this.intents.submitAndWait([payload], { jumpQueue: true });
+    const [outcome] = await this.intents.submitAndWait([payload]);
     if (!outcome || outcome.state !== 'done') {
       return {
         summary: `The cancellation of intent ${shortAddress(target)} is submitted (intent ${shortAddress(payload.intentId)}) but not confirmed yet; check both with get_intent_status in a moment.`,

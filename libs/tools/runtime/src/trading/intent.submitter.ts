@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { INTENTS_QUEUE, type IntentResult, isIntentResult, type SignedIntentPayload, ToolErrorCode } from '@paper/contracts';
+import { INTENTS_DUE_JOB_ID, INTENTS_QUEUE, type IntentResult, type SignedIntentPayload, ToolErrorCode } from '@paper/contracts';
 import { acceptIntents, readIntents } from '@paper/exchange-data';
 import { type CancelIntent, type CloseIntent, INTENT_TTL_SECONDS, type OpenIntent, intentId } from '@paper/exchange-signing';
-import { bullConnection, QueueRegistry, waitForJob } from '@paper/nest-infra';
-import { type ConnectionOptions, QueueEvents } from 'bullmq';
+import { QueueRegistry } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { ToolError, RETRY_AFTER_SECONDS } from '../errors/tool.error';
 import { TOOLS_RUNTIME_OPTIONS, type ToolsRuntimeOptions } from '../runtime-options';
+import { IntentResultWaits } from './intent-result-waits';
 
 export type UnsignedIntent =
   | { kind: 'open'; message: Omit<OpenIntent, 'nonce' | 'expiresAt'> }
@@ -18,7 +18,7 @@ export type UnsignedIntent =
 /** The outcome of an accepted intent: its result, or `pending` when it is not final in time (it still runs). */
 export type IntentOutcome = { state: 'done'; result: IntentResult } | { state: 'pending'; intentId: string };
 
-/** How long adding a wake-up job may take before the intent is reported pending (the executor's sweeper runs it). */
+/** How long subscribing to results and adding the wake-up job may take before the intents are reported pending (the executor's sweeper runs them). */
 const WAKE_UP_TIMEOUT_MS = 1000;
 
 /** The exchange's inbox could not be written: nothing was accepted, so the call can be repeated as is. */
@@ -32,22 +32,24 @@ export class IntentNotAcceptedError extends ToolError {
 
 /**
  * Signs intents with the session key and submits them: each is written to the exchange's inbox
- * (`exchange.intents`, status queued) before anything else, which is the moment it is accepted; then a
- * wake-up job (job id = intent id) tells the executor, and the job's completion (BullMQ queue events, no
- * polling) carries the result back. The row is the truth: when the wait ends without a result it is read
- * once, and an intent not final yet is reported pending. If Redis is down the intent is still accepted
- * and pending (the executor's sweeper runs it); if the inbox cannot be written nothing was accepted.
+ * (`exchange.intents`, status queued) before anything else, which is the moment it is accepted; then one
+ * deduplicated `intents-due` job wakes the executors, which claim whatever is queued, and the results come
+ * back on the executors' result messages (or from the inbox when a message cannot arrive). An intent not
+ * final within `intentWaitMs` is reported pending. If Redis is down the intent is still accepted and
+ * pending at once (the executor's sweeper runs it); if the inbox cannot be written nothing was accepted.
  */
 @Injectable()
 export class IntentSubmitter implements OnApplicationShutdown {
   private readonly logger = new Logger('IntentSubmitter');
-  private events?: QueueEvents;
+  private readonly waits: IntentResultWaits;
 
   constructor(
     private readonly queues: QueueRegistry,
     @Inject(DataSource) private readonly db: DataSource,
     @Inject(TOOLS_RUNTIME_OPTIONS) private readonly options: ToolsRuntimeOptions,
-  ) {}
+  ) {
+    this.waits = new IntentResultWaits({ REDIS_URL: options.redisUrl, REDIS_PREFIX: options.redisPrefix }, (ids) => this.finalResults(ids));
+  }
 
   /** Signs an intent: random 64-bit nonce, valid for one hour. */
   async sign(intent: UnsignedIntent, account: PrivateKeyAccount, now = Date.now()): Promise<SignedIntentPayload> {
@@ -65,9 +67,9 @@ export class IntentSubmitter implements OnApplicationShutdown {
 
   /**
    * Accepts signed intents (all or none: throws IntentNotAcceptedError when the inbox cannot be written),
-   * wakes the executor up and waits for each until `intentWaitMs` has passed overall.
+   * wakes the executors up and waits for the results until `intentWaitMs` has passed overall.
    */
-  async submitAndWait(payloads: SignedIntentPayload[], options: { jumpQueue?: boolean } = {}): Promise<IntentOutcome[]> {
+  async submitAndWait(payloads: SignedIntentPayload[]): Promise<IntentOutcome[]> {
     const deadline = Date.now() + this.options.intentWaitMs;
     const acceptances = await acceptIntents(this.db, payloads).catch((error: Error) => {
       this.logger.warn(`intents not accepted (inbox not written): ${error.message}`);
@@ -76,46 +78,37 @@ export class IntentSubmitter implements OnApplicationShutdown {
     if (acceptances.some((a) => a.state === 'conflict')) {
       throw new ToolError(ToolErrorCode.TradeRefused, 'Another intent with the same id and a different signature was submitted; nothing was submitted. Retry the call.');
     }
-    const outcomes = await Promise.all(
-      acceptances.map(async (a): Promise<IntentOutcome> => {
-        if (a.state === 'known' && a.result) return { state: 'done', result: a.result };
-        return this.wakeAndWait(a.id, options.jumpQueue ?? false, deadline);
-      }),
-    );
-    return this.fromInbox(outcomes);
+    const open = acceptances.filter((a) => !(a.state === 'known' && a.result)).map((a) => a.id.toLowerCase());
+    const results = open.length > 0 ? await this.wakeAndWait(open, deadline) : new Map<string, IntentResult>();
+    // Intents still pending: the inbox says whether they ended meanwhile (one read for all).
+    const pending = open.filter((id) => !results.has(id));
+    if (pending.length > 0) for (const [id, result] of await this.finalResults(pending).catch(() => new Map<string, IntentResult>())) results.set(id, result);
+    return acceptances.map((a): IntentOutcome => {
+      const result = a.state === 'known' && a.result ? a.result : results.get(a.id.toLowerCase());
+      return result ? { state: 'done', result } : { state: 'pending', intentId: a.id };
+    });
   }
 
-  private async wakeAndWait(id: string, lifo: boolean, deadline: number): Promise<IntentOutcome> {
-    const job = await this.queues.wakeUp(INTENTS_QUEUE, 'execute-intent', { intentId: id }, { jobId: id, lifo }, Math.min(WAKE_UP_TIMEOUT_MS, deadline - Date.now()));
+  /** Waits for the results of accepted intents (registered before the wake-up, so none is missed). */
+  private async wakeAndWait(ids: readonly string[], deadline: number): Promise<Map<string, IntentResult>> {
+    const budget = () => Math.min(WAKE_UP_TIMEOUT_MS, deadline - Date.now());
+    await this.waits.listen(budget());
+    const wait = this.waits.expect(ids);
+    const job = await this.queues.wakeUp(INTENTS_QUEUE, 'intents-due', {}, { jobId: INTENTS_DUE_JOB_ID }, budget());
     if (!job) {
-      this.logger.warn(`intent ${id} accepted; its wake-up job was not added in time (the executor's sweeper runs it)`);
-      return { state: 'pending', intentId: id };
+      this.logger.warn(`${ids.length} intent(s) accepted; their wake-up job was not added in time (the executor's sweeper runs them)`);
+      wait.cancel();
     }
-    const wait = await waitForJob(job, this.queueEvents(), deadline - Date.now());
-    if (wait.state === 'completed' && isIntentResult(wait.value)) return { state: 'done', result: wait.value };
-    return { state: 'pending', intentId: id };
+    return wait.results(deadline);
   }
 
-  /** Intents still pending after the wait: the inbox row says whether they ended meanwhile (one read for all). */
-  private async fromInbox(outcomes: IntentOutcome[]): Promise<IntentOutcome[]> {
-    const pending = outcomes.filter((o) => o.state === 'pending').map((o) => o.intentId);
-    if (pending.length === 0) return outcomes;
-    const rows = await readIntents(this.db, pending).catch(() => []);
-    const final = new Map(rows.filter((r) => r.status !== 'queued' && r.result).map((r) => [r.id, r.result!]));
-    return outcomes.map((o) => (o.state === 'pending' && final.has(o.intentId.toLowerCase()) ? { state: 'done', result: final.get(o.intentId.toLowerCase())! } : o));
-  }
-
-  private queueEvents(): QueueEvents {
-    if (!this.events) {
-      const bull = bullConnection({ REDIS_URL: this.options.redisUrl, REDIS_PREFIX: this.options.redisPrefix });
-      // The options are ioredis RedisOptions; BullMQ's type names another ioredis build's client type.
-      this.events = new QueueEvents(INTENTS_QUEUE.queue, { prefix: bull.prefix, connection: bull.connection as ConnectionOptions });
-      this.events.on('error', (error) => this.logger.warn(`queue events: ${error.message}`));
-    }
-    return this.events;
+  /** The final results among these intents, read from the inbox. */
+  private async finalResults(ids: readonly string[]): Promise<Map<string, IntentResult>> {
+    const rows = await readIntents(this.db, ids);
+    return new Map(rows.filter((r) => r.status !== 'queued' && r.result).map((r) => [r.id, r.result!]));
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.events?.close();
+    await this.waits.close();
   }
 }
