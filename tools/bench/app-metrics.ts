@@ -1,5 +1,5 @@
 /** Readings from an app's Prometheus endpoint (`<url>/metrics`) and from /proc, as the benchmarks take them. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 async function metricLines(url: string): Promise<string[]> {
   return (await (await fetch(`${url}/metrics`)).text()).split('\n');
@@ -34,4 +34,25 @@ export function processMemoryMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS')
     .split('\n')
     .find((l) => l.startsWith(`${field}:`));
   return Number(line?.replace(/\D+/g, '') ?? NaN) / 1024;
+}
+
+/**
+ * CPU seconds used so far by every local process whose command name is `comm` (e.g. `postgres`,
+ * `redis-server`), from /proc (Linux, 100 clock ticks per second); processes that ended are not counted.
+ */
+export function commandCpuSeconds(comm: string): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    const close = stat.lastIndexOf(')');
+    if (stat.slice(stat.indexOf('(') + 1, close) !== comm) continue;
+    const fields = stat.slice(close + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+  }
+  return ticks / 100;
 }

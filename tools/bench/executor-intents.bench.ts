@@ -1,17 +1,21 @@
 /**
  * trading-executor intent throughput: signed open and close intents accepted the way the tool API
- * accepts them (inbox rows in PostgreSQL, then one wake-up job each) and executed in batches, against the
- * baseline of bare BullMQ no-op jobs (same Redis, concurrency 8) measured in the same run; first with one
- * executor, then with two replicas on the same database and queue.
+ * accepts them (inbox rows in PostgreSQL, then one deduplicated `intents-due` wake-up job), executed in
+ * batches, and counted when their results arrive on the executors' result messages, against the baseline
+ * of bare BullMQ no-op jobs (same Redis, concurrency 8) measured in the same run; first with one executor,
+ * then with two replicas on the same database and queue.
+ * Both sides are measured warm (a throwaway baseline run, a warm-up round on each executor).
+ * BENCH_EXECUTOR_ENV (JSON) adds environment variables to the executors, e.g. '{"INTENT_BATCH_MAX":"64"}'.
  * Run: node -r ./tools/dev/register.cjs tools/bench/executor-intents.bench.ts [wallets, default 200] [opens per wallet, default 10]
  */
-import { INTENTS_QUEUE, type SignedIntentPayload } from '@paper/contracts';
+import { INTENTS_DUE_JOB_ID, INTENTS_QUEUE, type SignedIntentPayload } from '@paper/contracts';
 import { usdc } from '@paper/exchange';
-import { acceptIntents } from '@paper/exchange-data';
+import { acceptIntents, readIntents } from '@paper/exchange-data';
+import { IntentResultWaits } from '@paper/tools-runtime';
 import { type IntentMessage, intentId, signIntent } from '@paper/exchange-signing';
-import { Queue, QueueEvents, Worker } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { Client } from 'pg';
-import { histogramTotals, metricValue } from './app-metrics';
+import { commandCpuSeconds, histogramTotals, metricValue } from './app-metrics';
 import { type BenchWallet, fundWallets } from './executor-bench-wallets';
 import { REDIS_URL, startExecutorBench } from './executor-bench-support';
 import { runBench } from './run-bench';
@@ -32,36 +36,26 @@ async function sign(intent: IntentMessage, w: BenchWallet): Promise<SignedIntent
   return { kind: intent.kind, message, sessionKey: w.sessionKey, signature: await signIntent(intent, w.session), intentId: intentId(intent) } as SignedIntentPayload;
 }
 
-/** Accepts the intents (inbox rows), adds their wake-up jobs and waits until every job completed; returns intents per second. */
-async function run(db: Client, queue: Queue, events: QueueEvents, payloads: readonly SignedIntentPayload[], sample: () => Promise<unknown>): Promise<number> {
-  let done = 0;
-  const finished = new Promise<void>((resolve) => {
-    const onDone = () => {
-      done += 1;
-      if (done === payloads.length) resolve();
-    };
-    events.on('completed', onDone);
-    events.on('failed', onDone);
-  });
+/**
+ * Accepts the intents (inbox rows in one statement), wakes the executors with one `intents-due` job and
+ * waits, as the tool API does, until every result has arrived on the result messages; returns intents per second.
+ */
+async function run(db: Client, queue: Queue, waits: IntentResultWaits, payloads: readonly SignedIntentPayload[], sample: () => Promise<unknown>): Promise<number> {
+  const cpu0 = { pg: commandCpuSeconds('postgres'), redis: commandCpuSeconds('redis-server'), bench: process.cpuUsage() };
   const sampler = setInterval(() => void sample().catch(() => undefined), 250);
   const started = performance.now();
   await acceptIntents(db, payloads);
-  await queue.addBulk(payloads.map((p) => ({ name: 'execute-intent', data: { intentId: p.intentId.toLowerCase() }, opts: { jobId: p.intentId.toLowerCase(), removeOnComplete: true } })));
-  if (process.env['BENCH_DEBUG']) {
-    void (async () => {
-      for (;;) {
-        const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM exchange.intents WHERE status = 'queued'`);
-        if (rows[0]!.n === 0) return console.log(`  all executed after ${(performance.now() - started).toFixed(0)} ms; jobs done ${done}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    })();
-  }
-  await finished;
-  if (process.env['BENCH_DEBUG']) console.log(`  all jobs completed after ${(performance.now() - started).toFixed(0)} ms`);
+  const wait = waits.expect(payloads.map((p) => p.intentId));
+  await queue.add('intents-due', {}, { jobId: INTENTS_DUE_JOB_ID, ...INTENTS_QUEUE.options['intents-due'] });
+  const results = await wait.results(Date.now() + 120_000);
   const seconds = (performance.now() - started) / 1000;
   clearInterval(sampler);
-  events.removeAllListeners('completed');
-  events.removeAllListeners('failed');
+  if (results.size !== payloads.length) throw new Error(`${payloads.length - results.size} intents without a result after 120 s`);
+  if (process.env['BENCH_DEBUG']) {
+    const perIntent = (s: number) => ((s * 1000) / payloads.length).toFixed(2);
+    const bench = process.cpuUsage(cpu0.bench);
+    console.log(`  CPU ms/intent: postgres ${perIntent(commandCpuSeconds('postgres') - cpu0.pg)}, redis ${perIntent(commandCpuSeconds('redis-server') - cpu0.redis)}, bench ${perIntent((bench.user + bench.system) / 1e6)}`);
+  }
   return payloads.length / seconds;
 }
 
@@ -92,14 +86,17 @@ interface Phase {
 }
 
 async function main(): Promise<void> {
-  const bench = await startExecutorBench();
+  const bench = await startExecutorBench(JSON.parse(process.env['BENCH_EXECUTOR_ENV'] ?? '{}') as Record<string, string>);
   const prefix = `${bench.redisPrefix}:bull`;
   const intents = new Queue(INTENTS_QUEUE.queue, { connection: connectionOf(), prefix });
-  const events = new QueueEvents(INTENTS_QUEUE.queue, { connection: connectionOf(), prefix });
+  const waits = new IntentResultWaits({ REDIS_URL, REDIS_PREFIX: bench.redisPrefix }, async (ids) => {
+    const rows = await readIntents(db, ids);
+    return new Map(rows.filter((r) => r.status !== 'queued' && r.result).map((r) => [r.id, r.result!]));
+  });
   const db = new Client({ connectionString: bench.database.url });
   await db.connect();
   try {
-    await events.waitUntilReady();
+    await waits.listen(10_000);
     const keepFresh = setInterval(() => void bench.tick('BTC', 1_000_000n).then(() => bench.tick('ETH', 350_000n)), 1000);
     await bench.tick('BTC', 1_000_000n);
     await bench.tick('ETH', 350_000n);
@@ -111,16 +108,16 @@ async function main(): Promise<void> {
       const totals = await Promise.all(bench.executorUrls.map((u) => histogramTotals(u, 'exchange_intent_batch_size', 'app="trading-executor"')));
       return totals.reduce((a, t) => ({ sum: a.sum + t.sum, count: a.count + t.count }), { sum: 0, count: 0 });
     };
-    const phase = async (label: string): Promise<Phase> => {
-      console.log(`${label}: signing ${WALLETS * OPENS} open intents ...`);
+    const phase = async (label: string, rounds = OPENS): Promise<Phase> => {
+      console.log(`${label}: signing ${WALLETS * rounds} open intents ...`);
       const opens: SignedIntentPayload[] = [];
-      for (let round = 0; round < OPENS; round += 1) {
+      for (let round = 0; round < rounds; round += 1) {
         for (const w of wallets) {
           opens.push(await sign({ kind: 'open', message: { wallet: w.wallet, market: round % 2 ? 'ETH' : 'BTC', side: round % 3 ? 'long' : 'short', marginMicro: usdc(100), leverage: 100, nonce: nonce++, expiresAt: expiresAt() } }, w));
         }
       }
       const [c0, b0] = [await cpu(), await batches()];
-      const openRate = await run(db, intents, events, opens, bench.sampleRss);
+      const openRate = await run(db, intents, waits, opens, bench.sampleRss);
       const [c1, b1] = [await cpu(), await batches()];
       const { rows: opened } = await db.query<{ id: string; wallet: string }>(`SELECT id, wallet FROM exchange.positions WHERE status = 'open' ORDER BY id`);
       const closes: SignedIntentPayload[] = [];
@@ -130,7 +127,7 @@ async function main(): Promise<void> {
         closes.push(await sign({ kind: 'close', message: { wallet: w.wallet, positionIds: [BigInt(r.id)], nonce: nonce++, expiresAt: expiresAt() } }, w));
       }
       const [c2, b2] = [await cpu(), await batches()];
-      const closeRate = await run(db, intents, events, closes, bench.sampleRss);
+      const closeRate = await run(db, intents, waits, closes, bench.sampleRss);
       const [c3, b3] = [await cpu(), await batches()];
       const perJob = (a: number, b: number, n: number) => ((b - a) * 1000) / n;
       const avgBatch = (a: { sum: number; count: number }, b: { sum: number; count: number }) => (b.sum - a.sum) / Math.max(1, b.count - a.count);
@@ -145,9 +142,14 @@ async function main(): Promise<void> {
       };
     };
 
+    // Every side runs warm, as a server does: a throwaway baseline, and one round of opens and closes on
+    // each new executor before the measured phases.
+    await baseline(prefix, WALLETS * OPENS);
     const noopRate = await baseline(prefix, WALLETS * OPENS);
+    await phase('warm-up', 1);
     const one = await phase('one executor');
     await bench.addReplica();
+    await phase('warm-up of the second replica', 2);
     const two = await phase('two executor replicas');
     const noopAfter = await baseline(prefix, WALLETS * OPENS);
     clearInterval(keepFresh);
@@ -166,7 +168,7 @@ async function main(): Promise<void> {
     console.log(`intent outcomes: ${statuses.map((s) => `${s.kind}/${s.status} ${s.n}`).join(', ')}`);
     console.log(`trading-executor peak RSS: ${bench.peakRssMb().toFixed(0)} MB; bench process max RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   } finally {
-    await events.close();
+    await waits.close();
     await intents.close();
     await db.end();
     await bench.stop();

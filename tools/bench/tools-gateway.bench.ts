@@ -47,7 +47,7 @@ const CASES: Case[] = [
         {
           setupRequest: (req) => {
             varying += 1;
-            return { ...req, path: `/api/v1/tools/calculate_position?market=ETH&side=short&leverage=50&marginUsd=${100 + varying / 1e6}` };
+            return { ...req, path: `/api/v1/tools/calculate_position?market=ETH&side=short&leverage=50&marginUsd=${(100 + varying / 1e6).toFixed(6)}` };
           },
         },
       ],
@@ -79,7 +79,9 @@ async function post(url: string, token: string, body: object): Promise<{ ok: boo
 }
 
 /** Resident memory of a process in MB (VmRSS of /proc/<pid>/status). */
+/** Resident memory of a process in MB; 0 once it has exited (the stack stops while the sampler runs). */
 function residentMb(pid: number): number {
+  if (!fs.existsSync(`/proc/${pid}/status`)) return 0;
   const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
   return Number(line?.match(/\d+/)?.[0] ?? NaN) / 1024;
 }
