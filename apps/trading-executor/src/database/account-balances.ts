@@ -9,24 +9,26 @@ export interface LockedAccount {
   activated: boolean;
 }
 
+interface AccountBalanceRow {
+  wallet: string;
+  free_micro: string;
+  locked_micro: string;
+  queued_micro: string;
+  activated: boolean;
+}
+
 /** Locks accounts (sorted by wallet, so concurrent transactions never deadlock on them) and reads balances. */
 export async function lockAccounts(sql: Sql, wallets: readonly string[]): Promise<Map<string, LockedAccount>> {
   const sorted = [...new Set(wallets)].sort();
-  const { rows } = await sql<Record<string, string | boolean>>(
+  const { rows } = await sql<AccountBalanceRow>(
     `SELECT wallet, free_micro, locked_micro, queued_micro, activated FROM exchange.accounts
       WHERE wallet = ANY($1::varchar[]) ORDER BY wallet FOR UPDATE`,
     [sorted],
   );
   return new Map(
     rows.map((r) => [
-      r['wallet'] as string,
-      {
-        wallet: r['wallet'] as string,
-        freeMicro: BigInt(r['free_micro'] as string),
-        lockedMicro: BigInt(r['locked_micro'] as string),
-        queuedMicro: BigInt(r['queued_micro'] as string),
-        activated: r['activated'] as boolean,
-      },
+      r.wallet,
+      { wallet: r.wallet, freeMicro: BigInt(r.free_micro), lockedMicro: BigInt(r.locked_micro), queuedMicro: BigInt(r.queued_micro), activated: r.activated },
     ]),
   );
 }

@@ -5,6 +5,15 @@ export interface LockedPool extends PoolState {
   readonly tradingEnabled: boolean;
 }
 
+interface ProtocolPoolRow {
+  lp_micro: string;
+  parked_micro: string;
+  reward_high_water_micro: string;
+  fees_pending_micro: string;
+  staking_reserve_micro: string;
+  trading_enabled: boolean;
+}
+
 /**
  * Locks the protocol singleton and reads the pool state, then (in a second statement) whether the
  * payout queue is empty. Every change of the queue is made under this lock, so the second statement,
@@ -13,22 +22,22 @@ export interface LockedPool extends PoolState {
  * snapshot, taken before it waited for the lock, and could miss an entry just queued.)
  */
 export async function lockPool(sql: Sql): Promise<LockedPool> {
-  const { rows } = await sql(
+  const { rows } = await sql<ProtocolPoolRow>(
     `SELECT lp_micro, parked_micro, reward_high_water_micro, fees_pending_micro, staking_reserve_micro, trading_enabled
        FROM exchange.protocol_state WHERE id = 1 FOR UPDATE`,
   );
-  const row = rows[0] as Record<string, string | boolean>;
+  const row = rows[0]!;
   const { rows: queue } = await sql<{ queue_not_empty: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM exchange.payout_queue WHERE paid_at IS NULL) AS queue_not_empty`,
   );
   return {
-    lpMicro: BigInt(row['lp_micro'] as string),
-    parkedMicro: BigInt(row['parked_micro'] as string),
-    highWaterMicro: BigInt(row['reward_high_water_micro'] as string),
-    feesPendingMicro: BigInt(row['fees_pending_micro'] as string),
-    stakingReserveMicro: BigInt(row['staking_reserve_micro'] as string),
+    lpMicro: BigInt(row.lp_micro),
+    parkedMicro: BigInt(row.parked_micro),
+    highWaterMicro: BigInt(row.reward_high_water_micro),
+    feesPendingMicro: BigInt(row.fees_pending_micro),
+    stakingReserveMicro: BigInt(row.staking_reserve_micro),
     queueNotEmpty: queue[0]!.queue_not_empty,
-    tradingEnabled: row['trading_enabled'] as boolean,
+    tradingEnabled: row.trading_enabled,
   };
 }
 

@@ -1,3 +1,4 @@
+import { queryAffected } from '@paper/sql-rows';
 import { Injectable } from '@nestjs/common';
 import type { JobPayload, SessionKeyResult } from '@paper/contracts';
 import { SESSION_KEYS_QUEUE } from '@paper/contracts';
@@ -66,11 +67,12 @@ export class SessionKeyService {
   async revoke(p: RevokePayload): Promise<SessionKeyResult> {
     const wallet = p.wallet.toLowerCase();
     const sessionKey = p.sessionKey.toLowerCase();
-    const rows = (await this.dataSource.query(
+    const revoked = await queryAffected(
+      this.dataSource,
       `UPDATE exchange.session_keys SET revoked_at = coalesce(revoked_at, now()) WHERE address = $1 AND wallet = $2 RETURNING address`,
       [sessionKey, wallet],
-    )) as [unknown[], number];
-    if (rows[1] === 0) {
+    );
+    if (revoked === 0) {
       return { wallet, sessionKey, status: 'not_found', reason: 'session_key_unknown', message: 'No such session key for this wallet.' };
     }
     return { wallet, sessionKey, status: 'revoked', reason: null, message: 'Session key revoked; intents it signs are refused from now on.' };

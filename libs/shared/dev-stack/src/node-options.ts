@@ -9,12 +9,11 @@ export const SERVICE_NODE_OPTIONS = ['--max-old-space-size=176', '--max-semi-spa
 /**
  * Services that run with other limits than the defaults (their Deployment sets the same NODE_OPTIONS; a
  * manifest test keeps them equal). trading-executor allocates per intent at thousands of
- * intents a second: an 8 MB semi-space cuts its scavenges enough to lower its CPU per intent by about a
- * fifth (docs/performance.md), for about 30 MB more at peak and nothing more at idle (the young
- * generation grows only under load).
+ * intents a second: a 4 MB semi-space cuts its scavenges enough to lower its CPU per intent by about a
+ * fifth (docs/performance.md) for about 4 MB more at idle (8 MB would cost 11 MB, past the idle budget).
  */
 export const APP_NODE_OPTIONS: Readonly<Record<string, readonly string[]>> = {
-  'trading-executor': ['--max-semi-space-size=8'],
+  'trading-executor': ['--max-semi-space-size=4'],
 };
 
 /** The V8 flags of one service's process: the defaults, each replaced by the service's own value of that flag. */
