@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   activeChannelsOf,
-  type AlertKind,
   type InsertedAlertRow,
   insertNewAlerts,
+  type NewAlert,
   insertQueuedDeliveries,
   lockPollGeneration,
   type PollStatusWrite,
@@ -17,15 +17,8 @@ import { QueueRegistry } from '@paper/nest-infra';
 import { DataSource, type EntityManager } from 'typeorm';
 import { alertIdFor, deliveryIdFor } from './alert-ids';
 
-export interface PendingAlert {
-  accountId: string;
-  watchId: string | null;
-  eventId: string;
-  kind: AlertKind;
-  wallet: string | null;
-  details: Record<string, unknown>;
-  occurredAt: Date;
-}
+/** An alert a poll cycle found; its id is derived when it is stored. */
+export type PendingAlert = Omit<NewAlert, 'id'>;
 
 export interface CycleCommit {
   alerts: PendingAlert[];
