@@ -1,6 +1,6 @@
 import type { IntentResult, SignedIntentPayload } from '@paper/contracts';
-import type { AccountDelta, Guardrails, Market, Side } from '@paper/exchange';
-import type { MarketState, RawPositionRow } from '@paper/exchange-data';
+import type { AccountDelta, Guardrails, Market } from '@paper/exchange';
+import type { MarketState, PositionRow, RawPositionRow } from '@paper/exchange-data';
 import type { LockedAccount } from '../../database/account-balances';
 import type { LedgerTx } from '../../database/ledger-writer';
 import type { LockedPool } from '../../database/protocol-pool';
@@ -44,16 +44,8 @@ export interface BatchMarket extends MarketState {
 }
 
 /** A position opened by the batch, inserted set-based before its ledger lines (which reference its id). */
-export interface NewPosition {
+export interface NewPosition extends Pick<PositionRow, 'wallet' | 'market' | 'side' | 'marginMicro' | 'leverage' | 'notionalMicro' | 'entryPrice' | 'bustPrice'> {
   intentId: string;
-  wallet: string;
-  market: Market;
-  side: Side;
-  marginMicro: bigint;
-  leverage: number;
-  notionalMicro: bigint;
-  entryPrice: bigint;
-  bustPrice: bigint;
   marginQueuedMicro: bigint;
   ledger: Omit<LedgerTx, 'ref'>;
   /** The outcome once the position id is known. */
