@@ -1,16 +1,11 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG } from '@paper/nest-infra';
+import { inboxBacklog } from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import { intentsQueued, oldestQueuedIntent } from '../metrics/executor-metrics';
 import { OwnerActionService } from '../owner-actions/owner-action.service';
 import { IntentEngine } from '../intents/intent-engine.service';
-
-interface BacklogRow {
-  table: 'intents' | 'owner_actions';
-  n: string;
-  oldest_seconds: number | null;
-}
 
 /**
  * The sweeper, on every replica: each INTENT_SWEEP_MS it starts intent batches (which claim whatever is
@@ -49,13 +44,7 @@ export class InboxSweeper implements OnApplicationBootstrap, OnApplicationShutdo
     this.engine.pump();
     try {
       await this.ownerActions.sweep();
-      const rows: BacklogRow[] = await this.dataSource.query(
-        `SELECT 'intents' AS "table", count(*) AS n, extract(epoch FROM now() - min(created_at))::float8 AS oldest_seconds
-           FROM exchange.intents WHERE status = 'queued'
-         UNION ALL
-         SELECT 'owner_actions', count(*), extract(epoch FROM now() - min(created_at))::float8
-           FROM exchange.owner_actions WHERE status = 'queued'`,
-      );
+      const rows = await inboxBacklog(this.dataSource);
       for (const r of rows) {
         intentsQueued.set({ table: r.table }, Number(r.n));
         oldestQueuedIntent.set({ table: r.table }, r.oldest_seconds ?? 0);

@@ -9,7 +9,7 @@ import {
   planUnstake,
   planWithdrawal,
 } from '@paper/exchange';
-import { acceptOwnerAction, creditChainBalance } from '@paper/exchange-data';
+import { acceptOwnerAction, creditChainBalance, queuedOwnerActionIds } from '@paper/exchange-data';
 import { ownerActionId, signedExpiryProblem } from '@paper/exchange-signing';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
@@ -79,12 +79,8 @@ export class OwnerActionService {
 
   /** Runs every queued action nobody is running (the sweeper); returns how many ran. */
   async sweep(limit = 50): Promise<number> {
-    const rows: { id: string }[] = await this.dataSource.query(
-      `SELECT id FROM exchange.owner_actions WHERE status = 'queued' ORDER BY created_at LIMIT $1`,
-      [limit],
-    );
     let ran = 0;
-    for (const { id } of rows) if (await this.settle(id, true)) ran += 1;
+    for (const id of await queuedOwnerActionIds(this.dataSource, limit)) if (await this.settle(id, true)) ran += 1;
     return ran;
   }
 

@@ -175,3 +175,27 @@ export function readOwnerActions(db: QueryExecutor, ids: readonly string[]): Pro
     ids.map((id) => id.toLowerCase()),
   ]);
 }
+
+/** Ids of the oldest queued owner actions (the sweeper runs them). */
+export async function queuedOwnerActionIds(db: QueryExecutor, limit: number): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(db, `SELECT id FROM exchange.owner_actions WHERE status = 'queued' ORDER BY created_at LIMIT $1`, [limit]);
+  return rows.map((r) => r.id);
+}
+
+/** How many intents and owner actions are queued, and how long the oldest has waited (the sweeper's metrics). */
+export interface InboxBacklogRow {
+  table: 'intents' | 'owner_actions';
+  n: string;
+  oldest_seconds: number | null;
+}
+
+export function inboxBacklog(db: QueryExecutor): Promise<InboxBacklogRow[]> {
+  return queryRows<InboxBacklogRow>(
+    db,
+    `SELECT 'intents' AS "table", count(*) AS n, extract(epoch FROM now() - min(created_at))::float8 AS oldest_seconds
+       FROM exchange.intents WHERE status = 'queued'
+     UNION ALL
+     SELECT 'owner_actions', count(*), extract(epoch FROM now() - min(created_at))::float8
+       FROM exchange.owner_actions WHERE status = 'queued'`,
+  );
+}
