@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { type Hex, keccak256, recoverAddress, toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { DigestSignatureVerifier, type KeyRecovery, NATIVE_KEY_RECOVERY, WASM_KEY_RECOVERY } from './digest-signature.verifier';
+import { DigestSignatureVerifier, type KeyRecovery, nativeKeyRecovery, WASM_KEY_RECOVERY } from './digest-signature.verifier';
 
 const digestOf = (seed: number) => keccak256(toHex(`digest-${seed}`));
 const flip = (hex: Hex, at: number): Hex => `0x${hex.slice(2, 2 + at)}${hex[2 + at] === '0' ? '1' : '0'}${hex.slice(3 + at)}` as Hex;
@@ -13,10 +13,10 @@ const otherRecoveryBit = (signature: Hex) => {
 };
 
 it('recovers keys natively on this platform (the executor images are Linux x64)', () => {
-  expect(NATIVE_KEY_RECOVERY).not.toBeNull();
+  expect(nativeKeyRecovery()).not.toBeNull();
 });
 
-const BACKENDS: [string, KeyRecovery][] = [['native libsecp256k1', NATIVE_KEY_RECOVERY!], ['libsecp256k1 in WebAssembly', WASM_KEY_RECOVERY]];
+const BACKENDS: [string, KeyRecovery][] = [['native libsecp256k1', nativeKeyRecovery()!], ['libsecp256k1 in WebAssembly', WASM_KEY_RECOVERY]];
 
 describe.each(BACKENDS)('DigestSignatureVerifier with %s', (_name, recovery) => {
   const keys = Array.from({ length: 3 }, () => privateKeyToAccount(generatePrivateKey()));
@@ -85,7 +85,7 @@ const highS = (signature: Hex, order: string): Hex => {
 
 describe('both key recoveries', () => {
   it('agree with ecrecover on every signature: valid, tampered, high s, or r or s out of range', async () => {
-    const [native, wasm] = [new DigestSignatureVerifier(NATIVE_KEY_RECOVERY!), new DigestSignatureVerifier(WASM_KEY_RECOVERY)];
+    const [native, wasm] = [new DigestSignatureVerifier(nativeKeyRecovery()!), new DigestSignatureVerifier(WASM_KEY_RECOVERY)];
     const key = privateKeyToAccount(generatePrivateKey());
     const order = 'fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141';
     await fc.assert(

@@ -1,5 +1,4 @@
 import { keccak_256 } from '@noble/hashes/sha3';
-import { recover as wasmRecover } from 'tiny-secp256k1';
 import type { Hex } from 'viem';
 
 /** Public-key recovery (uncompressed key, or null when nothing recovers). */
@@ -29,11 +28,26 @@ function loadNative(): KeyRecovery | null {
   }
 }
 
-/** libsecp256k1 compiled to WebAssembly (`tiny-secp256k1`), about 280 µs a recovery, on every platform. */
-export const WASM_KEY_RECOVERY: KeyRecovery = (digest, signature64, recovery) => wasmRecover(digest, signature64, recovery, false);
+type WasmSecp256k1 = { recover(digest: Uint8Array, signature64: Uint8Array, recovery: 0 | 1, compressed: boolean): Uint8Array | null };
+let wasm: WasmSecp256k1 | undefined;
 
-/** The native recovery where its binary loads (Linux x64 and the other prebuilt platforms), else null. */
-export const NATIVE_KEY_RECOVERY: KeyRecovery | null = loadNative();
+/**
+ * libsecp256k1 compiled to WebAssembly (`tiny-secp256k1`), about 280 µs a recovery, on every platform;
+ * instantiated on first use only (a process that recovers natively never holds its memory).
+ */
+export const WASM_KEY_RECOVERY: KeyRecovery = (digest, signature64, recovery) => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use only
+  wasm ??= require('tiny-secp256k1') as WasmSecp256k1;
+  return wasm.recover(digest, signature64, recovery, false);
+};
+
+let native: KeyRecovery | null | undefined;
+
+/** The native recovery where its binary loads (Linux x64 and the other prebuilt platforms), else null; loaded on first use. */
+export function nativeKeyRecovery(): KeyRecovery | null {
+  if (native === undefined) native = loadNative();
+  return native;
+}
 
 function hexToBytes(hex: string): Uint8Array {
   return Uint8Array.from(Buffer.from(hex.startsWith('0x') ? hex.slice(2) : hex, 'hex'));
@@ -53,7 +67,8 @@ function addressOf(uncompressed: Uint8Array): string {
  * executor's dearest step per intent. No per-key state is kept.
  */
 export class DigestSignatureVerifier {
-  constructor(private readonly recover: KeyRecovery = NATIVE_KEY_RECOVERY ?? WASM_KEY_RECOVERY) {}
+  /** `recover` defaults to the native recovery where it loads, else WebAssembly (chosen on the first check). */
+  constructor(private recover?: KeyRecovery) {}
 
   /** Whether `signature` over `digest` was made by the key of `address` (any case). Never throws. */
   verify(digest: Hex, signature: Hex, address: string): boolean {
@@ -65,6 +80,7 @@ export class DigestSignatureVerifier {
       const v = raw[64]!;
       const recovery = v >= 27 ? v - 27 : v;
       if (recovery !== 0 && recovery !== 1) return false;
+      this.recover ??= nativeKeyRecovery() ?? WASM_KEY_RECOVERY;
       const key = this.recover(hash, raw.subarray(0, 64), recovery);
       return key !== null && addressOf(key) === address.toLowerCase();
     } catch {
