@@ -9,7 +9,6 @@ import {
   EXCHANGE_MAINTENANCE_QUEUE,
   SESSION_KEYS_QUEUE,
 } from '@paper/contracts';
-import { nodeOptionsOf, SERVICE_NODE_OPTIONS } from '@paper/dev-stack';
 import { byKind, type K8sObject, label, named, renderKustomization, SERVER_APPS, WORKER_APPS } from './manifests';
 
 /**
@@ -169,15 +168,6 @@ describe.each(['dev', 'prod'] as const)('workloads of k8s/overlays/%s', (overlay
       expect(named(objects, 'TriggerAuthentication', due[0].authenticationRef.name).spec.secretTargetRef.map((r: { parameter: string; key: string }) => [r.parameter, r.key])).toEqual([
         ['connection', 'KEDA_DATABASE_URL'],
       ]);
-    }
-  });
-
-  it("runs each app with the V8 limits the local stack gives it (the image's, or the app's own NODE_OPTIONS)", () => {
-    for (const deployment of apps(objects).filter((d) => d.metadata.name !== 'venue-sim')) {
-      const env: { name: string; value?: string }[] = deployment.spec.template.spec.containers[0].env ?? [];
-      const own = env.find((e) => e.name === 'NODE_OPTIONS')?.value;
-      const expected = nodeOptionsOf(deployment.metadata.name).join(' ');
-      expect(own ?? SERVICE_NODE_OPTIONS.join(' ')).toBe(expected);
     }
   });
 

@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Server } from 'node:http';
 import { STACK_APPS } from './apps';
-import { nodeOptionsOf } from './node-options';
+import { SERVICE_NODE_OPTIONS } from './node-options';
 import { alertsResolver, publicResolver, serverPort, startEdgeProxy } from './edge-proxy';
 
 export interface StackOptions {
@@ -117,7 +117,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       options.mode === 'dist'
         ? [path.join(options.distDir ?? path.join(options.root, 'dist', 'stack'), 'apps', app, 'src', 'main.js')]
         : ['--enable-source-maps', '-r', path.join(options.root, 'tools', 'dev', 'register.cjs'), path.join(options.root, 'apps', app, 'src', 'main.ts')];
-    const child = spawn(process.execPath, [...nodeOptionsOf(app), ...main], {
+    const child = spawn(process.execPath, [...SERVICE_NODE_OPTIONS, ...main], {
       cwd: options.root,
       env: { ...process.env, ...sharedEnv, PORT: String(ports[name]) },
       stdio: ['ignore', 'pipe', 'pipe'],
