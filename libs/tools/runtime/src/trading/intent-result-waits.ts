@@ -32,6 +32,7 @@ export class IntentResultWaits {
   private readonly since = new Map<string, number>();
   private subscriber?: Redis;
   private subscribed: Promise<void> | null = null;
+  private ready: Promise<void> | null = null;
   private live = false;
   private timer?: NodeJS.Timeout;
   private checking = false;
@@ -42,11 +43,20 @@ export class IntentResultWaits {
     private readonly readFinal: FinalResultsReader,
   ) {}
 
-  /** Subscribes (once per process); resolves when subscribed or after `timeoutMs`, whichever is first. */
-  async listen(timeoutMs: number): Promise<void> {
-    this.subscribed ??= this.subscribe();
+  /**
+   * Subscribes (once per process): resolves when subscribed, or `timeoutMs` after the first call, whichever
+   * is first. Later calls wait for the same first attempt only, so while Redis stays unreachable nobody
+   * waits again (the waits are answered from the inbox).
+   */
+  listen(timeoutMs: number): Promise<void> {
+    this.ready ??= this.firstSubscription(timeoutMs);
+    return this.ready;
+  }
+
+  private async firstSubscription(timeoutMs: number): Promise<void> {
+    this.subscribed = this.subscribe();
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.subscribed, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, timeoutMs))))]);
+    await Promise.race([this.subscribed.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, timeoutMs))))]);
     clearTimeout(timer);
   }
 
