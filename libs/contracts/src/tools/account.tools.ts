@@ -10,18 +10,14 @@ import {
   price,
   sideField,
   usd,
+  positionTerms,
 } from './tool-fields';
 
 export const TRADE_HISTORY_PAGE_SIZE = 75;
 
 const openPosition = z.object({
   positionId: z.string(),
-  market: marketField,
-  side: sideField,
-  marginUsd: usd,
-  leverage: z.number().int(),
-  notionalUsd: usd,
-  entryPrice: price,
+  ...positionTerms,
   markPrice: price,
   bustPrice: price.describe('The position is liquidated when the mark reaches this price.'),
   estimatedPnlUsd: usd.describe('Settled PnL if closed now at the mark (win curve and 2% win fee applied).'),

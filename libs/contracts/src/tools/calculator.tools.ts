@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { READ_ONLY, defineTool } from './tool-definition';
-import { leverageField, marginUsdField, marketField, price, priceField, sideField, usd } from './tool-fields';
+import { leverageField, marginUsdField, marketField, positionTerms, price, priceField, sideField, usd } from './tool-fields';
 
 export const CALCULATE_POSITION = defineTool({
   name: 'calculate_position',
@@ -21,12 +21,7 @@ export const CALCULATE_POSITION = defineTool({
     })
     .strict(),
   outputSchema: z.looseObject({
-    market: marketField,
-    side: sideField,
-    marginUsd: usd,
-    leverage: z.number().int(),
-    notionalUsd: usd,
-    entryPrice: price,
+    ...positionTerms,
     entrySource: z.enum(['given', 'live_ask', 'live_bid']),
     bustPrice: price,
     liquidationDistancePercent: z.number(),

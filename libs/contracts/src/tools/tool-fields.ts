@@ -63,6 +63,15 @@ export const priceField = z.number().positive().max(MAX_PRICE);
 export const usd = z.number();
 /** A price in `data`: a number at the market's precision (BTC 0.1, ETH 0.01). */
 export const price = z.number();
+/** The terms of a position in `data`, in the order every tool lists them. */
+export const positionTerms = {
+  market: marketField,
+  side: sideField,
+  marginUsd: usd,
+  leverage: z.number().int(),
+  notionalUsd: usd,
+  entryPrice: price,
+};
 /** An instant in `data`: ISO 8601 UTC. */
 export const isoTime = z.string();
 export const nullableIso = z.string().nullable();

@@ -11,6 +11,7 @@ import {
   price,
   sideField,
   usd,
+  positionTerms,
 } from './tool-fields';
 
 export const MAX_CLOSE_POSITION_IDS = 120;
@@ -62,12 +63,7 @@ export const PREVIEW_TRADE = defineTool({
 
 const filledPosition = z.object({
   positionId: z.string(),
-  market: marketField,
-  side: sideField,
-  marginUsd: usd,
-  leverage: z.number().int(),
-  notionalUsd: usd,
-  entryPrice: price,
+  ...positionTerms,
   bustPrice: price,
   liquidationDistancePercent: z.number(),
   openedAt: isoTime,
