@@ -43,8 +43,13 @@ describe('RateLimiter (Redis token bucket with leases)', () => {
   it('shares one bucket between replicas and keeps callers apart', async () => {
     const [a, b] = [limiter(), limiter()];
     const limit = { perSecond: 1, burst: 4 };
+    const started = performance.now();
     const result = await outcomes([...Array.from({ length: 3 }, () => a.take('ip:b', limit)), ...Array.from({ length: 3 }, () => b.take('ip:b', limit))]);
-    expect(result.allowed).toBe(4);
+    // One bucket for both: the burst, plus a token for each whole second the calls took on a loaded
+    // machine (two buckets would allow all 6 at once).
+    const refilled = Math.floor((performance.now() - started) / 1000);
+    expect(result.allowed).toBeGreaterThanOrEqual(4);
+    expect(result.allowed).toBeLessThanOrEqual(4 + refilled);
     await expect(a.take('ip:other', limit)).resolves.toBeUndefined();
   });
 
