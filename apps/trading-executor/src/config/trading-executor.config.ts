@@ -14,7 +14,7 @@ export const tradingExecutorConfigSchema = z.object({
   PRICE_INGEST: env.bool(true).describe('Whether this replica takes part in the price-ingest election (one replica ingests at a time).'),
   LIQUIDATIONS: env.bool(true).describe('Whether this replica takes part in the liquidator election (one replica liquidates at a time).'),
   LEADER_LEASE_MS: env.positiveInt(5000).describe('Redis lease (ms) of the single price ingester and liquidator; another replica takes over after it lapses.'),
-  INTENT_CONCURRENCY: env.positiveInt(3).describe('Intent batches one replica runs at the same time (each batch is one database transaction).'),
+  INTENT_CONCURRENCY: env.positiveInt(2).describe('Intent batches one replica runs at the same time (each batch is one database transaction).'),
   INTENT_BATCH_MAX: env.positiveInt(100).describe('Most intents one batch claims; at low load a batch is the one intent that arrived, under load batches grow to this size.'),
   INTENT_SWEEP_MS: env.positiveInt(1000).describe('Interval (ms) of the sweeper that runs accepted intents and owner actions whose queue job is missing (lost, wiped or never added).'),
   INTENT_LOCK_MS: env.positiveInt(2000).describe("BullMQ lock of an intent's wake-up job (ms): a killed replica's job is handed to another one within about 1.3 times this long (the sweeper runs its intents sooner)."),

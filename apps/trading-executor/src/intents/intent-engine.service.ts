@@ -48,6 +48,7 @@ export class IntentEngine implements BeforeApplicationShutdown {
   private backoffMs = 0;
   private backoffTimer?: NodeJS.Timeout;
   private stopped = false;
+  private backlogListener: () => void = () => undefined;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -84,6 +85,14 @@ export class IntentEngine implements BeforeApplicationShutdown {
     }
   }
 
+  /**
+   * Called whenever a claim comes back full (a backlog): the queue then wakes the other replicas too, so
+   * every replica claims beside this one instead of only the one the first wake-up reached.
+   */
+  onBacklog(listener: () => void): void {
+    this.backlogListener = listener;
+  }
+
   /** Resolves when no batch runs (tests and shutdown). */
   async idle(): Promise<void> {
     while (this.running.size > 0 || this.reconciling) await Promise.all([...this.running, this.reconciling]);
@@ -105,8 +114,11 @@ export class IntentEngine implements BeforeApplicationShutdown {
       await this.runBatch((sql) => claimQueuedIntents(sql, this.config.INTENT_BATCH_MAX, this.coolingIds()), prices, (rows) => {
         claimed = rows;
         // A full claim means a backlog: the next batch claims at once, beside this one (up to
-        // INTENT_CONCURRENCY), instead of after it.
-        if (rows.length >= this.config.INTENT_BATCH_MAX) queueMicrotask(() => this.pump());
+        // INTENT_CONCURRENCY), instead of after it, and the other replicas are woken to claim too.
+        if (rows.length >= this.config.INTENT_BATCH_MAX) {
+          queueMicrotask(() => this.pump());
+          this.backlogListener();
+        }
       });
       // A batch of more than one means a backlog: keep claiming until it is drained, whether or not
       // more wake-ups arrive (at low load a batch is one intent and nothing more is claimed).

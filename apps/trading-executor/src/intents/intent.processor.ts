@@ -1,9 +1,12 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { INTENTS_QUEUE } from '@paper/contracts';
+import { INTENTS_DUE_JOB_ID, INTENTS_QUEUE } from '@paper/contracts';
 import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import { IntentEngine } from './intent-engine.service';
 import { IntentExecutionService } from './intent-execution.service';
+
+/** How long a backlog wake-up may wait for Redis (the batches go on without it). */
+const BACKLOG_WAKE_UP_TIMEOUT_MS = 1000;
 
 /**
  * BullMQ worker of the intents queue; the queue only wakes the engine, which claims whatever is queued
@@ -12,7 +15,8 @@ import { IntentExecutionService } from './intent-execution.service';
  * after the intents it announces were committed, so that second claim sees them. `execute-intent` (one
  * intent, job id = intent id) completes with the intent's stored result once a batch of any replica ran
  * it, for producers that wait on the job; jobs of a whole batch wait together, so the worker takes as
- * many at once.
+ * many at once. A replica that finds a backlog (a full claim) adds `intents-due` again, so the other
+ * replicas, blocked on the queue before it, wake up and claim beside it (one add waits at a time).
  */
 @Injectable()
 export class IntentProcessor implements OnApplicationBootstrap {
@@ -23,7 +27,10 @@ export class IntentProcessor implements OnApplicationBootstrap {
     @Inject(APP_CONFIG) private readonly config: TradingExecutorConfig,
   ) {}
 
+  private sharing = false;
+
   onApplicationBootstrap(): void {
+    this.engine.onBacklog(() => this.shareBacklog());
     const worker = this.registry.worker(
       INTENTS_QUEUE,
       {
@@ -35,5 +42,14 @@ export class IntentProcessor implements OnApplicationBootstrap {
     worker.on('completed', (job) => {
       if (job.name === 'intents-due') this.engine.pump();
     });
+  }
+
+  private shareBacklog(): void {
+    if (this.sharing) return;
+    this.sharing = true;
+    void this.registry
+      .wakeUp(INTENTS_QUEUE, 'intents-due', {}, { jobId: INTENTS_DUE_JOB_ID }, BACKLOG_WAKE_UP_TIMEOUT_MS)
+      .catch(() => null)
+      .finally(() => (this.sharing = false));
   }
 }

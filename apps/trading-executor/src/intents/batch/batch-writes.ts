@@ -14,7 +14,8 @@ import type { BatchState, NewPosition, QueueOp } from './batch-state';
  * Writes what a batch decided, set-based and in the lock order every transaction uses (positions, the
  * protocol row, payout-queue rows, then market rows): new positions (one insert), settled positions (one
  * update), payout-queue changes in the order the closes made them, the ledger (one insert), the accounts
- * (one update), the pool, open interest (one update per market), and every intent's result (one update).
+ * (one update), the pool, every intent's result (one update), then open interest (one update per market)
+ * and the events.
  */
 export async function writeBatch(sql: Sql, state: BatchState, resultBase: Map<string, Pick<IntentResult, 'kind' | 'wallet'>>): Promise<void> {
   const opened = await insertPositions(sql, state.newPositions);
@@ -38,6 +39,10 @@ export async function writeBatch(sql: Sql, state: BatchState, resultBase: Map<st
   }
   await applyAccountDeltas(sql, deltas, true, volumes);
   if (state.pool) await savePool(sql, state.pool, { feesCollectedMicro: state.feesCollectedMicro, paperMintedMicro: state.paperMintedMicro });
+  const results = [...state.results.values()];
+  await recordResults(sql, results);
+  // Open interest and the event log are shared by every batch: their row and lock are taken last, so
+  // each is held only for the statements after it and the commit.
   for (const market of [...state.markets.keys()].sort() as Market[]) {
     const m = state.markets.get(market)!;
     if (m.longDeltaMicro === 0n && m.shortDeltaMicro === 0n) continue;
@@ -47,8 +52,6 @@ export async function writeBatch(sql: Sql, state: BatchState, resultBase: Map<st
       m.shortDeltaMicro,
     ]);
   }
-  const results = [...state.results.values()];
-  await recordResults(sql, results);
   await appendEvents(sqlExecutor(sql), [...intentOutcomeEvents(results), ...settledEvents(state, results)]);
 }
 

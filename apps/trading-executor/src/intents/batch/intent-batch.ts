@@ -78,8 +78,16 @@ export async function executeBatch(sql: Sql, claimed: readonly ClaimedIntentRow[
   }
   const rest = admitted.filter((a) => pending.has(a.id));
   await loadPositions(sql, state, rest);
-  await loadMarkets(sql, state, rest);
+  // The protocol row serialises every settlement, so it is locked as late as the lock order allows:
+  // after the reads, or before the market rows when opens under a cap lock them.
+  const lockPoolIfSettling = async () => {
+    if (state.pool || ![...state.positions.values()].some((r) => r.status === 'open')) return;
+    state.pool = await lockPool(sql);
+    state.tradingEnabled = state.pool.tradingEnabled;
+  };
+  await loadMarkets(sql, state, rest, lockPoolIfSettling);
   await loadGuardrailUsage(sql, state, rest);
+  await lockPoolIfSettling();
   for (const a of rest) {
     if (isKind(a, 'open')) {
       const refusal = openStep(state, a);
@@ -99,7 +107,7 @@ function isKind<K extends SignedIntentPayload['kind']>(
   return a.payload.kind === kind;
 }
 
-/** Locks the positions the batch's closes list (of the batch's wallets only), then the pool if any of them is open. */
+/** Locks the positions the batch's closes list (of the batch's wallets only). */
 async function loadPositions(sql: Sql, state: BatchState, intents: readonly AdmittedIntent[]): Promise<void> {
   const closes = intents.filter((a): a is AdmittedIntent<ClosePayload> => isKind(a, 'close'));
   const ids = [...new Set(closes.flatMap((a) => closeIds(a.payload)))].filter((id) => BigInt(id) <= MAX_POSITION_ID);
@@ -111,11 +119,13 @@ async function loadPositions(sql: Sql, state: BatchState, intents: readonly Admi
     [ids, [...new Set(closes.map((a) => a.wallet))]],
   );
   for (const r of rows) state.positions.set(r.id, r);
-  if (rows.some((r) => r.status === 'open')) state.pool = await lockPool(sql);
 }
 
-/** Reads the markets and the trading switch; locks the market rows when an open must see concurrent opens under a cap. */
-async function loadMarkets(sql: Sql, state: BatchState, intents: readonly AdmittedIntent[]): Promise<void> {
+/**
+ * Reads the markets and the trading switch; locks the market rows when an open must see concurrent opens
+ * under a cap (after `beforeLock`, which takes the protocol row first when the batch settles positions).
+ */
+async function loadMarkets(sql: Sql, state: BatchState, intents: readonly AdmittedIntent[], beforeLock: () => Promise<void>): Promise<void> {
   const read = (lock: boolean) => sql<MarketRow>(`${MARKET_ROWS} ORDER BY m.market${lock ? ' FOR UPDATE OF m' : ''}`);
   let { rows } = await read(false);
   const opens = intents.filter((a): a is AdmittedIntent<OpenPayload> => isKind(a, 'open'));
@@ -123,7 +133,10 @@ async function loadMarkets(sql: Sql, state: BatchState, intents: readonly Admitt
     const row = rows.find((r) => r.market === a.payload.message.market);
     return (a.payload.message.side === 'long' ? row?.long_oi_cap_micro : row?.short_oi_cap_micro) != null;
   });
-  if (capped) ({ rows } = await read(true)); // the cap check must see every concurrent open
+  if (capped) {
+    await beforeLock();
+    ({ rows } = await read(true)); // the cap check must see every concurrent open
+  }
   for (const r of rows) {
     state.markets.set(r.market, { ...marketStateOf(r), longDeltaMicro: 0n, shortDeltaMicro: 0n });
     state.tradingEnabled = state.pool?.tradingEnabled ?? r.trading_enabled;
