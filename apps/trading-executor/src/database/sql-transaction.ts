@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { DataSource, QueryRunner } from 'typeorm';
 
 /** A parameterised query inside one transaction: rows plus the affected row count. */
@@ -10,8 +11,37 @@ export function sqlExecutor(sql: Sql): { query(text: string, params?: unknown[])
 
 const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serialization failure
 
+/** The node-postgres client under a TypeORM query runner once it is connected. */
+interface PgClient {
+  query(config: { name?: string; text: string; values?: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+}
+
+/** At most this many statement texts are prepared (each connection keeps its own plan of each). */
+const PREPARED_LIMIT = 256;
+const statementNames = new Map<string, string>();
+
+/**
+ * The name a statement is prepared under on each connection (a hash of its text), so PostgreSQL parses
+ * and plans it once per connection instead of on every call: a transaction runs a dozen statements, and
+ * planning the larger ones (the claim's CTEs, the unnest writes) cost more than running them. Every
+ * statement text is a constant of the code; past the limit, statements run unprepared.
+ */
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < PREPARED_LIMIT) {
+    name = `tx_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 function sqlOf(runner: QueryRunner): Sql {
+  const client = (runner as unknown as { databaseConnection?: PgClient }).databaseConnection;
   return async <T>(text: string, params?: unknown[]) => {
+    if (client) {
+      const result = await client.query({ name: statementName(text), text, values: params });
+      return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
+    }
     const result = await runner.query(text, params, true);
     return { rows: (result.records ?? []) as T[], rowCount: result.affected ?? 0 };
   };

@@ -38,7 +38,18 @@ function word(hex: string, bytes: number): Buffer {
   return Buffer.from(raw.padStart(64, '0'), 'hex');
 }
 
-const text = (value: string) => keccak_256(Buffer.from(value, 'utf8'));
+/** Hashes of string members; markets and sides are a handful of values, so their hashes are kept. */
+const textHashes = new Map<string, Uint8Array>();
+const TEXT_HASHES_KEPT = 64;
+
+function text(value: string): Uint8Array {
+  let hash = textHashes.get(value);
+  if (!hash) {
+    hash = keccak_256(Buffer.from(value, 'utf8'));
+    if (textHashes.size < TEXT_HASHES_KEPT) textHashes.set(value, hash);
+  }
+  return hash;
+}
 
 function structHash(intent: IntentMessage): Uint8Array {
   const words: Uint8Array[] = [TYPE_HASHES[intent.kind]];

@@ -41,28 +41,37 @@ function toEvent(row: EventRow): ExchangeEvent {
 
 /**
  * Appends events inside the caller's transaction (call it last, just before commit: the append lock is
- * held until the transaction ends) and notifies stream servers on commit with the highest id.
+ * held until the transaction ends) and notifies stream servers on commit with the highest id, in one
+ * statement: the lock is taken before the first row (and its id) is produced.
  * Returns the ids written, in order.
  */
 export async function appendEvents(db: QueryExecutor, events: readonly NewExchangeEvent[]): Promise<string[]> {
   if (events.length === 0) return [];
-  await db.query(`SELECT pg_advisory_xact_lock($1, $2)`, [...EVENT_APPEND_LOCK]);
   const rows = await queryRows<{ id: string }>(
     db,
-    `INSERT INTO exchange.events (type, wallet, market, data)
-     SELECT type, wallet, market, data FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::jsonb[]) WITH ORDINALITY AS v(type, wallet, market, data, n)
-     ORDER BY n
-     RETURNING id`,
+    `WITH append_lock AS (
+       SELECT pg_advisory_xact_lock($5, $6)
+     ), appended AS (
+       INSERT INTO exchange.events (type, wallet, market, data)
+       SELECT v.type, v.wallet, v.market, v.data
+         FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::jsonb[]) WITH ORDINALITY AS v(type, wallet, market, data, n)
+        CROSS JOIN append_lock
+        ORDER BY v.n
+       RETURNING id
+     ), notified AS (
+       SELECT pg_notify($7, max(id)::text) FROM appended
+     )
+     SELECT id FROM appended CROSS JOIN (SELECT count(*) FROM notified) notified_count`,
     [
       events.map((e) => e.type),
       events.map((e) => e.wallet?.toLowerCase() ?? null),
       events.map((e) => e.market ?? null),
       events.map((e) => JSON.stringify(e.data)),
+      ...EVENT_APPEND_LOCK,
+      EXCHANGE_EVENTS_CHANNEL,
     ],
   );
-  const ids = rows.map((r) => String(r.id)).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
-  await db.query(`SELECT pg_notify($1, $2)`, [EXCHANGE_EVENTS_CHANNEL, ids[ids.length - 1]]);
-  return ids;
+  return rows.map((r) => String(r.id)).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
 }
 
 /** Which events a reader wants: after a cursor, optionally only some types, one wallet or one market. */
