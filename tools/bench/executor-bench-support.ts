@@ -23,6 +23,8 @@ export interface ExecutorBench {
   executorUrls: string[];
   /** Starts one more executor replica on the same database and Redis prefix; returns its URL. */
   addReplica(): Promise<string>;
+  /** Stops the most recently added replica (it drains like a deploy would stop it). */
+  removeReplica(): Promise<void>;
   /** Writes and publishes a price tick like the ingest does (bid = ask = mid). */
   tick(market: MarketName, mid: bigint): Promise<void>;
   /** Samples the executor's resident memory (from its /metrics) and keeps the peak, in MB. */
@@ -56,6 +58,11 @@ export async function startExecutorBench(env: Record<string, string> = {}, prepa
       stacks.push(stack);
       executorUrls.push(stack.appUrls['trading-executor']!);
       return stack.appUrls['trading-executor']!;
+    },
+    removeReplica: async () => {
+      if (stacks.length < 2) throw new Error('only the first executor is running');
+      await stacks.pop()!.stop();
+      executorUrls.pop();
     },
     tick: async (market, mid) => {
       const tick: PriceTick = { market, bid: mid.toString(), ask: mid.toString(), mid: mid.toString(), ts: Date.now() };

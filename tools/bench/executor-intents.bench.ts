@@ -3,7 +3,7 @@
  * accepts them (inbox rows in PostgreSQL, then one deduplicated `intents-due` wake-up job), executed in
  * batches, and counted when their results arrive on the executors' result messages, against the baseline
  * of bare BullMQ no-op jobs (same Redis, concurrency 8) measured in the same run; first with one executor,
- * then with two replicas on the same database and queue.
+ * then with two replicas on the same database and queue (one, two, two, one: the tables grow during the run).
  * Both sides are measured warm (a throwaway baseline run, a warm-up round on each executor).
  * BENCH_EXECUTOR_ENV (JSON) adds environment variables to the executors, e.g. '{"INTENT_BATCH_MAX":"64"}'.
  * Run: node -r ./tools/dev/register.cjs tools/bench/executor-intents.bench.ts [wallets, default 200] [opens per wallet, default 10]
@@ -147,10 +147,16 @@ async function main(): Promise<void> {
     await baseline(prefix, WALLETS * OPENS);
     const noopRate = await baseline(prefix, WALLETS * OPENS);
     await phase('warm-up', 1);
-    const one = await phase('one executor');
+    // One and two replicas alternate (one, two, two, one), so the growth of the tables during the run
+    // weighs on both sides alike; the second replica is warmed up as long as the first was.
+    const oneFirst = await phase('one executor (1st run)');
     await bench.addReplica();
-    await phase('warm-up of the second replica', 2);
-    const two = await phase('two executor replicas');
+    await phase('warm-up of the second replica', OPENS);
+    const twoFirst = await phase('two executor replicas (1st run)');
+    const twoSecond = await phase('two executor replicas (2nd run)');
+    await bench.removeReplica();
+    const oneSecond = await phase('one executor (2nd run)');
+    const runs = [oneFirst, twoFirst, twoSecond, oneSecond];
     const noopAfter = await baseline(prefix, WALLETS * OPENS);
     clearInterval(keepFresh);
     const { rows: statuses } = await db.query(`SELECT kind, status, count(*)::int AS n FROM exchange.intents GROUP BY 1, 2 ORDER BY 1, 2`);
@@ -160,11 +166,12 @@ async function main(): Promise<void> {
     console.log('\n| run | intents/s | vs bare BullMQ no-op | executor CPU ms/intent | mean batch |');
     console.log('| --- | ---: | ---: | ---: | ---: |');
     console.log(`| bare BullMQ no-op jobs (baseline, concurrency ${BASELINE_CONCURRENCY}; before / after: ${noopRate.toFixed(0)} / ${noopAfter.toFixed(0)}) | ${noop.toFixed(0)} | 1.00 | - | - |`);
-    for (const p of [one, two]) {
+    for (const p of runs) {
       console.log(`| ${p.label}: ${WALLETS * OPENS} opens | ${p.opens.toFixed(0)} | ${(p.opens / noop).toFixed(2)} | ${p.openCpuMs.toFixed(2)} | ${p.batchOpens.toFixed(1)} |`);
       console.log(`| ${p.label}: closes | ${p.closes.toFixed(0)} | ${(p.closes / noop).toFixed(2)} | ${p.closeCpuMs.toFixed(2)} | ${p.batchCloses.toFixed(1)} |`);
     }
-    console.log(`\ntwo replicas / one: opens ${(two.opens / one.opens).toFixed(2)}, closes ${(two.closes / one.closes).toFixed(2)}`);
+    const ratio = (key: 'opens' | 'closes') => (twoFirst[key] + twoSecond[key]) / (oneFirst[key] + oneSecond[key]);
+    console.log(`\ntwo replicas / one (both runs of each): opens ${ratio('opens').toFixed(2)}, closes ${ratio('closes').toFixed(2)}`);
     console.log(`intent outcomes: ${statuses.map((s) => `${s.kind}/${s.status} ${s.n}`).join(', ')}`);
     console.log(`trading-executor peak RSS: ${bench.peakRssMb().toFixed(0)} MB; bench process max RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
   } finally {
