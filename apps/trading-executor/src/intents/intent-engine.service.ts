@@ -86,6 +86,15 @@ export class IntentEngine implements BeforeApplicationShutdown {
   }
 
   /**
+   * Claims once more after the batches running now (at once when none runs): for a wake-up that may have
+   * been ignored while its job was active, whose intents a claim made after that moment sees.
+   */
+  claimAfterRunning(): void {
+    this.wanted = true;
+    if (this.running.size === 0) this.pump();
+  }
+
+  /**
    * Called whenever a claim comes back full (a backlog): the queue then wakes the other replicas too, so
    * every replica claims beside this one instead of only the one the first wake-up reached.
    */

@@ -10,9 +10,10 @@ const BACKLOG_WAKE_UP_TIMEOUT_MS = 1000;
 
 /**
  * BullMQ worker of the intents queue; the queue only wakes the engine, which claims whatever is queued
- * in `exchange.intents`. `intents-due` (one job id for every producer) starts batches, and starts them
- * again once the job has left the queue: an add ignored while the job was active (its id taken) came
- * after the intents it announces were committed, so that second claim sees them. `execute-intent` (one
+ * in `exchange.intents`. `intents-due` (one job id for every producer) starts batches, and claims again
+ * once the job has left the queue (after the batches running then, not beside them): an add ignored while
+ * the job was active (its id taken) came after the intents it announces were committed, so that second
+ * claim sees them. `execute-intent` (one
  * intent, job id = intent id) completes with the intent's stored result once a batch of any replica ran
  * it, for producers that wait on the job; jobs of a whole batch wait together, so the worker takes as
  * many at once. A replica that finds a backlog (a full claim) adds `intents-due` again, so the other
@@ -40,7 +41,7 @@ export class IntentProcessor implements OnApplicationBootstrap {
       { concurrency: Math.max(this.config.INTENT_BATCH_MAX, this.config.INTENT_CONCURRENCY), lockDuration: this.config.INTENT_LOCK_MS },
     );
     worker.on('completed', (job) => {
-      if (job.name === 'intents-due') this.engine.pump();
+      if (job.name === 'intents-due') this.engine.claimAfterRunning();
     });
   }
 
