@@ -15,8 +15,9 @@ const BACKLOG_WAKE_UP_TIMEOUT_MS = 1000;
  * the job was active (its id taken) came after the intents it announces were committed, so that second
  * claim sees them. `execute-intent` (one intent, job id = intent id) completes with the intent's stored
  * result once a batch of any replica ran it, for producers that wait on the job; jobs of a whole batch
- * wait together, so the worker takes as many at once. A replica that finds a backlog (a full claim) adds `intents-due` again, so the other
- * replicas, blocked on the queue before it, wake up and claim beside it (one add waits at a time).
+ * wait together, so the worker takes as many at once. A replica that finds a backlog (a full claim) adds
+ * `intents-due` again, so the other replicas, blocked on the queue before it, wake up and claim beside it
+ * (one add waits at a time).
  */
 @Injectable()
 export class IntentProcessor implements OnApplicationBootstrap {
