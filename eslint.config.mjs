@@ -20,13 +20,30 @@ function boundaries(isTest) {
         { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:trading', 'scope:alerts', 'scope:shared'] },
         {
           sourceTag: 'type:app',
-          onlyDependOnLibsWithTags: ['type:feature', 'type:domain', 'type:data-access', 'type:contracts', 'type:infra', ...tooling],
+          onlyDependOnLibsWithTags: [
+            'type:feature',
+            'type:domain',
+            'type:data-access',
+            'type:contracts',
+            'type:infra',
+            ...tooling,
+          ],
         },
         {
           sourceTag: 'type:feature',
-          onlyDependOnLibsWithTags: ['type:feature', 'type:domain', 'type:data-access', 'type:contracts', 'type:infra', ...tooling],
+          onlyDependOnLibsWithTags: [
+            'type:feature',
+            'type:domain',
+            'type:data-access',
+            'type:contracts',
+            'type:infra',
+            ...tooling,
+          ],
         },
-        { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:contracts', ...tooling] },
+        {
+          sourceTag: 'type:data-access',
+          onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:contracts', ...tooling],
+        },
         {
           sourceTag: 'type:domain',
           onlyDependOnLibsWithTags: ['type:domain'],
@@ -34,10 +51,19 @@ function boundaries(isTest) {
         },
         { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts', 'type:domain'] },
         { sourceTag: 'type:infra', onlyDependOnLibsWithTags: ['type:contracts', ...tooling] },
-        { sourceTag: 'type:tooling', onlyDependOnLibsWithTags: ['type:contracts', 'type:infra', 'type:domain', 'type:data-access'] },
+        {
+          sourceTag: 'type:tooling',
+          onlyDependOnLibsWithTags: ['type:contracts', 'type:infra', 'type:domain', 'type:data-access'],
+        },
         {
           sourceTag: 'type:e2e',
-          onlyDependOnLibsWithTags: ['type:tooling', 'type:contracts', 'type:domain', 'type:data-access', 'type:feature'],
+          onlyDependOnLibsWithTags: [
+            'type:tooling',
+            'type:contracts',
+            'type:domain',
+            'type:data-access',
+            'type:feature',
+          ],
         },
       ],
     },
@@ -45,7 +71,19 @@ function boundaries(isTest) {
 }
 
 export default [
-  { ignores: ['**/node_modules/**', 'dist/**', '.cache/**', '.nx/**', 'tmp/**', 'coverage/**', '**/*.cjs', '**/*.mjs', '**/*.js'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      'dist/**',
+      '.cache/**',
+      '.nx/**',
+      'tmp/**',
+      'coverage/**',
+      '**/*.cjs',
+      '**/*.mjs',
+      '**/*.js',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -64,7 +102,15 @@ export default [
     },
   },
   {
-    files: ['tools/**/*.ts', 'libs/shared/dev-stack/**/*.ts', 'libs/shared/nest-infra/src/config/**/*.ts', 'libs/shared/nest-infra/src/bootstrap/run-app.ts', '**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts'],
+    files: [
+      'tools/**/*.ts',
+      'libs/shared/dev-stack/**/*.ts',
+      'libs/shared/nest-infra/src/config/**/*.ts',
+      'libs/shared/nest-infra/src/bootstrap/run-app.ts',
+      '**/*.spec.ts',
+      '**/*.int-spec.ts',
+      '**/*.e2e-spec.ts',
+    ],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

@@ -27,16 +27,31 @@ async function main(): Promise<void> {
   receiver.setSecret(SECRET);
   const stack = await startTestStack({
     apps: ['alerts-dispatcher'],
-    env: { ALERTS_ALLOW_HOSTS: receiver.hostPort, ALERTS_WEBHOOK_RATE: '1000000/1000', ALERTS_DELIVERY_CONCURRENCY: String(CONCURRENCY), DATABASE_POOL_SIZE: String(CONCURRENCY), TELEGRAM_UPDATES_MODE: 'off' },
+    env: {
+      ALERTS_ALLOW_HOSTS: receiver.hostPort,
+      ALERTS_WEBHOOK_RATE: '1000000/1000',
+      ALERTS_DELIVERY_CONCURRENCY: String(CONCURRENCY),
+      DATABASE_POOL_SIZE: String(CONCURRENCY),
+      TELEGRAM_UPDATES_MODE: 'off',
+    },
   });
   const db = new Client({ connectionString: stack.database.url });
   await db.connect();
-  const queue = new Queue(ALERTS_DELIVERY_QUEUE.queue, { connection: new Redis(process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null }), prefix: `${stack.redisPrefix}:bull` });
+  const queue = new Queue(ALERTS_DELIVERY_QUEUE.queue, {
+    connection: new Redis(process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null }),
+    prefix: `${stack.redisPrefix}:bull`,
+  });
   try {
     const account = randomUUID();
-    await db.query(`INSERT INTO alerts.accounts (id, token_hash) VALUES ($1, md5(random()::text) || md5(random()::text))`, [account]);
+    await db.query(
+      `INSERT INTO alerts.accounts (id, token_hash) VALUES ($1, md5(random()::text) || md5(random()::text))`,
+      [account],
+    );
     const channels = Array.from({ length: CHANNELS }, () => randomUUID());
-    await db.query(`INSERT INTO alerts.channels (id, account_id, kind, target, secret) SELECT c, $2, 'webhook', $3 || '/hook/' || c, $4 FROM unnest($1::uuid[]) AS c`, [channels, account, receiver.url, SECRET]);
+    await db.query(
+      `INSERT INTO alerts.channels (id, account_id, kind, target, secret) SELECT c, $2, 'webhook', $3 || '/hook/' || c, $4 FROM unnest($1::uuid[]) AS c`,
+      [channels, account, receiver.url, SECRET],
+    );
     const alerts = Array.from({ length: Math.ceil(DELIVERIES / CHANNELS) }, () => randomUUID());
     await db.query(
       `INSERT INTO alerts.alerts (id, account_id, event_id, kind, wallet, details, occurred_at)
@@ -61,8 +76,10 @@ async function main(): Promise<void> {
     while (delivered < ids.length) {
       await new Promise((r) => setTimeout(r, 100));
       peak = Math.max(peak, await residentMemoryMb(url));
-      delivered = (await db.query(`SELECT count(*)::int AS n FROM alerts.deliveries WHERE status = 'delivered'`)).rows[0].n;
-      if (performance.now() - started > 600_000) throw new Error(`only ${delivered} of ${ids.length} delivered after 10 minutes`);
+      delivered = (await db.query(`SELECT count(*)::int AS n FROM alerts.deliveries WHERE status = 'delivered'`))
+        .rows[0].n;
+      if (performance.now() - started > 600_000)
+        throw new Error(`only ${delivered} of ${ids.length} delivered after 10 minutes`);
     }
     const seconds = (performance.now() - started) / 1000;
     const invalid = receiver.received.filter((r) => !r.valid).length;
@@ -73,17 +90,25 @@ async function main(): Promise<void> {
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < ids.length) {
           const i = next++;
-          const outcome = await sendWebhook({ url: `${receiver.url}/hook/${channels[i % CHANNELS]}`, secret: SECRET }, buildWebhookEvent(`evt_base_${i}`, 'alert.position_opened', {}), { allowHosts: [receiver.hostPort] });
+          const outcome = await sendWebhook(
+            { url: `${receiver.url}/hook/${channels[i % CHANNELS]}`, secret: SECRET },
+            buildWebhookEvent(`evt_base_${i}`, 'alert.position_opened', {}),
+            { allowHosts: [receiver.hostPort] },
+          );
           if (outcome.kind !== 'delivered') throw new Error(`baseline send failed: ${outcome.kind}`);
         }
       }),
     );
     const baseline = ids.length / ((performance.now() - baselineStart) / 1000);
     const rate = ids.length / seconds;
-    console.log(`| alerts-dispatcher, ${ids.length} signed webhook deliveries to ${CHANNELS} channels on a local receiver, concurrency ${CONCURRENCY} (database pool ${CONCURRENCY}) | value |`);
+    console.log(
+      `| alerts-dispatcher, ${ids.length} signed webhook deliveries to ${CHANNELS} channels on a local receiver, concurrency ${CONCURRENCY} (database pool ${CONCURRENCY}) | value |`,
+    );
     console.log('| --- | ---: |');
     console.log(`| deliveries per second (enqueue to every row \`delivered\`) | ${rate.toFixed(0)} |`);
-    console.log(`| baseline: the same signed POSTs straight from one process (no queue, no database) | ${baseline.toFixed(0)} per second |`);
+    console.log(
+      `| baseline: the same signed POSTs straight from one process (no queue, no database) | ${baseline.toFixed(0)} per second |`,
+    );
     console.log(`| ratio dispatcher / baseline | ${(rate / baseline).toFixed(2)} |`);
     console.log(`| signatures the receiver refused | ${invalid} |`);
     console.log(`| alerts-dispatcher peak RSS | ${peak.toFixed(0)} MB |`);

@@ -17,7 +17,8 @@ const SAMPLES = Number(process.argv[2] ?? 15);
 const POLL_MS = process.argv[3] ?? '1000';
 const ALERTS_APPS = ['alerts-api', 'alerts-poller', 'alerts-dispatcher'] as const;
 
-const pct = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const pct = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 
 async function main(): Promise<void> {
   buildBenchDist();
@@ -27,26 +28,58 @@ async function main(): Promise<void> {
   let sampling = true;
   const sampler = (async () => {
     while (sampling) {
-      for (const app of ALERTS_APPS) peak[app] = Math.max(peak[app]!, await residentMemoryMb(stack.appUrls[app]!).catch(() => 0));
+      for (const app of ALERTS_APPS)
+        peak[app] = Math.max(peak[app]!, await residentMemoryMb(stack.appUrls[app]!).catch(() => 0));
       await new Promise((r) => setTimeout(r, 250));
     }
   })();
   const markAt = async (price: number) => {
     const res = await callTool(stack.baseUrl, 'get_markets', {}, { method: 'GET' });
-    return res.body.data?.['markets']?.some((m: { market: string; markPrice: number }) => m.market === 'BTC' && m.markPrice === price);
+    return res.body.data?.['markets']?.some(
+      (m: { market: string; markPrice: number }) => m.market === 'BTC' && m.markPrice === price,
+    );
   };
   try {
     await setVenuePrice(stack, 'BTC', 100_000);
     await eventually(() => markAt(100_000), 30000, 'BTC at 100,000');
     const trader = await connectTrader(stack, world.issuer, { fundUsd: 1000 });
     const { token } = await newAccount(call);
-    const hook = await call<{ signingSecret: string }>('POST', '/api/channels', { token, body: { kind: 'webhook', target: `${receiver.url}/alerts` } });
+    const hook = await call<{ signingSecret: string }>('POST', '/api/channels', {
+      token,
+      body: { kind: 'webhook', target: `${receiver.url}/alerts` },
+    });
     receiver.setSecret(hook.body.signingSecret);
-    const watch = await call<{ id: string }>('POST', '/api/watches', { token, body: { address: trader.wallet, rules: { liquidation: { enabled: true, belowPct: 0.5 }, sessionKey: { enabled: false } } } });
-    await eventually(async () => (await sql(stack.database.url, `SELECT 1 FROM alerts.rule_state WHERE watch_id = $1 AND rule = 'positions'`, [watch.body.id])).length > 0, 30000, 'seeded watch');
-    const { positionId } = await openPosition(stack.baseUrl, trader, { market: 'BTC', side: 'long', marginUsd: 100, leverage: 100 });
+    const watch = await call<{ id: string }>('POST', '/api/watches', {
+      token,
+      body: {
+        address: trader.wallet,
+        rules: { liquidation: { enabled: true, belowPct: 0.5 }, sessionKey: { enabled: false } },
+      },
+    });
+    await eventually(
+      async () =>
+        (
+          await sql(stack.database.url, `SELECT 1 FROM alerts.rule_state WHERE watch_id = $1 AND rule = 'positions'`, [
+            watch.body.id,
+          ])
+        ).length > 0,
+      30000,
+      'seeded watch',
+    );
+    const { positionId } = await openPosition(stack.baseUrl, trader, {
+      market: 'BTC',
+      side: 'long',
+      marginUsd: 100,
+      leverage: 100,
+    });
     const phase = async () =>
-      ((await sql<{ phase: string }>(stack.database.url, `SELECT state->'positions'->$2->>'phase' AS phase FROM alerts.rule_state WHERE watch_id = $1 AND rule = 'positions'`, [watch.body.id, positionId]))[0]?.phase);
+      (
+        await sql<{ phase: string }>(
+          stack.database.url,
+          `SELECT state->'positions'->$2->>'phase' AS phase FROM alerts.rule_state WHERE watch_id = $1 AND rule = 'positions'`,
+          [watch.body.id, positionId],
+        )
+      )[0]?.phase;
     await eventually(async () => (await phase()) === 'armed', 30000, 'the position tracked');
 
     const latencies: number[] = [];
@@ -56,7 +89,11 @@ async function main(): Promise<void> {
       const t0 = Date.now();
       await setVenuePrice(stack, 'BTC', 99_400);
       const floor = eventually(() => markAt(99_400), 30000, 'the new mark').then(() => Date.now() - t0);
-      const receipt = await eventually(async () => receiver.accepted().find((r) => r.body?.['kind'] === 'liquidation_risk' && !seen.has(r.eventId)), 60000, 'the liquidation-risk webhook');
+      const receipt = await eventually(
+        async () => receiver.accepted().find((r) => r.body?.['kind'] === 'liquidation_risk' && !seen.has(r.eventId)),
+        60000,
+        'the liquidation-risk webhook',
+      );
       latencies.push(receipt.at - t0);
       floors.push(await floor);
       await setVenuePrice(stack, 'BTC', 99_800);
@@ -66,9 +103,21 @@ async function main(): Promise<void> {
     await sampler;
     console.log(`| price move to webhook, ${SAMPLES} samples, ALERTS_POLL_MS=${POLL_MS} | p50 | p99 |`);
     console.log('| --- | ---: | ---: |');
-    console.log(`| venue price change to signed liquidation-risk webhook received | ${pct(latencies, 50)} ms | ${pct(latencies, 99)} ms |`);
-    console.log(`| baseline: venue price change to get_markets showing it (ingest + 5 s cache) | ${pct(floors, 50)} ms | ${pct(floors, 99)} ms |`);
-    console.log(`| alerting part (webhook latency minus baseline, per sample) | ${pct(latencies.map((l, i) => l - floors[i]!), 50)} ms | ${pct(latencies.map((l, i) => l - floors[i]!), 99)} ms |`);
+    console.log(
+      `| venue price change to signed liquidation-risk webhook received | ${pct(latencies, 50)} ms | ${pct(latencies, 99)} ms |`,
+    );
+    console.log(
+      `| baseline: venue price change to get_markets showing it (ingest + 5 s cache) | ${pct(floors, 50)} ms | ${pct(floors, 99)} ms |`,
+    );
+    console.log(
+      `| alerting part (webhook latency minus baseline, per sample) | ${pct(
+        latencies.map((l, i) => l - floors[i]!),
+        50,
+      )} ms | ${pct(
+        latencies.map((l, i) => l - floors[i]!),
+        99,
+      )} ms |`,
+    );
     console.log(`\n| service | peak RSS (MB) |\n| --- | ---: |`);
     for (const app of ALERTS_APPS) console.log(`| ${app} | ${peak[app]!.toFixed(0)} |`);
   } finally {

@@ -17,10 +17,21 @@ export async function residentMemoryMb(url: string): Promise<number> {
 }
 
 /** Sum and count of a histogram series whose label set contains `labels` (e.g. `kind="open"`; '' for a histogram without labels). */
-export async function histogramTotals(url: string, name: string, labels: string): Promise<{ sum: number; count: number }> {
+export async function histogramTotals(
+  url: string,
+  name: string,
+  labels: string,
+): Promise<{ sum: number; count: number }> {
   const lines = await metricLines(url);
-  const matches = (l: string, series: string) => (labels === '' ? l.startsWith(`${series} `) : l.startsWith(`${series}{`) && l.includes(labels));
-  const value = (suffix: string) => Number(lines.find((l) => matches(l, `${name}_${suffix}`))?.split(' ').pop() ?? 0);
+  const matches = (l: string, series: string) =>
+    labels === '' ? l.startsWith(`${series} `) : l.startsWith(`${series}{`) && l.includes(labels);
+  const value = (suffix: string) =>
+    Number(
+      lines
+        .find((l) => matches(l, `${name}_${suffix}`))
+        ?.split(' ')
+        .pop() ?? 0,
+    );
   return { sum: value('sum'), count: value('count') };
 }
 

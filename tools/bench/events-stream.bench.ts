@@ -57,7 +57,8 @@ async function openClients(url: string, n: number, onEvent: (seq: number, at: nu
       socket.on('data', (chunk: Buffer) => {
         const at = performance.now();
         if (!headed) {
-          if (!chunk.subarray(0, 12).toString('latin1').startsWith('HTTP/1.1 200')) return reject(new Error(`stream answered ${chunk.subarray(0, 40).toString('latin1')}`));
+          if (!chunk.subarray(0, 12).toString('latin1').startsWith('HTTP/1.1 200'))
+            return reject(new Error(`stream answered ${chunk.subarray(0, 40).toString('latin1')}`));
           headed = true;
           opened += 1;
           if (opened === n) resolve();
@@ -80,14 +81,23 @@ async function openClients(url: string, n: number, onEvent: (seq: number, at: nu
   return sockets;
 }
 
-async function measure(stack: TestStack, writer: Client, clients: number, events: number): Promise<{ latencies: number[]; delivered: number; peakMb: number }> {
+async function measure(
+  stack: TestStack,
+  writer: Client,
+  clients: number,
+  events: number,
+): Promise<{ latencies: number[]; delivered: number; peakMb: number }> {
   const committed = new Map<number, number>();
   const latencies: number[] = [];
   const base = 1_000_000 * clients;
-  const requests = await openClients(`${stack.appUrls['tools-gateway']}/api/v1/events?types=position.opened`, clients, (seq, at) => {
-    const t = committed.get(seq);
-    if (t !== undefined) latencies.push(at - t);
-  });
+  const requests = await openClients(
+    `${stack.appUrls['tools-gateway']}/api/v1/events?types=position.opened`,
+    clients,
+    (seq, at) => {
+      const t = committed.get(seq);
+      if (t !== undefined) latencies.push(at - t);
+    },
+  );
   const pid = stack.pid('tools-gateway')!;
   let peakMb = processMemoryMb(pid);
   const sampler = setInterval(() => (peakMb = Math.max(peakMb, processMemoryMb(pid))), 250);
@@ -124,7 +134,14 @@ async function baseline(url: string, writer: Client, events: number): Promise<nu
 
 async function main(): Promise<void> {
   buildBenchDist();
-  const stack = await startTestStack({ apps: ['tools-gateway'], env: { RATE_LIMIT_PUBLIC_PER_SECOND: '1000000', RATE_LIMIT_PUBLIC_BURST: '1000000', EVENT_STREAM_MAX_CLIENTS: String(CLIENTS + 10) } });
+  const stack = await startTestStack({
+    apps: ['tools-gateway'],
+    env: {
+      RATE_LIMIT_PUBLIC_PER_SECOND: '1000000',
+      RATE_LIMIT_PUBLIC_BURST: '1000000',
+      EVENT_STREAM_MAX_CLIENTS: String(CLIENTS + 10),
+    },
+  });
   const writer = new Client({ connectionString: stack.database.url });
   await writer.connect();
   try {
@@ -139,8 +156,12 @@ async function main(): Promise<void> {
     console.log(row('bare PostgreSQL LISTEN (baseline)', bare, EVENTS));
     console.log(row('1 SSE client', one.latencies, EVENTS));
     console.log(row(`${CLIENTS} SSE clients`, many.latencies, CLIENTS * EVENTS));
-    console.log(`\ntools-gateway RSS: idle ${idleMb.toFixed(0)} MB, peak with 1 client ${one.peakMb.toFixed(0)} MB, with ${CLIENTS} clients ${many.peakMb.toFixed(0)} MB`);
-    console.log(`${EVENTS} events, one every ${SPACING_MS} ms; latency from COMMIT sent to the frame read by the client.`);
+    console.log(
+      `\ntools-gateway RSS: idle ${idleMb.toFixed(0)} MB, peak with 1 client ${one.peakMb.toFixed(0)} MB, with ${CLIENTS} clients ${many.peakMb.toFixed(0)} MB`,
+    );
+    console.log(
+      `${EVENTS} events, one every ${SPACING_MS} ms; latency from COMMIT sent to the frame read by the client.`,
+    );
   } finally {
     await writer.end();
     await stack.stop();

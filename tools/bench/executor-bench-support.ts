@@ -34,7 +34,10 @@ export interface ExecutorBench {
 }
 
 /** Builds the apps, creates a database with the exchange schema, and starts trading-executor (no ingest: the bench publishes prices). */
-export async function startExecutorBench(env: Record<string, string> = {}, prepare?: (databaseUrl: string) => Promise<void>): Promise<ExecutorBench> {
+export async function startExecutorBench(
+  env: Record<string, string> = {},
+  prepare?: (databaseUrl: string) => Promise<void>,
+): Promise<ExecutorBench> {
   const distDir = buildBenchDist();
   const database = await createTestDatabase('paper_bench');
   migrateDatabase(database.url, ['exchange']);
@@ -43,8 +46,16 @@ export async function startExecutorBench(env: Record<string, string> = {}, prepa
   const redis = new Redis(REDIS_URL);
   const start = () =>
     startStack({
-      root: WORKSPACE_ROOT, apps: ['trading-executor'], databaseUrl: database.url, redisUrl: REDIS_URL, redisPrefix,
-      basePort: 0, alertsPort: 0, randomAppPorts: true, mode: 'dist', distDir,
+      root: WORKSPACE_ROOT,
+      apps: ['trading-executor'],
+      databaseUrl: database.url,
+      redisUrl: REDIS_URL,
+      redisPrefix,
+      basePort: 0,
+      alertsPort: 0,
+      randomAppPorts: true,
+      mode: 'dist',
+      distDir,
       env: { LOG_LEVEL: 'warn', NODE_ENV: 'test', PRICE_INGEST: 'false', DATABASE_POOL_SIZE: '20', ...env },
     });
   const stacks = [await start()];
@@ -52,7 +63,11 @@ export async function startExecutorBench(env: Record<string, string> = {}, prepa
   const executorUrls = [executorUrl];
   let peak = 0;
   const bench: ExecutorBench = {
-    database, redis, redisPrefix, executorUrl, executorUrls,
+    database,
+    redis,
+    redisPrefix,
+    executorUrl,
+    executorUrls,
     addReplica: async () => {
       const stack = await start();
       stacks.push(stack);
@@ -66,7 +81,11 @@ export async function startExecutorBench(env: Record<string, string> = {}, prepa
     },
     tick: async (market, mid) => {
       const tick: PriceTick = { market, bid: mid.toString(), ask: mid.toString(), mid: mid.toString(), ts: Date.now() };
-      await redis.multi().hset(priceKey(redisPrefix, market), { ...tick, ts: String(tick.ts) }).publish(priceTickChannel(redisPrefix), JSON.stringify(tick)).exec();
+      await redis
+        .multi()
+        .hset(priceKey(redisPrefix, market), { ...tick, ts: String(tick.ts) })
+        .publish(priceTickChannel(redisPrefix), JSON.stringify(tick))
+        .exec();
     },
     sampleRss: async () => {
       for (const url of executorUrls) peak = Math.max(peak, await residentMemoryMb(url));

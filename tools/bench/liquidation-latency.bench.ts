@@ -32,7 +32,9 @@ async function seedPositions(url: string): Promise<void> {
   await db.query(`INSERT INTO exchange.positions (wallet, market, side, margin_micro, leverage, notional_micro, entry_price, bust_price, opened_at)
     SELECT '0x' || lpad(to_hex(1 + i % ${WALLETS}), 40, '0'), 'BTC', 'long', 20000000, 500, 10000000000, e, ${BUST('e', '500', '-')}, now()
       FROM (SELECT i, (1000000 - 1000 * (i / ${CLUSTER_SIZE}) - (i * 13) % 50)::bigint AS e FROM generate_series(0, ${CLUSTERS * CLUSTER_SIZE - 1}) i) s`);
-  await db.query(`UPDATE exchange.accounts a SET locked_micro = s.m FROM (SELECT wallet, sum(margin_micro) AS m FROM exchange.positions GROUP BY wallet) s WHERE a.wallet = s.wallet`);
+  await db.query(
+    `UPDATE exchange.accounts a SET locked_micro = s.m FROM (SELECT wallet, sum(margin_micro) AS m FROM exchange.positions GROUP BY wallet) s WHERE a.wallet = s.wallet`,
+  );
   await db.query(`UPDATE exchange.markets SET long_oi_micro = (SELECT sum(notional_micro) FROM exchange.positions WHERE side = 'long'),
                                           short_oi_micro = (SELECT sum(notional_micro) FROM exchange.positions WHERE side = 'short') WHERE market = 'BTC'`);
   await db.query('ANALYZE exchange.positions');
@@ -44,7 +46,10 @@ async function main(): Promise<void> {
   const bench = await startExecutorBench({ LIQUIDATIONS: 'true' }, seedPositions);
   const db = new Client({ connectionString: bench.database.url });
   await db.connect();
-  const passes = async () => ({ count: await metricValue(bench.executorUrl, 'exchange_liquidation_pass_seconds_count'), sum: await metricValue(bench.executorUrl, 'exchange_liquidation_pass_seconds_sum') });
+  const passes = async () => ({
+    count: await metricValue(bench.executorUrl, 'exchange_liquidation_pass_seconds_count'),
+    sum: await metricValue(bench.executorUrl, 'exchange_liquidation_pass_seconds_sum'),
+  });
   const waitPass = async (before: number) => {
     for (;;) {
       const p = await passes();
@@ -54,9 +59,11 @@ async function main(): Promise<void> {
   };
   try {
     const { rows: open } = await db.query(`SELECT count(*)::int AS n FROM exchange.positions WHERE status = 'open'`);
-    const { rows: marks } = await db.query(`SELECT (1000000 - entry_price) / 1000 AS k, min(bust_price) - 1 AS mark FROM exchange.positions WHERE leverage = 500 GROUP BY 1 ORDER BY 1`);
+    const { rows: marks } = await db.query(
+      `SELECT (1000000 - entry_price) / 1000 AS k, min(bust_price) - 1 AS mark FROM exchange.positions WHERE leverage = 500 GROUP BY 1 ORDER BY 1`,
+    );
     // Warm-up: wait until this executor holds the liquidator lease and has run a pass.
-    for (let before = (await passes()).count || 0; ; ) {
+    for (let before = (await passes()).count || 0; ;) {
       await bench.tick('BTC', 1_000_000n);
       await new Promise((r) => setTimeout(r, 200));
       if ((await passes()).count > before) break;
@@ -75,7 +82,10 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       await bench.tick('BTC', BigInt(mark));
       for (;;) {
-        const { rows } = await db.query(`SELECT count(*)::int AS n FROM exchange.positions WHERE market = 'BTC' AND side = 'long' AND status = 'open' AND bust_price >= $1`, [mark]);
+        const { rows } = await db.query(
+          `SELECT count(*)::int AS n FROM exchange.positions WHERE market = 'BTC' AND side = 'long' AND status = 'open' AND bust_price >= $1`,
+          [mark],
+        );
         if (rows[0].n === 0) break;
       }
       cluster.push(performance.now() - t0);
@@ -83,10 +93,17 @@ async function main(): Promise<void> {
       clusterPass.push((p1.sum - p0.sum) * 1000);
       await bench.sampleRss();
     }
-    const { rows: liquidated } = await db.query(`SELECT count(*)::int AS n FROM exchange.positions WHERE status = 'liquidated'`);
-    const { rows: wrong } = await db.query(`SELECT count(*)::int AS n FROM exchange.positions WHERE status = 'liquidated' AND leverage <> 500`);
-    const row = (name: string, v: number[]) => `| ${name} | ${v.length} | ${pct(v, 50).toFixed(1)} | ${pct(v, 99).toFixed(1)} |`;
-    console.log(`\nopen positions at start: ${open[0].n}; liquidated: ${liquidated[0].n} (expected ${CLUSTERS * CLUSTER_SIZE}, background hit: ${wrong[0].n})`);
+    const { rows: liquidated } = await db.query(
+      `SELECT count(*)::int AS n FROM exchange.positions WHERE status = 'liquidated'`,
+    );
+    const { rows: wrong } = await db.query(
+      `SELECT count(*)::int AS n FROM exchange.positions WHERE status = 'liquidated' AND leverage <> 500`,
+    );
+    const row = (name: string, v: number[]) =>
+      `| ${name} | ${v.length} | ${pct(v, 50).toFixed(1)} | ${pct(v, 99).toFixed(1)} |`;
+    console.log(
+      `\nopen positions at start: ${open[0].n}; liquidated: ${liquidated[0].n} (expected ${CLUSTERS * CLUSTER_SIZE}, background hit: ${wrong[0].n})`,
+    );
     console.log('\n| tick | samples | p50 ms | p99 ms |');
     console.log('| --- | ---: | ---: | ---: |');
     console.log(row('baseline: executor pass for a tick liquidating nothing (index range query only)', baselinePass));

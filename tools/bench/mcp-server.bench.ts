@@ -45,7 +45,8 @@ const CASES: Case[] = [
   {
     label: 'calculate_position',
     rest: (u) => restPost(`${u.rest}/api/v1/tools/calculate_position`, CALC),
-    mcp: (u) => mcpPost(`${u.mcp}/mcp`, { method: 'tools/call', params: { name: 'calculate_position', arguments: CALC } }),
+    mcp: (u) =>
+      mcpPost(`${u.mcp}/mcp`, { method: 'tools/call', params: { name: 'calculate_position', arguments: CALC } }),
   },
   {
     label: 'get_markets',
@@ -55,7 +56,8 @@ const CASES: Case[] = [
   {
     label: 'get_trading_permissions (uncached)',
     rest: (u) => restPost(`${u.rest}/api/v1/tools/get_trading_permissions`, {}),
-    mcp: (u) => mcpPost(`${u.mcp}/mcp`, { method: 'tools/call', params: { name: 'get_trading_permissions', arguments: {} } }),
+    mcp: (u) =>
+      mcpPost(`${u.mcp}/mcp`, { method: 'tools/call', params: { name: 'get_trading_permissions', arguments: {} } }),
   },
   {
     label: 'tool listing (GET /api/v1/tools vs tools/list)',
@@ -72,7 +74,8 @@ async function throughput(call: () => Promise<Response>, seconds: number): Promi
     while (Date.now() < until) {
       const res = await call();
       const text = await res.text();
-      if (res.status !== 200 || text.includes('"isError":true') || text.includes('"ok":false')) throw new Error(`failed call: ${res.status} ${text.slice(0, 300)}`);
+      if (res.status !== 200 || text.includes('"isError":true') || text.includes('"ok":false'))
+        throw new Error(`failed call: ${res.status} ${text.slice(0, 300)}`);
       count += 1;
     }
   };
@@ -129,7 +132,9 @@ async function serverReadying(): Promise<{ fresh: number; shared: number; pooled
   const pooled = new RequestServer(info, { capabilities, jsonSchemaValidator: shared });
   return {
     fresh: await measure(() => new RequestServer(info, { capabilities }).connect(new IdleTransport())),
-    shared: await measure(() => new RequestServer(info, { capabilities, jsonSchemaValidator: shared }).connect(new IdleTransport())),
+    shared: await measure(() =>
+      new RequestServer(info, { capabilities, jsonSchemaValidator: shared }).connect(new IdleTransport()),
+    ),
     pooled: await measure(async () => {
       await pooled.connect(new IdleTransport());
       pooled.detach();
@@ -149,12 +154,17 @@ async function main(): Promise<void> {
   buildBenchDist();
   const stack = await startTestStack({
     apps: ['venue-sim', 'trading-executor', 'tools-gateway', 'mcp-server'],
-    env: { RATE_LIMIT_PUBLIC_PER_SECOND: '1000000', RATE_LIMIT_PUBLIC_BURST: '1000000', LOG_LEVEL: 'warn', ...profileEnv() },
+    env: {
+      RATE_LIMIT_PUBLIC_PER_SECOND: '1000000',
+      RATE_LIMIT_PUBLIC_BURST: '1000000',
+      LOG_LEVEL: 'warn',
+      ...profileEnv(),
+    },
   });
   try {
     const urls = { rest: stack.appUrls['tools-gateway']!, mcp: stack.appUrls['mcp-server']! };
     const ready = Date.now() + 30000;
-    while ((await (await fetch(`${urls.rest}/api/v1/tools/get_markets`)).json() as { ok: boolean }).ok !== true) {
+    while (((await (await fetch(`${urls.rest}/api/v1/tools/get_markets`)).json()) as { ok: boolean }).ok !== true) {
       if (Date.now() > ready) throw new Error('no live prices after 30 s');
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -193,7 +203,9 @@ async function main(): Promise<void> {
       // slow phase of the shared machine weighs on both sides of the same ratio; the median is kept.
       const rate = median(mcpRounds.map((x, i) => x.perSecond / restRounds[i]!.perSecond));
       const cpu = median(mcpRounds.map((x, i) => x.cpuMicros / restRounds[i]!.cpuMicros));
-      rows.push(`| ${c.label} | ${r.toFixed(0)} | ${m.toFixed(0)} | ${rate.toFixed(2)} | ${rc.toFixed(0)} | ${mc.toFixed(0)} | ${cpu.toFixed(2)} |`);
+      rows.push(
+        `| ${c.label} | ${r.toFixed(0)} | ${m.toFixed(0)} | ${rate.toFixed(2)} | ${rc.toFixed(0)} | ${mc.toFixed(0)} | ${cpu.toFixed(2)} |`,
+      );
       console.error(
         `${c.label}: REST ${restRounds.map((v) => v.perSecond.toFixed(0)).join('/')} MCP ${mcpRounds.map((v) => v.perSecond.toFixed(0)).join('/')}; ` +
           `CPU µs REST ${restRounds.map((v) => v.cpuMicros.toFixed(0)).join('/')} MCP ${mcpRounds.map((v) => v.cpuMicros.toFixed(0)).join('/')}`,
@@ -207,9 +219,13 @@ async function main(): Promise<void> {
     );
     console.log(
       `\nMedians of ${ROUNDS} alternating rounds of ${ROUND_SECONDS} s (ratios: median of the per-round ratios), ${CONCURRENCY} concurrent callers, direct to each app` +
-        (pinned ? '; tools-gateway and mcp-server pinned to one CPU, the load generator and the other apps to the other.' : '.'),
+        (pinned
+          ? '; tools-gateway and mcp-server pinned to one CPU, the load generator and the other apps to the other.'
+          : '.'),
     );
-    console.log(`Peak RSS (sampled every 250 ms): mcp-server ${peak.mcp.toFixed(0)} MB, tools-gateway ${peak.rest.toFixed(0)} MB.`);
+    console.log(
+      `Peak RSS (sampled every 250 ms): mcp-server ${peak.mcp.toFixed(0)} MB, tools-gateway ${peak.rest.toFixed(0)} MB.`,
+    );
     console.log(
       `Readying the MCP protocol server of a request: ${readying.fresh.toFixed(0)}/s building one with a fresh validator, ` +
         `${readying.shared.toFixed(0)}/s with the shared one, ${readying.pooled.toFixed(0)}/s reusing a pooled one.`,

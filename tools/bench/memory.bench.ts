@@ -11,7 +11,12 @@ import { residentMemoryMb } from './app-metrics';
 const LOAD_SECONDS = Number(process.argv[2] ?? 20);
 
 async function load(stack: { baseUrl: string; alertsUrl: string }, until: number): Promise<number> {
-  const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_markets', arguments: {} } });
+  const mcpBody = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'get_markets', arguments: {} },
+  });
   const calls = [
     () => fetch(`${stack.baseUrl}/api/v1/tools/get_markets`),
     () => fetch(`${stack.baseUrl}/api/v1/tools/get_leaderboard?window=all&sortKey=totalVolume`),
@@ -52,14 +57,16 @@ async function main(): Promise<void> {
     const until = Date.now() + LOAD_SECONDS * 1000;
     const sampler = (async () => {
       while (Date.now() < until) {
-        for (const app of STACK_APPS) peak[app.name] = Math.max(peak[app.name]!, await residentMemoryMb(stack.appUrls[app.name]!));
+        for (const app of STACK_APPS)
+          peak[app.name] = Math.max(peak[app.name]!, await residentMemoryMb(stack.appUrls[app.name]!));
         await new Promise((r) => setTimeout(r, 250));
       }
     })();
     const requests = await load(stack, until);
     await sampler;
     console.log(`| service | idle RSS (MB) | peak RSS under load (MB) |\n| --- | ---: | ---: |`);
-    for (const app of STACK_APPS) console.log(`| ${app.name} | ${idle[app.name]!.toFixed(0)} | ${peak[app.name]!.toFixed(0)} |`);
+    for (const app of STACK_APPS)
+      console.log(`| ${app.name} | ${idle[app.name]!.toFixed(0)} | ${peak[app.name]!.toFixed(0)} |`);
     console.log(`\n${requests} requests in ${LOAD_SECONDS} s of mixed load (16 concurrent clients).`);
   } finally {
     await stack.stop();

@@ -10,7 +10,11 @@ const BUNDLE = path.join(__dirname, '..', '..', 'apps', 'oauth-server', 'src', '
 
 interface DemoWalletApi {
   generatePrivateKey(): Hex;
-  account(privateKey: Hex): { address: Hex; signMessage(message: string): Promise<Hex>; signTypedData(typed: unknown): Promise<Hex> };
+  account(privateKey: Hex): {
+    address: Hex;
+    signMessage(message: string): Promise<Hex>;
+    signTypedData(typed: unknown): Promise<Hex>;
+  };
 }
 
 /** Runs the committed browser bundle in an isolated context with only what a browser page provides. */
@@ -28,7 +32,11 @@ function asBrowserJson(typed: ReturnType<typeof approvalTypedData>): unknown {
     { name: 'chainId', type: 'uint256' },
     { name: 'verifyingContract', type: 'address' },
   ];
-  return JSON.parse(JSON.stringify({ ...typed, types: { EIP712Domain: domainType, ...typed.types } }, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
+  return JSON.parse(
+    JSON.stringify({ ...typed, types: { EIP712Domain: domainType, ...typed.types } }, (_k, v: unknown) =>
+      typeof v === 'bigint' ? v.toString() : v,
+    ),
+  );
 }
 
 describe('demo wallet browser bundle', () => {
@@ -44,14 +52,28 @@ describe('demo wallet browser bundle', () => {
     const account = api.account(key);
     expect(account.address).toBe(privateKeyToAccount(key).address);
     const message = 'localhost wants you to sign in with your Ethereum account';
-    await expect(verifyMessage({ address: account.address, message, signature: await account.signMessage(message) })).resolves.toBe(true);
+    await expect(
+      verifyMessage({ address: account.address, message, signature: await account.signMessage(message) }),
+    ).resolves.toBe(true);
   });
 
   it('signs a session-key approval that the exchange accepts as the owner approval', async () => {
     const api = loadBundle();
     const account = api.account(api.generatePrivateKey());
-    const guardrails = { maxMarginPerTradeUsd: '100', maxLeverage: 200, maxDailyNotionalUsd: '50000', maxOpenPositions: 5, allowedMarkets: ['BTC', 'ETH'], requireConfirmation: true };
-    const approval = approvalFromGuardrails(account.address, privateKeyToAccount(generatePrivateKey()).address, guardrails, 1_900_000_000n);
+    const guardrails = {
+      maxMarginPerTradeUsd: '100',
+      maxLeverage: 200,
+      maxDailyNotionalUsd: '50000',
+      maxOpenPositions: 5,
+      allowedMarkets: ['BTC', 'ETH'],
+      requireConfirmation: true,
+    };
+    const approval = approvalFromGuardrails(
+      account.address,
+      privateKeyToAccount(generatePrivateKey()).address,
+      guardrails,
+      1_900_000_000n,
+    );
     const signature = await account.signTypedData(asBrowserJson(approvalTypedData(approval)));
     await expect(verifyApproval(approval, signature)).resolves.toBe(true);
   });

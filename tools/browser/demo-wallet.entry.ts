@@ -23,7 +23,10 @@ function toViemTypedData(typed: BrowserTypedData) {
       return [key, /^u?int\d*$/.test(type) ? BigInt(value as string) : value];
     }),
   );
-  const domain = { ...typed.domain, chainId: typed.domain['chainId'] === undefined ? undefined : Number(typed.domain['chainId']) };
+  const domain = {
+    ...typed.domain,
+    chainId: typed.domain['chainId'] === undefined ? undefined : Number(typed.domain['chainId']),
+  };
   return { domain, types, primaryType: typed.primaryType, message } as never;
 }
 

@@ -33,7 +33,11 @@ export async function ensureDatabase(url: string): Promise<void> {
   }
 }
 
-export async function migrate(url: string, schemas: readonly string[], log: (line: string) => void = console.log): Promise<void> {
+export async function migrate(
+  url: string,
+  schemas: readonly string[],
+  log: (line: string) => void = console.log,
+): Promise<void> {
   await ensureDatabase(url);
   for (const schema of schemas) {
     const factory = FACTORIES[schema];

@@ -74,34 +74,42 @@ describe('entities against the migrated schema (exchange, oauth, alerts)', () =>
 
   afterAll(() => database.drop());
 
-  it.each(Object.keys(SOURCES))('%s: every table is an entity with the same columns, or a named raw-query table', async (schema) => {
-    const source = SOURCES[schema]!(database.url);
-    await source.initialize();
-    try {
-      const rows: { table_name: string; column_name: string; data_type: string; is_nullable: 'YES' | 'NO' }[] = await source.query(
-        `SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = $1 ORDER BY table_name, column_name`,
-        [schema],
-      );
-      const actual = new Map<string, Record<string, ColumnShape>>();
-      for (const r of rows) {
-        const table = actual.get(r.table_name) ?? {};
-        table[r.column_name] = { type: r.data_type, nullable: r.is_nullable === 'YES' };
-        actual.set(r.table_name, table);
-      }
-      const declared = new Map<string, Record<string, ColumnShape>>();
-      for (const entity of source.entityMetadatas) {
-        const columns: Record<string, ColumnShape> = {};
-        for (const column of entity.columns) {
-          const type = typeof column.type === 'string' ? column.type : source.driver.normalizeType(column);
-          columns[column.databaseName] = { type: TYPE_ALIASES[type] ?? `unknown type ${type}`, nullable: column.isNullable };
+  it.each(Object.keys(SOURCES))(
+    '%s: every table is an entity with the same columns, or a named raw-query table',
+    async (schema) => {
+      const source = SOURCES[schema]!(database.url);
+      await source.initialize();
+      try {
+        const rows: { table_name: string; column_name: string; data_type: string; is_nullable: 'YES' | 'NO' }[] =
+          await source.query(
+            `SELECT table_name, column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = $1 ORDER BY table_name, column_name`,
+            [schema],
+          );
+        const actual = new Map<string, Record<string, ColumnShape>>();
+        for (const r of rows) {
+          const table = actual.get(r.table_name) ?? {};
+          table[r.column_name] = { type: r.data_type, nullable: r.is_nullable === 'YES' };
+          actual.set(r.table_name, table);
         }
-        declared.set(entity.tableName, columns);
+        const declared = new Map<string, Record<string, ColumnShape>>();
+        for (const entity of source.entityMetadatas) {
+          const columns: Record<string, ColumnShape> = {};
+          for (const column of entity.columns) {
+            const type = typeof column.type === 'string' ? column.type : source.driver.normalizeType(column);
+            columns[column.databaseName] = {
+              type: TYPE_ALIASES[type] ?? `unknown type ${type}`,
+              nullable: column.isNullable,
+            };
+          }
+          declared.set(entity.tableName, columns);
+        }
+        for (const [table, columns] of declared)
+          expect({ table, columns: actual.get(table) ?? 'missing table' }).toEqual({ table, columns });
+        const unmodelled = [...actual.keys()].filter((t) => !declared.has(t)).sort();
+        expect(unmodelled).toEqual([...TABLES_WITHOUT_ENTITY[schema]!].sort());
+      } finally {
+        await source.destroy();
       }
-      for (const [table, columns] of declared) expect({ table, columns: actual.get(table) ?? 'missing table' }).toEqual({ table, columns });
-      const unmodelled = [...actual.keys()].filter((t) => !declared.has(t)).sort();
-      expect(unmodelled).toEqual([...TABLES_WITHOUT_ENTITY[schema]!].sort());
-    } finally {
-      await source.destroy();
-    }
-  });
+    },
+  );
 });

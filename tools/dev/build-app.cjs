@@ -23,7 +23,9 @@ function listFiles(dir) {
 /** The libs' source roots by import name (`@paper/x` -> libs/.../src), from tsconfig.base.json's paths. */
 function libRoots() {
   const { compilerOptions } = JSON.parse(fs.readFileSync(path.join(root, 'tsconfig.base.json'), 'utf8'));
-  return new Map(Object.entries(compilerOptions.paths).map(([name, [entry]]) => [name, path.dirname(path.join(root, entry))]));
+  return new Map(
+    Object.entries(compilerOptions.paths).map(([name, [entry]]) => [name, path.dirname(path.join(root, entry))]),
+  );
 }
 
 const shipped = (file) => file.endsWith('.ts') && !TEST_FILE.test(file) && !file.includes(TEST_KIT_DIR);
@@ -36,7 +38,8 @@ function sourceRoots(app) {
     for (const file of listFiles(roots[i]).filter(shipped)) {
       for (const [, name] of fs.readFileSync(file, 'utf8').matchAll(LIB_IMPORT)) {
         const dir = libs.get(name);
-        if (!dir) throw new Error(`${path.relative(root, file)} imports ${name}, which tsconfig.base.json does not map`);
+        if (!dir)
+          throw new Error(`${path.relative(root, file)} imports ${name}, which tsconfig.base.json does not map`);
         if (!roots.includes(dir)) roots.push(dir);
       }
     }
@@ -80,7 +83,9 @@ function buildApp(app, outDir = path.join(root, 'dist', 'apps', app)) {
 
 /** Builds every app into one tree (dist/stack) so the local stack compiles shared libs once. */
 function buildAll(outDir = path.join(root, 'dist', 'stack')) {
-  const apps = fs.readdirSync(path.join(root, 'apps')).filter((a) => fs.existsSync(path.join(root, 'apps', a, 'src', 'main.ts')));
+  const apps = fs
+    .readdirSync(path.join(root, 'apps'))
+    .filter((a) => fs.existsSync(path.join(root, 'apps', a, 'src', 'main.ts')));
   fs.rmSync(outDir, { recursive: true, force: true });
   const roots = new Set(apps.flatMap((a) => sourceRoots(a)));
   return { apps, files: buildInto(outDir, [...roots]) };

@@ -18,7 +18,9 @@ export interface VariableDoc {
 }
 
 function appSchemas(): Array<{ app: string; schema: z.ZodObject }> {
-  const apps = fs.readdirSync(path.join(ROOT, 'apps')).filter((a) => fs.existsSync(path.join(ROOT, 'apps', a, 'src', 'config', `${a}.config.ts`)));
+  const apps = fs
+    .readdirSync(path.join(ROOT, 'apps'))
+    .filter((a) => fs.existsSync(path.join(ROOT, 'apps', a, 'src', 'config', `${a}.config.ts`)));
   return apps.sort().map((app) => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const mod = require(path.join(ROOT, 'apps', app, 'src', 'config', `${app}.config.ts`)) as Record<string, unknown>;
@@ -72,7 +74,12 @@ export function collectVariables(): VariableDoc[] {
 const SECRET = /SECRET|TOKEN|PASSWORD|ENCRYPTION_KEY|JWKS$/;
 
 export function renderEnvExample(vars: VariableDoc[]): string {
-  const lines = ['# Every environment variable the apps read, with its default (generated from the config schemas).', '# Copy to .env and adjust: `npm start`, `npm run db:migrate|db:seed|faucet` and `nx serve <app>` read it', '# (variables already set in the environment win); an app ignores variables it does not use.', ''];
+  const lines = [
+    '# Every environment variable the apps read, with its default (generated from the config schemas).',
+    '# Copy to .env and adjust: `npm start`, `npm run db:migrate|db:seed|faucet` and `nx serve <app>` read it',
+    '# (variables already set in the environment win); an app ignores variables it does not use.',
+    '',
+  ];
   for (const v of vars) {
     if (v.description) lines.push(`# ${v.description}`);
     lines.push(`# used by: ${v.apps.join(', ')}`);
@@ -85,7 +92,10 @@ export function renderEnvExample(vars: VariableDoc[]): string {
 
 export function renderMarkdown(vars: VariableDoc[]): string {
   const rows = vars.map((v) => {
-    const defaults = SECRET.test(v.name) && [...v.defaults].some((d) => d !== '') ? '(development value)' : [...v.defaults].map((d) => `\`${d}\``).join(', ') || (v.required ? '**required**' : '');
+    const defaults =
+      SECRET.test(v.name) && [...v.defaults].some((d) => d !== '')
+        ? '(development value)'
+        : [...v.defaults].map((d) => `\`${d}\``).join(', ') || (v.required ? '**required**' : '');
     return `| \`${v.name}\` | ${v.description.replace(/\|/g, '\\|')} | ${defaults} | ${v.apps.join(', ')} |`;
   });
   return [

@@ -7,7 +7,10 @@ function strayApps(dir) {
   return fs.readdirSync('/proc').filter((pid) => {
     if (!/^\d+$/.test(pid)) return false;
     try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((arg) => arg.startsWith(dir + path.sep));
+      return fs
+        .readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+        .split('\0')
+        .some((arg) => arg.startsWith(dir + path.sep));
     } catch {
       return false;
     }

@@ -18,7 +18,10 @@ class QuietEnvironment extends TestEnvironment {
     this.print = ([heading, ...lines]) => {
       if (lines.length > 0) testConsole.log([heading, ...lines].join('\n'));
     };
-    const held = (method) => (...args) => this.held.push(`[${method}] ${format(...args)}`);
+    const held =
+      (method) =>
+      (...args) =>
+        this.held.push(`[${method}] ${format(...args)}`);
     const quiet = Object.create(testConsole);
     for (const method of METHODS) quiet[method] = held(method);
     this.global.console = quiet;
@@ -28,12 +31,21 @@ class QuietEnvironment extends TestEnvironment {
       const real = process[name];
       const stream = Object.create(real);
       stream.write = (chunk, encoding, callback) => {
-        this.held.push(`[${name}] ${String(chunk).replace(/\x1b\[[0-9;]*m/g, '').trimEnd()}`);
+        this.held.push(
+          `[${name}] ${String(chunk)
+            .replace(/\x1b\[[0-9;]*m/g, '')
+            .trimEnd()}`,
+        );
         const done = typeof encoding === 'function' ? encoding : callback;
         if (typeof done === 'function') done();
         return true;
       };
-      Object.defineProperty(this.global.process, name, { value: stream, configurable: true, enumerable: true, writable: true });
+      Object.defineProperty(this.global.process, name, {
+        value: stream,
+        configurable: true,
+        enumerable: true,
+        writable: true,
+      });
     }
   }
 
@@ -42,7 +54,8 @@ class QuietEnvironment extends TestEnvironment {
       this.fileLines.push(...this.held);
       this.held = [];
     } else if (event.name === 'test_done') {
-      if (event.test.errors.length > 0) this.print([`--- output of "${event.test.name}" and its file's hooks ---`, ...this.fileLines, ...this.held]);
+      if (event.test.errors.length > 0)
+        this.print([`--- output of "${event.test.name}" and its file's hooks ---`, ...this.fileLines, ...this.held]);
       this.held = [];
     } else if (event.name === 'hook_failure') {
       this.print([`--- output before the failing ${event.hook.type} hook ---`, ...this.fileLines, ...this.held]);

@@ -62,7 +62,8 @@ case "$cmd" in
   faucet) exec node $ENV_FILE $REG tools/exchange/faucet.ts "$@" ;;
   owner-action) exec node $ENV_FILE $REG tools/exchange/owner-action.ts "$@" ;;
   build) exec node tools/dev/build-app.cjs "${1:---all}" ;;
-  lint) npx nx show projects >/dev/null && exec npx eslint . "$@" ;;
+  lint) npx nx show projects >/dev/null && npx eslint . "$@" && exec npx prettier --check . --log-level warn ;;
+  format) exec npx prettier --write . --log-level warn ;;
   typecheck) exec npx tsc -p tsconfig.json --noEmit ;;
   test)
     node $REG tools/dev/ensure-services.ts
@@ -70,6 +71,7 @@ case "$cmd" in
     echo "[test] lint"
     npx nx show projects >/dev/null
     npx eslint .
+    npx prettier --check . --log-level warn
     echo "[test] typecheck"
     npx tsc -p tsconfig.json --noEmit
     echo "[test] unit, integration and end-to-end tests"

@@ -34,7 +34,8 @@ function envNumber(name: string, fallback: number, max = 65535): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > max) throw new StartError(`${name}: invalid value "${raw}" (expected a whole number from 0 to ${max})`);
+  if (!Number.isInteger(value) || value < 0 || value > max)
+    throw new StartError(`${name}: invalid value "${raw}" (expected a whole number from 0 to ${max})`);
   return value;
 }
 
@@ -76,7 +77,9 @@ function printUrls(stack: RunningStack): void {
     `    connections            ${stack.baseUrl}/connections`,
     `  Alerts service           ${stack.alertsUrl}`,
     `    status                 ${stack.alertsUrl}/api/status`,
-    `  Apps                     ${Object.entries(stack.appUrls).map(([n, u]) => `${n} ${u}`).join(', ')}`,
+    `  Apps                     ${Object.entries(stack.appUrls)
+      .map(([n, u]) => `${n} ${u}`)
+      .join(', ')}`,
     '',
     '  Ctrl-C stops everything.',
   ];

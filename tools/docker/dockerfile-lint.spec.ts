@@ -14,7 +14,9 @@ const context: LintContext = {
   dockerignore: read('.dockerignore').split('\n'),
   nodeVersion: read('.nvmrc').trim(),
 };
-const APPS = fs.readdirSync(path.join(ROOT, 'apps')).filter((a) => fs.existsSync(path.join(ROOT, 'apps', a, 'src', 'main.ts')));
+const APPS = fs
+  .readdirSync(path.join(ROOT, 'apps'))
+  .filter((a) => fs.existsSync(path.join(ROOT, 'apps', a, 'src', 'main.ts')));
 
 const GOOD = `# syntax=docker/dockerfile:1.7
 ARG NODE_IMAGE=node:${context.nodeVersion}-bookworm-slim
@@ -44,23 +46,42 @@ describe('docker/Dockerfile', () => {
     expect(new Set(stages.map((s) => s.image))).toEqual(new Set([`node:${context.nodeVersion}-bookworm-slim`]));
   });
 
-  it('builds the app with nx, prunes production dependencies to it, and starts it with the services\' V8 limits', () => {
+  it("builds the app with nx, prunes production dependencies to it, and starts it with the services' V8 limits", () => {
     const { stages } = parseDockerfile(read('docker/Dockerfile'));
     const build = stages[1]?.instructions.map((i) => i.args).join('\n') ?? '';
     expect(build).toContain('npx nx build "${APP}"');
     expect(build).toContain('tools/docker/prune-node-modules.ts /out "apps/${APP}/src/main.js" tools/db/migrate.js');
     const runtime = stages[2]?.instructions ?? [];
     expect(runtime.find((i) => i.keyword === 'ENTRYPOINT')?.args).toBe('["node"]');
-    const env = runtime.filter((i) => i.keyword === 'ENV').map((i) => i.args).join(' ');
+    const env = runtime
+      .filter((i) => i.keyword === 'ENV')
+      .map((i) => i.args)
+      .join(' ');
     expect(env).toContain(`NODE_OPTIONS="${SERVICE_NODE_OPTIONS.join(' ')}"`);
     expect(runtime.find((i) => i.keyword === 'CMD')?.args).toBe('["main.js"]');
   });
 
   it('keeps dependencies, build output, VCS data and local env files out of the build context', () => {
-    for (const excluded of ['node_modules', 'libs/contracts/node_modules/x', '.git/HEAD', 'dist/apps/x', '.env', 'apps/x/.env', '.cache/kubectl']) {
+    for (const excluded of [
+      'node_modules',
+      'libs/contracts/node_modules/x',
+      '.git/HEAD',
+      'dist/apps/x',
+      '.env',
+      'apps/x/.env',
+      '.cache/kubectl',
+    ]) {
       expect({ excluded, ignored: dockerignored(excluded, context.dockerignore) }).toEqual({ excluded, ignored: true });
     }
-    for (const kept of ['package.json', 'package-lock.json', 'apps/tools-gateway/src/main.ts', 'libs/contracts/src/index.ts', 'tools/dev/build-app.cjs', '.swcrc', 'apps/x/.env.example']) {
+    for (const kept of [
+      'package.json',
+      'package-lock.json',
+      'apps/tools-gateway/src/main.ts',
+      'libs/contracts/src/index.ts',
+      'tools/dev/build-app.cjs',
+      '.swcrc',
+      'apps/x/.env.example',
+    ]) {
       expect({ kept, ignored: dockerignored(kept, context.dockerignore) }).toEqual({ kept, ignored: false });
     }
   });
@@ -74,20 +95,61 @@ describe('lintDockerfile rules', () => {
   });
 
   it.each([
-    ['a single stage', (t: string) => t.replace(/FROM \$\{NODE_IMAGE\} AS runtime[\s\S]*?WORKDIR \/app\n/, ''), 'not a multi-stage build'],
-    ['an unpinned base image', (t: string) => t.replace(`node:${context.nodeVersion}-bookworm-slim`, 'node:latest'), 'pin the base image'],
-    ['a different Node version', (t: string) => t.replace(`node:${context.nodeVersion}-`, 'node:22.1.0-'), 'differs from .nvmrc'],
+    [
+      'a single stage',
+      (t: string) => t.replace(/FROM \$\{NODE_IMAGE\} AS runtime[\s\S]*?WORKDIR \/app\n/, ''),
+      'not a multi-stage build',
+    ],
+    [
+      'an unpinned base image',
+      (t: string) => t.replace(`node:${context.nodeVersion}-bookworm-slim`, 'node:latest'),
+      'pin the base image',
+    ],
+    [
+      'a different Node version',
+      (t: string) => t.replace(`node:${context.nodeVersion}-`, 'node:22.1.0-'),
+      'differs from .nvmrc',
+    ],
     ['no USER', (t: string) => t.replace('USER 1000:1000\n', ''), 'no USER'],
     ['a named or root USER', (t: string) => t.replace('USER 1000:1000', 'USER node'), 'numeric non-root'],
     ['no HEALTHCHECK', (t: string) => t.replace(/HEALTHCHECK.*\n/, ''), 'no HEALTHCHECK'],
-    ['ADD of a URL', (t: string) => t.replace('WORKDIR /deps', 'WORKDIR /deps\nADD https://example.com/x.tgz /x'), 'use COPY, not ADD'],
+    [
+      'ADD of a URL',
+      (t: string) => t.replace('WORKDIR /deps', 'WORKDIR /deps\nADD https://example.com/x.tgz /x'),
+      'use COPY, not ADD',
+    ],
     ['a shell-form CMD', (t: string) => t.replace('CMD ["node", "main.js"]', 'CMD node main.js'), 'exec (JSON) form'],
-    ['an install that rewrites the lockfile', (t: string) => t.replace('npm install --omit=dev --no-save --ignore-scripts', 'npm install --omit=dev --ignore-scripts'), '--no-save'],
+    [
+      'an install that rewrites the lockfile',
+      (t: string) =>
+        t.replace('npm install --omit=dev --no-save --ignore-scripts', 'npm install --omit=dev --ignore-scripts'),
+      '--no-save',
+    ],
     ['dev dependencies in production', (t: string) => t.replace(' --omit=dev', ''), '--omit=dev'],
-    ['app files owned by the app user', (t: string) => t.replace('COPY --from=deps', 'COPY --from=deps --chown=1000:1000'), 'root-owned'],
-    ['a missing COPY source', (t: string) => t.replace('package.json package-lock.json', 'package.json missing.lock'), 'missing.lock does not exist'],
-    ['an ignored COPY source', (t: string) => t.replace('package.json package-lock.json', 'package.json dist'), 'excluded by .dockerignore'],
-    ['an unguarded pipe', (t: string) => t.replace('npm install --omit=dev --no-save --ignore-scripts', 'npm install --omit=dev --no-save --ignore-scripts | tee log'), 'pipefail'],
+    [
+      'app files owned by the app user',
+      (t: string) => t.replace('COPY --from=deps', 'COPY --from=deps --chown=1000:1000'),
+      'root-owned',
+    ],
+    [
+      'a missing COPY source',
+      (t: string) => t.replace('package.json package-lock.json', 'package.json missing.lock'),
+      'missing.lock does not exist',
+    ],
+    [
+      'an ignored COPY source',
+      (t: string) => t.replace('package.json package-lock.json', 'package.json dist'),
+      'excluded by .dockerignore',
+    ],
+    [
+      'an unguarded pipe',
+      (t: string) =>
+        t.replace(
+          'npm install --omit=dev --no-save --ignore-scripts',
+          'npm install --omit=dev --no-save --ignore-scripts | tee log',
+        ),
+      'pipefail',
+    ],
     ['no syntax directive', (t: string) => t.replace(/^# syntax=.*\n/, ''), 'syntax='],
   ])('rejects %s', (_case, mutate, message) => {
     const problems = lint(mutate(GOOD));

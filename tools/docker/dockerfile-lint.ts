@@ -120,7 +120,8 @@ export function lintDockerfile(text: string, context: LintContext): string[] {
   const at = (i: Instruction, message: string): void => void problems.push(`line ${i.line}: ${message}`);
   const stageNames = new Set(stages.map((s) => s.name).filter(Boolean));
 
-  if (!directives['syntax']?.startsWith('docker/dockerfile:')) problems.push('missing `# syntax=docker/dockerfile:1.x` directive');
+  if (!directives['syntax']?.startsWith('docker/dockerfile:'))
+    problems.push('missing `# syntax=docker/dockerfile:1.x` directive');
   if (stages.length < 2) problems.push('not a multi-stage build');
   for (const stage of stages) {
     if (!stage.name) problems.push(`stage FROM ${stage.image} has no name (FROM image AS name)`);
@@ -138,25 +139,34 @@ export function lintDockerfile(text: string, context: LintContext): string[] {
   const all = stages.flatMap((s) => s.instructions);
   for (const i of all) {
     if (i.keyword === 'ADD') at(i, 'use COPY, not ADD (no remote URLs or archives)');
-    if ((i.keyword === 'CMD' || i.keyword === 'ENTRYPOINT') && !isExecForm(i.args)) at(i, `${i.keyword} must use the exec (JSON) form`);
+    if ((i.keyword === 'CMD' || i.keyword === 'ENTRYPOINT') && !isExecForm(i.args))
+      at(i, `${i.keyword} must use the exec (JSON) form`);
     if (i.keyword === 'WORKDIR' && !i.args.startsWith('/')) at(i, 'WORKDIR must be absolute');
     if (i.keyword !== 'RUN') continue;
     if (/\bsudo\b/.test(i.args)) at(i, 'no sudo in RUN');
     if (/(^|&&|;)\s*cd\s/.test(i.args)) at(i, 'use WORKDIR instead of cd');
-    if (/\bnpm (install|i)\b/.test(i.args) && !i.args.includes('--no-save')) at(i, 'install dependencies at the locked versions with `npm install --no-save`');
-    if (/\bnpm (ci|install|i)\b/.test(i.args) && !i.args.includes('--ignore-scripts')) at(i, 'installing without --ignore-scripts runs dependency install scripts');
-    if (/apt-get install/.test(i.args) && !i.args.includes('--no-install-recommends')) at(i, 'apt-get install needs --no-install-recommends');
-    if (/[^|]\|[^|]/.test(i.args.replace(/'[^']*'|"[^"]*"/g, '')) && !all.some((s) => s.keyword === 'SHELL' && s.args.includes('pipefail'))) {
+    if (/\bnpm (install|i)\b/.test(i.args) && !i.args.includes('--no-save'))
+      at(i, 'install dependencies at the locked versions with `npm install --no-save`');
+    if (/\bnpm (ci|install|i)\b/.test(i.args) && !i.args.includes('--ignore-scripts'))
+      at(i, 'installing without --ignore-scripts runs dependency install scripts');
+    if (/apt-get install/.test(i.args) && !i.args.includes('--no-install-recommends'))
+      at(i, 'apt-get install needs --no-install-recommends');
+    if (
+      /[^|]\|[^|]/.test(i.args.replace(/'[^']*'|"[^"]*"/g, '')) &&
+      !all.some((s) => s.keyword === 'SHELL' && s.args.includes('pipefail'))
+    ) {
       at(i, 'a pipe in RUN needs SHELL ["/bin/bash", "-o", "pipefail", "-c"]');
     }
   }
-  if (!all.some((i) => i.keyword === 'RUN' && /\bnpm (ci|install)\b.*--omit=dev/.test(i.args))) problems.push('no stage installs production dependencies (--omit=dev)');
+  if (!all.some((i) => i.keyword === 'RUN' && /\bnpm (ci|install)\b.*--omit=dev/.test(i.args)))
+    problems.push('no stage installs production dependencies (--omit=dev)');
 
   for (const i of all.filter((x) => x.keyword === 'COPY' && !flagsOf(x.args).some((f) => f.startsWith('--from=')))) {
     for (const source of withoutFlags(i.args).slice(0, -1)) {
       const relative = path.normalize(source) === '.' ? '' : path.normalize(source).replace(/^\.\//, '');
       if (!fs.existsSync(path.join(context.root, relative))) at(i, `COPY source ${source} does not exist`);
-      else if (relative && dockerignored(relative, context.dockerignore)) at(i, `COPY source ${source} is excluded by .dockerignore`);
+      else if (relative && dockerignored(relative, context.dockerignore))
+        at(i, `COPY source ${source} is excluded by .dockerignore`);
     }
   }
 
@@ -166,22 +176,31 @@ export function lintDockerfile(text: string, context: LintContext): string[] {
   const users = finalOf('USER');
   const user = users.at(-1);
   if (!user) problems.push('final stage: no USER (the app would run as root)');
-  else if (!/^[1-9]\d*(:[1-9]\d*)?$/.test(user.args)) at(user, 'USER must be a numeric non-root uid[:gid] (Kubernetes runAsNonRoot can only verify numbers)');
-  const lastChange = Math.max(...final.instructions.filter((i) => ['RUN', 'COPY'].includes(i.keyword)).map((i) => i.line));
+  else if (!/^[1-9]\d*(:[1-9]\d*)?$/.test(user.args))
+    at(user, 'USER must be a numeric non-root uid[:gid] (Kubernetes runAsNonRoot can only verify numbers)');
+  const lastChange = Math.max(
+    ...final.instructions.filter((i) => ['RUN', 'COPY'].includes(i.keyword)).map((i) => i.line),
+  );
   if (user && user.line < lastChange) at(user, 'USER must come after the last RUN/COPY of the final stage');
   const healthcheck = finalOf('HEALTHCHECK')[0];
   if (!healthcheck) problems.push('final stage: no HEALTHCHECK');
-  else if (!/CMD\s+\[/.test(healthcheck.args) || !healthcheck.args.includes('/livez')) at(healthcheck, 'HEALTHCHECK must probe /livez in exec form');
+  else if (!/CMD\s+\[/.test(healthcheck.args) || !healthcheck.args.includes('/livez'))
+    at(healthcheck, 'HEALTHCHECK must probe /livez in exec form');
   if (!finalOf('EXPOSE').some((i) => i.args.split(/\s+/).includes('8080'))) problems.push('final stage: EXPOSE 8080');
-  if (!finalOf('ENV').some((i) => /\bNODE_ENV=production\b/.test(i.args))) problems.push('final stage: ENV NODE_ENV=production');
+  if (!finalOf('ENV').some((i) => /\bNODE_ENV=production\b/.test(i.args)))
+    problems.push('final stage: ENV NODE_ENV=production');
   for (const i of finalOf('COPY')) {
-    const from = flagsOf(i.args).find((f) => f.startsWith('--from='))?.slice('--from='.length);
+    const from = flagsOf(i.args)
+      .find((f) => f.startsWith('--from='))
+      ?.slice('--from='.length);
     if (!from || !stageNames.has(from)) at(i, 'final stage copies only from build stages (the pruned output)');
     const chown = flagsOf(i.args).find((f) => f.startsWith('--chown='));
-    if (chown && chown !== '--chown=root:root' && chown !== '--chown=0:0') at(i, 'app files stay root-owned: the runtime user must not be able to modify them');
+    if (chown && chown !== '--chown=root:root' && chown !== '--chown=0:0')
+      at(i, 'app files stay root-owned: the runtime user must not be able to modify them');
   }
   for (const i of finalOf('RUN')) {
-    if (/\bchown\b/.test(i.args)) at(i, 'no chown in the final stage (it duplicates the layer and hands files to the app user)');
+    if (/\bchown\b/.test(i.args))
+      at(i, 'no chown in the final stage (it duplicates the layer and hands files to the app user)');
     if (/\bnpm\b/.test(i.args) && !/rm -rf/.test(i.args)) at(i, 'no npm in the final stage');
   }
   return problems;

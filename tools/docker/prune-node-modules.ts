@@ -82,7 +82,10 @@ function findPackage(fromDir: string, name: string, root: string): string | unde
 }
 
 function dependencyNames(packageDir: string): string[] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as Record<string, unknown>;
+  const manifest = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as Record<
+    string,
+    unknown
+  >;
   const fields = ['dependencies', 'optionalDependencies', 'peerDependencies'] as const;
   return fields.flatMap((field) => Object.keys((manifest[field] as Record<string, string> | undefined) ?? {}));
 }
@@ -96,7 +99,8 @@ export function resolvePackageClosure(root: string, names: Iterable<string>): Se
   const queue: string[] = [];
   for (const name of names) {
     const dir = findPackage(root, name, root);
-    if (!dir) throw new Error(`the app requires "${name}", which is not installed in ${path.join(root, 'node_modules')}`);
+    if (!dir)
+      throw new Error(`the app requires "${name}", which is not installed in ${path.join(root, 'node_modules')}`);
     queue.push(dir);
   }
   while (queue.length > 0) {
@@ -177,5 +181,7 @@ if (require.main === module) {
     process.exit(2);
   }
   const report = pruneForEntries(root, entries);
-  console.log(`kept ${report.kept.length} packages, removed ${report.removedPackages} packages and ${report.removedFiles} files`);
+  console.log(
+    `kept ${report.kept.length} packages, removed ${report.removedPackages} packages and ${report.removedFiles} files`,
+  );
 }

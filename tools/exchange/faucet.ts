@@ -11,12 +11,17 @@ import { paperModeRefusal } from './paper-mode';
 
 const USAGE = 'usage: faucet <wallet 0x...40 hex> [usdc, default 10000] [eth, default 0.05]';
 
-export async function runFaucet(argv: readonly string[], databaseUrl: string, environment: Record<string, string | undefined> = process.env): Promise<string> {
+export async function runFaucet(
+  argv: readonly string[],
+  databaseUrl: string,
+  environment: Record<string, string | undefined> = process.env,
+): Promise<string> {
   const refusal = paperModeRefusal('The faucet', environment);
   if (refusal) throw new Error(refusal);
   const [wallet, usdcArg = '10000', ethArg = '0.05'] = argv;
   if (!wallet || !/^0x[0-9a-fA-F]{40}$/.test(wallet)) throw new Error(USAGE);
-  if (!/^\d+(\.\d+)?$/.test(usdcArg) || !/^\d+(\.\d+)?$/.test(ethArg)) throw new Error(`amounts must be positive decimals\n${USAGE}`);
+  if (!/^\d+(\.\d+)?$/.test(usdcArg) || !/^\d+(\.\d+)?$/.test(ethArg))
+    throw new Error(`amounts must be positive decimals\n${USAGE}`);
   const usdc = usdcToMicro(usdcArg);
   const eth = decimalToScaled(ethArg, 18);
   const db = createExchangeDataSource({ url: databaseUrl, poolSize: 1, applicationName: 'faucet' });

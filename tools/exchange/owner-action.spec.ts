@@ -6,9 +6,18 @@ const wallet = privateKeyToAccount(key).address.toLowerCase();
 
 describe('owner-action CLI', () => {
   it('builds withdraw, stake, unstake and claim actions of the wallet from the arguments', () => {
-    expect(parseOwnerAction(['withdraw', '25.5'], wallet)).toMatchObject({ kind: 'withdraw', message: { wallet, to: wallet, amountMicro: 25_500_000n } });
-    expect(parseOwnerAction(['stake', '1000'], wallet)).toMatchObject({ kind: 'stake', message: { wallet, amountMicro: 1_000_000_000n } });
-    expect(parseOwnerAction(['unstake', '0.000001'], wallet)).toMatchObject({ kind: 'unstake', message: { amountMicro: 1n } });
+    expect(parseOwnerAction(['withdraw', '25.5'], wallet)).toMatchObject({
+      kind: 'withdraw',
+      message: { wallet, to: wallet, amountMicro: 25_500_000n },
+    });
+    expect(parseOwnerAction(['stake', '1000'], wallet)).toMatchObject({
+      kind: 'stake',
+      message: { wallet, amountMicro: 1_000_000_000n },
+    });
+    expect(parseOwnerAction(['unstake', '0.000001'], wallet)).toMatchObject({
+      kind: 'unstake',
+      message: { amountMicro: 1n },
+    });
     expect(parseOwnerAction(['claim'], wallet)).toMatchObject({ kind: 'claim_rewards', message: { wallet } });
     const a = parseOwnerAction(['claim'], wallet).message;
     const b = parseOwnerAction(['claim'], wallet).message;
@@ -24,8 +33,12 @@ describe('owner-action CLI', () => {
   });
 
   it('refuses outside paper mode, and without the wallet key, before touching Redis', async () => {
-    await expect(runOwnerAction(['claim'], { PAPER_MODE: 'false', OWNER_PRIVATE_KEY: key })).rejects.toThrow(/only in paper mode/);
-    await expect(runOwnerAction(['claim'], { NODE_ENV: 'production', OWNER_PRIVATE_KEY: key })).rejects.toThrow(/NODE_ENV is production/);
+    await expect(runOwnerAction(['claim'], { PAPER_MODE: 'false', OWNER_PRIVATE_KEY: key })).rejects.toThrow(
+      /only in paper mode/,
+    );
+    await expect(runOwnerAction(['claim'], { NODE_ENV: 'production', OWNER_PRIVATE_KEY: key })).rejects.toThrow(
+      /NODE_ENV is production/,
+    );
     await expect(runOwnerAction(['claim'], {})).rejects.toThrow(/set OWNER_PRIVATE_KEY/);
   });
 });

@@ -30,13 +30,17 @@ describe('db:seed (PostgreSQL)', () => {
     expect(await count(`SELECT count(*) AS n FROM exchange.accounts WHERE staked_micro > 0`)).toBeGreaterThan(0);
     expect(await count(`SELECT count(*) AS n FROM exchange.daily_stats`)).toBeGreaterThanOrEqual(10);
     expect(await count(`SELECT count(*) AS n FROM exchange.equity_snapshots`)).toBeGreaterThan(1000);
-    expect(await count(`SELECT count(*) AS n FROM exchange.positions WHERE closed_at > now() - interval '24 hours'`)).toBeGreaterThan(10);
+    expect(
+      await count(`SELECT count(*) AS n FROM exchange.positions WHERE closed_at > now() - interval '24 hours'`),
+    ).toBeGreaterThan(10);
     expect(await auditLedger(db)).toEqual([]);
     const [stats] = (await db.query(`SELECT sum(volume_micro) AS v FROM exchange.daily_stats`)).rows;
     const [p] = (await db.query(`SELECT lifetime_volume_micro AS v FROM exchange.protocol_state`)).rows;
     expect(stats.v).toBe(p.v);
     // New positions continue after the seeded ids.
-    const { rows } = await db.query(`SELECT nextval('exchange.positions_id_seq') AS id, (SELECT max(id) FROM exchange.positions) AS max`);
+    const { rows } = await db.query(
+      `SELECT nextval('exchange.positions_id_seq') AS id, (SELECT max(id) FROM exchange.positions) AS max`,
+    );
     expect(BigInt(rows[0].id)).toBe(BigInt(rows[0].max) + 1n);
   });
 

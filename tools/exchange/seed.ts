@@ -19,7 +19,9 @@ export interface SeedSettings {
   log?: (line: string) => void;
 }
 
-export type SeedOutcome = { seeded: false; reason: string } | { seeded: true; accounts: number; positions: number; open: number; liquidated: number; queued: number; ms: number };
+export type SeedOutcome =
+  | { seeded: false; reason: string }
+  | { seeded: true; accounts: number; positions: number; open: number; liquidated: number; queued: number; ms: number };
 
 /** Seeds the exchange schema at `databaseUrl` unless it already has accounts. */
 export async function seedExchange(databaseUrl: string, settings: SeedSettings = {}): Promise<SeedOutcome> {
@@ -29,9 +31,14 @@ export async function seedExchange(databaseUrl: string, settings: SeedSettings =
   pool.on('error', () => undefined);
   const started = Date.now();
   try {
-    const { rows } = await pool.query(`SELECT (SELECT count(*) FROM exchange.accounts)::int AS accounts, (SELECT count(*) FROM exchange.positions)::int AS positions`);
+    const { rows } = await pool.query(
+      `SELECT (SELECT count(*) FROM exchange.accounts)::int AS accounts, (SELECT count(*) FROM exchange.positions)::int AS positions`,
+    );
     if (rows[0].accounts > 0 || rows[0].positions > 0) {
-      return { seeded: false, reason: `the exchange already has ${rows[0].accounts} accounts and ${rows[0].positions} positions; seeding only fills an empty exchange` };
+      return {
+        seeded: false,
+        reason: `the exchange already has ${rows[0].accounts} accounts and ${rows[0].positions} positions; seeding only fills an empty exchange`,
+      };
     }
     const { book } = simulateExchange({
       wallets: settings.wallets ?? 320,
@@ -41,7 +48,12 @@ export async function seedExchange(databaseUrl: string, settings: SeedSettings =
       now: new Date(),
     });
     const rng = new Prng(settings.seed ?? 7);
-    const chain = new Map([...book.wallets.keys()].map((address) => [address, { usdc: usdc(rng.logInt(1, 5000)), eth: BigInt(rng.logInt(1, 200)) * 10n ** 15n }]));
+    const chain = new Map(
+      [...book.wallets.keys()].map((address) => [
+        address,
+        { usdc: usdc(rng.logInt(1, 5000)), eth: BigInt(rng.logInt(1, 200)) * 10n ** 15n },
+      ]),
+    );
     const client = await pool.connect();
     client.on('error', () => undefined);
     try {

@@ -39,7 +39,14 @@ function runDeploy(overlay: string, failingJob = ''): Run {
     const result = spawnSync('bash', [path.join(ROOT, 'tools/k8s/deploy.sh'), overlay], {
       cwd: ROOT,
       encoding: 'utf8',
-      env: { ...process.env, KUBECTL: fake, REAL_KUBECTL: findKubectl(), FAKE_LOG: log, FAKE_FAILING_JOB: failingJob, TIMEOUT: '5' },
+      env: {
+        ...process.env,
+        KUBECTL: fake,
+        REAL_KUBECTL: findKubectl(),
+        FAKE_LOG: log,
+        FAKE_FAILING_JOB: failingJob,
+        TIMEOUT: '5',
+      },
     });
     const calls = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n') : [];
     return { status: result.status, calls, output: `${result.stdout}${result.stderr}` };
@@ -99,7 +106,10 @@ describe.each(['dev', 'prod'] as const)('tools/k8s/deploy.sh k8s/overlays/%s', (
 
   it('applies every rendered object exactly once across its apply steps', () => {
     const selectors = run.calls.filter((c) => c.startsWith('apply ')).map(selectorOf);
-    const counts = objects.map((o) => ({ object: `${o.kind}/${o.metadata.name}`, applied: selectors.filter((s) => selects(s, o)).length }));
+    const counts = objects.map((o) => ({
+      object: `${o.kind}/${o.metadata.name}`,
+      applied: selectors.filter((s) => selects(s, o)).length,
+    }));
     expect(counts.filter((c) => c.applied !== 1)).toEqual([]);
   });
 
@@ -107,7 +117,11 @@ describe.each(['dev', 'prod'] as const)('tools/k8s/deploy.sh k8s/overlays/%s', (
     const applies = run.calls.filter((c) => c.startsWith('apply ')).map(selectorOf);
     const phaseOf = (o: K8sObject): number => applies.findIndex((s) => selects(s, o));
     const lastJob = Math.max(...objects.filter((o) => o.kind === 'Job').map(phaseOf));
-    const firstApp = Math.min(...objects.filter((o) => o.kind === 'Deployment' && o.metadata.labels?.['app.kubernetes.io/component'] !== 'datastore').map(phaseOf));
+    const firstApp = Math.min(
+      ...objects
+        .filter((o) => o.kind === 'Deployment' && o.metadata.labels?.['app.kubernetes.io/component'] !== 'datastore')
+        .map(phaseOf),
+    );
     expect(lastJob).toBeLessThan(firstApp);
   });
 });
@@ -123,6 +137,8 @@ describe('tools/k8s/deploy.sh with a failing migration', () => {
   });
 
   it('refuses to run without an overlay argument', () => {
-    expect(() => execFileSync('bash', [path.join(ROOT, 'tools/k8s/deploy.sh')], { stdio: 'pipe' })).toThrow(/usage: deploy.sh/);
+    expect(() => execFileSync('bash', [path.join(ROOT, 'tools/k8s/deploy.sh')], { stdio: 'pipe' })).toThrow(
+      /usage: deploy.sh/,
+    );
   });
 });

@@ -14,12 +14,14 @@ interface Rule {
 
 function rulesOf(ingress: K8sObject): Rule[] {
   expect(ingress.spec.rules).toHaveLength(1);
-  return ingress.spec.rules[0].http.paths.map((p: { path: string; pathType: string; backend: { service: { name: string; port: { name: string } } } }) => ({
-    path: p.path,
-    pathType: p.pathType,
-    service: p.backend.service.name,
-    port: p.backend.service.port.name,
-  }));
+  return ingress.spec.rules[0].http.paths.map(
+    (p: { path: string; pathType: string; backend: { service: { name: string; port: { name: string } } } }) => ({
+      path: p.path,
+      pathType: p.pathType,
+      service: p.backend.service.name,
+      port: p.backend.service.port.name,
+    }),
+  );
 }
 
 const byPath = (a: Rule, b: Rule): number => a.path.localeCompare(b.path);

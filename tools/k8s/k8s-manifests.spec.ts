@@ -5,10 +5,25 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { byKind, DEV_ONLY_APPS, findKubectl, type K8sObject, label, named, PRODUCTION_APPS, renderKustomization, ROOT, validateSchemas } from './manifests';
+import {
+  byKind,
+  DEV_ONLY_APPS,
+  findKubectl,
+  type K8sObject,
+  label,
+  named,
+  PRODUCTION_APPS,
+  renderKustomization,
+  ROOT,
+  validateSchemas,
+} from './manifests';
 
 const OVERLAYS = ['dev', 'prod'] as const;
-const MIGRATIONS: Record<string, string> = { exchange: 'trading-executor', oauth: 'oauth-server', alerts: 'alerts-api' };
+const MIGRATIONS: Record<string, string> = {
+  exchange: 'trading-executor',
+  oauth: 'oauth-server',
+  alerts: 'alerts-api',
+};
 
 function podSpecs(objects: readonly K8sObject[]): { owner: string; pod: K8sObject['spec'] }[] {
   return objects
@@ -53,9 +68,13 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
   });
 
   it('runs PostgreSQL and Redis in the cluster only in development', () => {
-    const datastores = objects.filter((o) => label(o, 'app.kubernetes.io/component') === 'datastore' && o.kind !== 'NetworkPolicy');
+    const datastores = objects.filter(
+      (o) => label(o, 'app.kubernetes.io/component') === 'datastore' && o.kind !== 'NetworkPolicy',
+    );
     const names = datastores.map((o) => `${o.kind}/${o.metadata.name}`).sort();
-    expect(names).toEqual(overlay === 'dev' ? ['Deployment/redis', 'Service/postgres', 'Service/redis', 'StatefulSet/postgres'] : []);
+    expect(names).toEqual(
+      overlay === 'dev' ? ['Deployment/redis', 'Service/postgres', 'Service/redis', 'StatefulSet/postgres'] : [],
+    );
   });
 
   it('migrates each schema with a Job running the migration command from the image of the owning app', () => {
@@ -67,9 +86,16 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
       const pod = job.spec.template.spec;
       expect(pod.restartPolicy).toBe('Never');
       const [container] = pod.containers;
-      expect([...container.command, ...container.args]).toEqual(['node', '--enable-source-maps', 'tools/db/migrate.js', schema]);
+      expect([...container.command, ...container.args]).toEqual([
+        'node',
+        '--enable-source-maps',
+        'tools/db/migrate.js',
+        schema,
+      ]);
       expect(container.image).toMatch(new RegExp(`(^|/)paper/${app}:`));
-      expect(container.env.find((e: { name: string }) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef?.key).toBe('DATABASE_URL');
+      expect(container.env.find((e: { name: string }) => e.name === 'DATABASE_URL')?.valueFrom?.secretKeyRef?.key).toBe(
+        'DATABASE_URL',
+      );
       expect(job.spec.backoffLimit).toBeGreaterThan(0);
       expect(job.spec.activeDeadlineSeconds).toBeGreaterThan(0);
     }
@@ -109,7 +135,10 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
     }
     for (const key of ['EXCHANGE_API_URL', 'OAUTH_INTERNAL_URL', 'EXECUTOR_INTERNAL_URL']) {
       const service = new URL(config[key] ?? '').hostname;
-      expect({ key, service: byKind(objects, 'Service').some((s) => s.metadata.name === service) }).toEqual({ key, service: true });
+      expect({ key, service: byKind(objects, 'Service').some((s) => s.metadata.name === service) }).toEqual({
+        key,
+        service: true,
+      });
     }
   });
 
@@ -123,26 +152,42 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
         }
         for (const variable of container.env ?? []) {
           const ref = variable.valueFrom?.secretKeyRef;
-          if (ref) expect({ owner, secret: ref.name, key: ref.key }).toEqual({ owner, secret: secretName, key: variable.name });
+          if (ref)
+            expect({ owner, secret: ref.name, key: ref.key }).toEqual({
+              owner,
+              secret: secretName,
+              key: variable.name,
+            });
         }
       }
     }
     const auth = named(objects, 'TriggerAuthentication', 'paper-redis');
     expect(auth.spec.secretTargetRef.map((r: { name: string }) => r.name)).toEqual([secretName, secretName]);
-    expect(named(objects, 'TriggerAuthentication', 'paper-postgres').spec.secretTargetRef.map((r: { name: string }) => r.name)).toEqual([secretName]);
+    expect(
+      named(objects, 'TriggerAuthentication', 'paper-postgres').spec.secretTargetRef.map(
+        (r: { name: string }) => r.name,
+      ),
+    ).toEqual([secretName]);
   });
 });
 
 describe('kubectl', () => {
   it('explains how to install kubectl when there is none', () => {
-    expect(() => findKubectl({ PATH: '/nonexistent' }, ['/nonexistent/kubectl'])).toThrow(/kubectl not found.*bash tools\/k8s\/install-kubectl\.sh/);
+    expect(() => findKubectl({ PATH: '/nonexistent' }, ['/nonexistent/kubectl'])).toThrow(
+      /kubectl not found.*bash tools\/k8s\/install-kubectl\.sh/,
+    );
   });
 });
 
 describe('schema validation', () => {
   it('reports invalid objects and kinds it has no schema for', () => {
     const results = validateSchemas([
-      { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'broken' }, spec: { replicas: 'three', selector: {}, template: {} } },
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'broken' },
+        spec: { replicas: 'three', selector: {}, template: {} },
+      },
       { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'unknown' } },
       {
         apiVersion: 'keda.sh/v1alpha1',
@@ -172,19 +217,28 @@ describe('secrets', () => {
       .split('\n')
       .filter((line) => line.trim() && !line.startsWith('#'))
       .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)] as const);
-    const decoded = Object.fromEntries(Object.entries(secrets[0]?.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+    const decoded = Object.fromEntries(
+      Object.entries(secrets[0]?.data ?? {}).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]),
+    );
     expect(decoded).toEqual(Object.fromEntries(entries));
     for (const [key, value] of entries) {
-      if (/URL|PASSWORD|KEY|TOKEN|SECRET/.test(key)) expect({ key, devOnly: value.includes('dev-only') }).toEqual({ key, devOnly: true });
+      if (/URL|PASSWORD|KEY|TOKEN|SECRET/.test(key))
+        expect({ key, devOnly: value.includes('dev-only') }).toEqual({ key, devOnly: true });
     }
   });
 
   it('keeps secret material out of every committed manifest', () => {
     const files = (dir: string): string[] =>
-      fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
     const offenders = files(path.join(ROOT, 'k8s'))
       .filter((f) => /\.ya?ml$/.test(f))
-      .filter((f) => /^kind:\s*Secret\s*$/m.test(fs.readFileSync(f, 'utf8')) || /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(fs.readFileSync(f, 'utf8')));
+      .filter(
+        (f) =>
+          /^kind:\s*Secret\s*$/m.test(fs.readFileSync(f, 'utf8')) ||
+          /-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(fs.readFileSync(f, 'utf8')),
+      );
     expect(offenders.map((f) => path.relative(ROOT, f))).toEqual([]);
   });
 });
@@ -209,13 +263,18 @@ describe('k8s/monitoring', () => {
 
   it('gives every alert an expression scoped to the paper namespace, a severity and a summary, each documented', () => {
     const operations = fs.readFileSync(path.join(ROOT, 'docs/operations.md'), 'utf8');
-    const rules = named(objects, 'PrometheusRule', 'paper-alerts').spec.groups.flatMap((g: { rules: unknown[] }) => g.rules);
+    const rules = named(objects, 'PrometheusRule', 'paper-alerts').spec.groups.flatMap(
+      (g: { rules: unknown[] }) => g.rules,
+    );
     expect(rules.length).toBeGreaterThanOrEqual(8);
     for (const rule of rules) {
       expect(rule.expr).toContain('namespace="paper"');
       expect(['page', 'ticket']).toContain(rule.labels.severity);
       expect(rule.annotations.summary).toEqual(expect.any(String));
-      expect({ alert: rule.alert, documented: operations.includes(rule.alert) }).toEqual({ alert: rule.alert, documented: true });
+      expect({ alert: rule.alert, documented: operations.includes(rule.alert) }).toEqual({
+        alert: rule.alert,
+        documented: true,
+      });
     }
   });
 });

@@ -33,7 +33,8 @@ describe.each(['dev', 'prod'] as const)('NetworkPolicies of k8s/overlays/%s', (o
     if (!found) throw new Error(`no pod ${name}`);
     return found;
   };
-  const appNames = (): string[] => pods.filter((p) => ['server', 'worker'].includes(p.labels['app.kubernetes.io/component'] ?? '')).map((p) => p.name);
+  const appNames = (): string[] =>
+    pods.filter((p) => ['server', 'worker'].includes(p.labels['app.kubernetes.io/component'] ?? '')).map((p) => p.name);
 
   beforeAll(() => {
     objects = renderKustomization(`k8s/overlays/${overlay}`);
@@ -50,7 +51,11 @@ describe.each(['dev', 'prod'] as const)('NetworkPolicies of k8s/overlays/%s', (o
   it('lets each app call exactly the apps it needs', () => {
     const expected = [...APP_CALLS, ...(overlay === 'dev' ? DEV_CALLS : [])].map(([a, b]) => `${a} -> ${b}`).sort();
     const allowed = appNames()
-      .flatMap((a) => appNames().filter((b) => a !== b && model.connects(pod(a), pod(b), 8080)).map((b) => `${a} -> ${b}`))
+      .flatMap((a) =>
+        appNames()
+          .filter((b) => a !== b && model.connects(pod(a), pod(b), 8080))
+          .map((b) => `${a} -> ${b}`),
+      )
       .sort();
     expect(allowed).toEqual(expected);
   });
@@ -58,7 +63,11 @@ describe.each(['dev', 'prod'] as const)('NetworkPolicies of k8s/overlays/%s', (o
   it('admits the Ingress controller to the public apps only, and Prometheus to every app', () => {
     const fromController = appNames().filter((a) => model.ingressAllowed(pod(a), { namespace: 'traefik' }, 8080));
     expect(fromController.sort()).toEqual([...PUBLIC_APPS].sort());
-    for (const app of appNames()) expect({ app, scraped: model.ingressAllowed(pod(app), { namespace: 'monitoring' }, 8080) }).toEqual({ app, scraped: true });
+    for (const app of appNames())
+      expect({ app, scraped: model.ingressAllowed(pod(app), { namespace: 'monitoring' }, 8080) }).toEqual({
+        app,
+        scraped: true,
+      });
   });
 
   it('lets only the venue clients and notification senders out to the internet (HTTPS; any port for webhooks), never to private ranges', () => {
@@ -77,10 +86,16 @@ describe.each(['dev', 'prod'] as const)('NetworkPolicies of k8s/overlays/%s', (o
   it('lets the apps reach PostgreSQL and Redis and the migrations PostgreSQL only, wherever they run', () => {
     const managed = '203.0.113.10';
     for (const app of PRODUCTION_APPS) {
-      expect([model.egressAllowed(pod(app), { ip: managed }, 5432), model.egressAllowed(pod(app), { ip: managed }, 6379)]).toEqual([true, true]);
+      expect([
+        model.egressAllowed(pod(app), { ip: managed }, 5432),
+        model.egressAllowed(pod(app), { ip: managed }, 6379),
+      ]).toEqual([true, true]);
     }
     for (const job of MIGRATIONS) {
-      expect([model.egressAllowed(pod(job), { ip: managed }, 5432), model.egressAllowed(pod(job), { ip: managed }, 6379)]).toEqual([true, false]);
+      expect([
+        model.egressAllowed(pod(job), { ip: managed }, 5432),
+        model.egressAllowed(pod(job), { ip: managed }, 6379),
+      ]).toEqual([true, false]);
     }
     if (overlay === 'dev') {
       expect(model.egressAllowed(pod('venue-sim'), { ip: managed }, 5432)).toBe(false);
@@ -97,17 +112,21 @@ describe.each(['dev', 'prod'] as const)('NetworkPolicies of k8s/overlays/%s', (o
   });
 
   it('lets every pod resolve names through cluster DNS', () => {
-    for (const p of pods) expect({ pod: p.name, dns: model.egressAllowed(p, { namespace: 'kube-system' }, 53) }).toEqual({ pod: p.name, dns: true });
+    for (const p of pods)
+      expect({ pod: p.name, dns: model.egressAllowed(p, { namespace: 'kube-system' }, 53) }).toEqual({
+        pod: p.name,
+        dns: true,
+      });
   });
 });
 
 describe('inCidr', () => {
   it('tests IPv4 membership', () => {
-    expect([inCidr('10.1.2.3', '10.0.0.0/8'), inCidr('11.0.0.1', '10.0.0.0/8'), inCidr('1.2.3.4', '0.0.0.0/0'), inCidr('1.2.3.4', '::/0')]).toEqual([
-      true,
-      false,
-      true,
-      false,
-    ]);
+    expect([
+      inCidr('10.1.2.3', '10.0.0.0/8'),
+      inCidr('11.0.0.1', '10.0.0.0/8'),
+      inCidr('1.2.3.4', '0.0.0.0/0'),
+      inCidr('1.2.3.4', '::/0'),
+    ]).toEqual([true, false, true, false]);
   });
 });

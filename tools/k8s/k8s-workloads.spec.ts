@@ -4,11 +4,7 @@
  * autoscaler (CPU HPA for HTTP apps; KEDA for queue workers, on the BullMQ wait lists or, for
  * alerts-dispatcher, the count of due deliveries).
  */
-import {
-  ALERTS_POLL_QUEUE,
-  EXCHANGE_MAINTENANCE_QUEUE,
-  SESSION_KEYS_QUEUE,
-} from '@paper/contracts';
+import { ALERTS_POLL_QUEUE, EXCHANGE_MAINTENANCE_QUEUE, SESSION_KEYS_QUEUE } from '@paper/contracts';
 import { byKind, type K8sObject, label, named, renderKustomization, SERVER_APPS, WORKER_APPS } from './manifests';
 
 /**
@@ -35,7 +31,9 @@ function workloads(objects: readonly K8sObject[]): K8sObject[] {
 }
 
 const apps = (objects: readonly K8sObject[]): K8sObject[] =>
-  byKind(objects, 'Deployment').filter((d) => ['server', 'worker'].includes(label(d, 'app.kubernetes.io/component') ?? ''));
+  byKind(objects, 'Deployment').filter((d) =>
+    ['server', 'worker'].includes(label(d, 'app.kubernetes.io/component') ?? ''),
+  );
 
 describe.each(['dev', 'prod'] as const)('workloads of k8s/overlays/%s', (overlay) => {
   let objects: K8sObject[];
@@ -47,7 +45,11 @@ describe.each(['dev', 'prod'] as const)('workloads of k8s/overlays/%s', (overlay
   it('probes every app: startup and liveness on /livez, readiness on /readyz, all on the http port', () => {
     for (const deployment of apps(objects)) {
       const [container] = deployment.spec.template.spec.containers;
-      const probes = ['startupProbe', 'livenessProbe', 'readinessProbe'].map((p) => [p, container[p]?.httpGet?.path, container[p]?.httpGet?.port]);
+      const probes = ['startupProbe', 'livenessProbe', 'readinessProbe'].map((p) => [
+        p,
+        container[p]?.httpGet?.path,
+        container[p]?.httpGet?.port,
+      ]);
       expect({ app: deployment.metadata.name, probes }).toEqual({
         app: deployment.metadata.name,
         probes: [
@@ -72,7 +74,11 @@ describe.each(['dev', 'prod'] as const)('workloads of k8s/overlays/%s', (overlay
         const r = container.resources ?? {};
         const who = `${workload.kind}/${workload.metadata.name}`;
         for (const resource of ['cpu', 'memory']) {
-          expect({ who, resource, set: Boolean(r.requests?.[resource] && r.limits?.[resource]) }).toEqual({ who, resource, set: true });
+          expect({ who, resource, set: Boolean(r.requests?.[resource] && r.limits?.[resource]) }).toEqual({
+            who,
+            resource,
+            set: true,
+          });
           expect(quantity(r.requests[resource])).toBeLessThanOrEqual(quantity(r.limits[resource]));
         }
       }
@@ -84,7 +90,12 @@ describe.each(['dev', 'prod'] as const)('workloads of k8s/overlays/%s', (overlay
       const pod = workload.spec.template.spec;
       const who = `${workload.kind}/${workload.metadata.name}`;
       expect({ who, ...pod.securityContext }).toEqual(
-        expect.objectContaining({ who, runAsNonRoot: true, runAsUser: expect.any(Number), seccompProfile: { type: 'RuntimeDefault' } }),
+        expect.objectContaining({
+          who,
+          runAsNonRoot: true,
+          runAsUser: expect.any(Number),
+          seccompProfile: { type: 'RuntimeDefault' },
+        }),
       );
       expect(pod.securityContext.runAsUser).toBeGreaterThan(0);
       expect({ who, automount: pod.automountServiceAccountToken }).toEqual({ who, automount: false });
@@ -127,7 +138,9 @@ describe.each(['dev', 'prod'] as const)('workloads of k8s/overlays/%s', (overlay
     for (const app of SERVER_APPS) {
       const hpa = named(objects, 'HorizontalPodAutoscaler', app);
       expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: app });
-      expect(hpa.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } }]);
+      expect(hpa.spec.metrics).toEqual([
+        { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 70 } } },
+      ]);
       expect(hpa.spec.minReplicas).toBe(overlay === 'prod' ? 2 : 1);
       expect(hpa.spec.maxReplicas).toBeGreaterThan(hpa.spec.minReplicas);
       expect(named(objects, 'Deployment', app).spec.replicas).toBeUndefined();
@@ -137,7 +150,11 @@ describe.each(['dev', 'prod'] as const)('workloads of k8s/overlays/%s', (overlay
   it('autoscales every queue worker with KEDA on the wait lists of its BullMQ queues, on its PostgreSQL backlog (queued intents, due deliveries), and on CPU', () => {
     const prefix = byKind(objects, 'ConfigMap')[0]?.data?.['REDIS_PREFIX'];
     expect(prefix).toBe('paper');
-    expect(byKind(objects, 'ScaledObject').map((s) => s.metadata.name).sort()).toEqual([...WORKER_APPS].sort());
+    expect(
+      byKind(objects, 'ScaledObject')
+        .map((s) => s.metadata.name)
+        .sort(),
+    ).toEqual([...WORKER_APPS].sort());
     for (const app of WORKER_APPS) {
       const scaled = named(objects, 'ScaledObject', app);
       expect(scaled.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: app });
@@ -148,12 +165,18 @@ describe.each(['dev', 'prod'] as const)('workloads of k8s/overlays/%s', (overlay
       );
       for (const trigger of redis) {
         expect(Number(trigger.metadata.listLength)).toBeGreaterThan(0);
-        expect(named(objects, 'TriggerAuthentication', trigger.authenticationRef.name).spec.secretTargetRef.map((r: { parameter: string }) => r.parameter)).toEqual([
-          'address',
-          'password',
-        ]);
+        expect(
+          named(objects, 'TriggerAuthentication', trigger.authenticationRef.name).spec.secretTargetRef.map(
+            (r: { parameter: string }) => r.parameter,
+          ),
+        ).toEqual(['address', 'password']);
       }
-      expect(scaled.spec.triggers).toContainEqual({ type: 'cpu', name: 'cpu', metricType: 'Utilization', metadata: { value: '70' } });
+      expect(scaled.spec.triggers).toContainEqual({
+        type: 'cpu',
+        name: 'cpu',
+        metricType: 'Utilization',
+        metadata: { value: '70' },
+      });
       expect(named(objects, 'Deployment', app).spec.replicas).toBeUndefined();
     }
     const backlogs: [string, RegExp][] = [
@@ -161,13 +184,17 @@ describe.each(['dev', 'prod'] as const)('workloads of k8s/overlays/%s', (overlay
       ['trading-executor', /FROM exchange\.intents WHERE status = 'queued'/],
     ];
     for (const [app, query] of backlogs) {
-      const due = named(objects, 'ScaledObject', app).spec.triggers.filter((t: { type: string }) => t.type === 'postgresql');
+      const due = named(objects, 'ScaledObject', app).spec.triggers.filter(
+        (t: { type: string }) => t.type === 'postgresql',
+      );
       expect(due).toHaveLength(1);
       expect(due[0].metadata.query).toMatch(query);
       expect(Number(due[0].metadata.targetQueryValue)).toBeGreaterThan(0);
-      expect(named(objects, 'TriggerAuthentication', due[0].authenticationRef.name).spec.secretTargetRef.map((r: { parameter: string; key: string }) => [r.parameter, r.key])).toEqual([
-        ['connection', 'KEDA_DATABASE_URL'],
-      ]);
+      expect(
+        named(objects, 'TriggerAuthentication', due[0].authenticationRef.name).spec.secretTargetRef.map(
+          (r: { parameter: string; key: string }) => [r.parameter, r.key],
+        ),
+      ).toEqual([['connection', 'KEDA_DATABASE_URL']]);
     }
   });
 
@@ -181,7 +208,9 @@ describe.each(['dev', 'prod'] as const)('workloads of k8s/overlays/%s', (overlay
 
 describe('quantity', () => {
   it('parses cpu and memory quantities', () => {
-    expect([quantity('250m'), quantity('1'), quantity('256Mi'), quantity('1Gi')]).toEqual([0.25, 1, 268435456, 1073741824]);
+    expect([quantity('250m'), quantity('1'), quantity('256Mi'), quantity('1Gi')]).toEqual([
+      0.25, 1, 268435456, 1073741824,
+    ]);
     expect(() => quantity('1Ti')).toThrow('unsupported quantity 1Ti');
   });
 });

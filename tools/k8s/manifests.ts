@@ -21,18 +21,28 @@ export interface K8sObject {
   data?: Record<string, string>;
 }
 
-const KUBECTL_CANDIDATES = ['/usr/bin/kubectl', '/usr/local/bin/kubectl', path.join(ROOT, '.cache', 'kubectl', 'kubectl')];
+const KUBECTL_CANDIDATES = [
+  '/usr/bin/kubectl',
+  '/usr/local/bin/kubectl',
+  path.join(ROOT, '.cache', 'kubectl', 'kubectl'),
+];
 
 /** The kubectl binary to render with; throws an actionable message when there is none. */
-export function findKubectl(env: NodeJS.ProcessEnv = process.env, candidates: readonly string[] = KUBECTL_CANDIDATES): string {
+export function findKubectl(
+  env: NodeJS.ProcessEnv = process.env,
+  candidates: readonly string[] = KUBECTL_CANDIDATES,
+): string {
   const fromEnv = env['KUBECTL'];
   if (fromEnv && fs.existsSync(fromEnv)) return fromEnv;
-  const onPath = (env['PATH'] ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, 'kubectl'));
+  const onPath = (env['PATH'] ?? '')
+    .split(path.delimiter)
+    .filter(Boolean)
+    .map((dir) => path.join(dir, 'kubectl'));
   const found = [...onPath, ...candidates].find((candidate) => fs.existsSync(candidate));
   if (!found) {
     throw new Error(
       'kubectl not found: the manifest tests render k8s/ with `kubectl kustomize`. Install it with ' +
-        '`bash tools/k8s/install-kubectl.sh` (what .ci/run does) or your distribution\'s kubectl package ' +
+        "`bash tools/k8s/install-kubectl.sh` (what .ci/run does) or your distribution's kubectl package " +
         '(apt-get install kubectl where available), or set KUBECTL=/path/to/kubectl.',
     );
   }
@@ -41,7 +51,10 @@ export function findKubectl(env: NodeJS.ProcessEnv = process.env, candidates: re
 
 /** `kubectl kustomize <dir>` parsed into objects (dir relative to the repository root). */
 export function renderKustomization(dir: string): K8sObject[] {
-  const yamlText = execFileSync(findKubectl(), ['kustomize', path.join(ROOT, dir)], { encoding: 'utf8', maxBuffer: 32 * 1024 * 1024 });
+  const yamlText = execFileSync(findKubectl(), ['kustomize', path.join(ROOT, dir)], {
+    encoding: 'utf8',
+    maxBuffer: 32 * 1024 * 1024,
+  });
   return parseAllDocuments(yamlText)
     .map((doc) => {
       if (doc.errors.length > 0) throw new Error(`${dir}: invalid YAML: ${doc.errors[0]?.message}`);
@@ -66,7 +79,8 @@ export function validateSchemas(objects: readonly K8sObject[]): SchemaResult[] {
   return JSON.parse(output) as SchemaResult[];
 }
 
-export const byKind = (objects: readonly K8sObject[], kind: string): K8sObject[] => objects.filter((o) => o.kind === kind);
+export const byKind = (objects: readonly K8sObject[], kind: string): K8sObject[] =>
+  objects.filter((o) => o.kind === kind);
 
 export function named(objects: readonly K8sObject[], kind: string, name: string): K8sObject {
   const found = objects.find((o) => o.kind === kind && o.metadata.name === name);

@@ -70,7 +70,11 @@ export function matches(selector: Selector | undefined, labels: Labels): boolean
 }
 
 function portAllowed(rule: Rule, port: number): boolean {
-  return !rule.ports || rule.ports.length === 0 || rule.ports.some((p) => (p.protocol ?? 'TCP') === 'TCP' && (p.port === undefined || p.port === port));
+  return (
+    !rule.ports ||
+    rule.ports.length === 0 ||
+    rule.ports.some((p) => (p.protocol ?? 'TCP') === 'TCP' && (p.port === undefined || p.port === port))
+  );
 }
 
 function peerMatches(peer: Peer, target: Target): boolean {
@@ -79,10 +83,16 @@ function peerMatches(peer: Peer, target: Target): boolean {
     return !peer.ipBlock && !peer.namespaceSelector && matches(peer.podSelector, target.pod.labels);
   }
   if ('namespace' in target) {
-    return !peer.ipBlock && peer.namespaceSelector !== undefined && matches(peer.namespaceSelector, { 'kubernetes.io/metadata.name': target.namespace });
+    return (
+      !peer.ipBlock &&
+      peer.namespaceSelector !== undefined &&
+      matches(peer.namespaceSelector, { 'kubernetes.io/metadata.name': target.namespace })
+    );
   }
   const block = peer.ipBlock;
-  return block !== undefined && inCidr(target.ip, block.cidr) && !(block.except ?? []).some((e) => inCidr(target.ip, e));
+  return (
+    block !== undefined && inCidr(target.ip, block.cidr) && !(block.except ?? []).some((e) => inCidr(target.ip, e))
+  );
 }
 
 export class NetworkPolicyModel {
@@ -93,7 +103,9 @@ export class NetworkPolicyModel {
   }
 
   private rules(pod: Pod, direction: 'Ingress' | 'Egress'): Rule[] | undefined {
-    const selecting = this.policies.filter((p) => (p.spec.policyTypes ?? ['Ingress']).includes(direction) && matches(p.spec.podSelector, pod.labels));
+    const selecting = this.policies.filter(
+      (p) => (p.spec.policyTypes ?? ['Ingress']).includes(direction) && matches(p.spec.podSelector, pod.labels),
+    );
     if (selecting.length === 0) return undefined;
     return selecting.flatMap((p) => (direction === 'Ingress' ? p.spec.ingress : p.spec.egress) ?? []);
   }
@@ -102,14 +114,19 @@ export class NetworkPolicyModel {
   egressAllowed(from: Pod, target: Target, port: number): boolean {
     const rules = this.rules(from, 'Egress');
     if (!rules) return true;
-    return rules.some((r) => portAllowed(r, port) && (!r.to || r.to.length === 0 || r.to.some((peer) => peerMatches(peer, target))));
+    return rules.some(
+      (r) => portAllowed(r, port) && (!r.to || r.to.length === 0 || r.to.some((peer) => peerMatches(peer, target))),
+    );
   }
 
   /** May `to` receive from the source on the TCP port (ingress side only)? */
   ingressAllowed(to: Pod, source: Target, port: number): boolean {
     const rules = this.rules(to, 'Ingress');
     if (!rules) return true;
-    return rules.some((r) => portAllowed(r, port) && (!r.from || r.from.length === 0 || r.from.some((peer) => peerMatches(peer, source))));
+    return rules.some(
+      (r) =>
+        portAllowed(r, port) && (!r.from || r.from.length === 0 || r.from.some((peer) => peerMatches(peer, source))),
+    );
   }
 
   /** A connection between two pods of the namespace: the sender's egress and the receiver's ingress. */

@@ -22,7 +22,13 @@ void runApp({
       if (!req.path.startsWith('/api/upstream/')) res.setHeader('Cache-Control', 'no-store');
       next();
     });
-    app.use(mcpTransportSecurity({ publicBaseUrl: config.ALERTS_BASE_URL, allowedOrigins: config.MCP_ALLOWED_ORIGINS, development: config.NODE_ENV !== 'production' }));
+    app.use(
+      mcpTransportSecurity({
+        publicBaseUrl: config.ALERTS_BASE_URL,
+        allowedOrigins: config.MCP_ALLOWED_ORIGINS,
+        development: config.NODE_ENV !== 'production',
+      }),
+    );
     const document = buildOpenApiDocument(app, config.ALERTS_BASE_URL);
     (app.getHttpAdapter().getInstance() as Express).get('/openapi.json', (_req: Request, res: Response) => {
       res.json(document);

@@ -64,11 +64,19 @@ describe('HyperliquidInfoClient (against a local HTTP server)', () => {
         coin: body['coin'],
         time: 1700000000000,
         levels: [
-          [{ px: '99999.9', sz: '1.5', n: 3 }, { px: '99999.8', sz: '2', n: 1 }],
+          [
+            { px: '99999.9', sz: '1.5', n: 3 },
+            { px: '99999.8', sz: '2', n: 1 },
+          ],
           [{ px: '100000.1', sz: '0.7', n: 2 }],
         ],
       });
-    await expect(client().bestBidAsk('BTC')).resolves.toEqual({ coin: 'BTC', bid: '99999.9', ask: '100000.1', time: 1700000000000 });
+    await expect(client().bestBidAsk('BTC')).resolves.toEqual({
+      coin: 'BTC',
+      bid: '99999.9',
+      ask: '100000.1',
+      time: 1700000000000,
+    });
     expect(requests[0]).toEqual({ type: 'l2Book', coin: 'BTC' });
   });
 
@@ -123,7 +131,22 @@ describe('HyperliquidInfoClient (against a local HTTP server)', () => {
   it('accounts request weight and refuses calls once the budget is spent', async () => {
     handler = (body, res) =>
       body['type'] === 'candleSnapshot'
-        ? json(res, 200, Array.from({ length: 120 }, (_, i) => ({ t: i * 60000, T: i * 60000 + 59999, s: 'BTC', i: '1m', o: '1', c: '1', h: '1', l: '1', v: '0', n: 0 })))
+        ? json(
+            res,
+            200,
+            Array.from({ length: 120 }, (_, i) => ({
+              t: i * 60000,
+              T: i * 60000 + 59999,
+              s: 'BTC',
+              i: '1m',
+              o: '1',
+              c: '1',
+              h: '1',
+              l: '1',
+              v: '0',
+              n: 0,
+            })),
+          )
         : json(res, 200, { BTC: '1' });
     // 100 a minute with a 10% margin: 90 to spend.
     const c = client({ weightPerMinute: 100, maxBudgetWaitMs: 0 });
@@ -149,13 +172,17 @@ describe('HyperliquidInfoClient (against a local HTTP server)', () => {
     handler = (_body, res) => json(res, 200, null);
     expect((await failure(client().l2Book('DOGE'))).detail).toContain('no book for coin DOGE');
     handler = (_body, res) => json(res, 200, [{ t: 1 }]);
-    expect((await failure(client().candleSnapshot({ coin: 'BTC', interval: '1h', startTime: 0 }))).kind).toBe('bad_response');
+    expect((await failure(client().candleSnapshot({ coin: 'BTC', interval: '1h', startTime: 0 }))).kind).toBe(
+      'bad_response',
+    );
     handler = (_body, res) => json(res, 200, [{ universe: [{ name: 'BTC', szDecimals: 5, maxLeverage: 40 }] }, []]);
     expect((await failure(client().metaAndAssetCtxs())).kind).toBe('bad_response');
   });
 
   it('reports unavailable when nothing listens', async () => {
-    const error = await failure(new HyperliquidInfoClient({ baseUrl: 'http://127.0.0.1:1', retries: 1, backoffMs: 1 }).allMids());
+    const error = await failure(
+      new HyperliquidInfoClient({ baseUrl: 'http://127.0.0.1:1', retries: 1, backoffMs: 1 }).allMids(),
+    );
     expect(error.kind).toBe('unavailable');
   });
 });

@@ -24,7 +24,8 @@ export interface HyperliquidInfoClientOptions {
   maxRetryAfterMs?: number;
 }
 
-type Attempt = { ok: true; body: unknown } | { ok: false; error: UpstreamError; retryable: boolean; retryAfterMs?: number };
+type Attempt =
+  { ok: true; body: unknown } | { ok: false; error: UpstreamError; retryable: boolean; retryAfterMs?: number };
 
 /** Client of the Hyperliquid info API (`POST /info`) with timeouts, retries and a request-weight budget. */
 export class HyperliquidInfoClient {
@@ -75,7 +76,12 @@ export class HyperliquidInfoClient {
   }
 
   async candleSnapshot(request: CandleSnapshotRequest): Promise<Candle[]> {
-    const req = { coin: request.coin, interval: request.interval, startTime: request.startTime, endTime: request.endTime };
+    const req = {
+      coin: request.coin,
+      interval: request.interval,
+      startTime: request.startTime,
+      endTime: request.endTime,
+    };
     const candles = parseCandles(await this.post({ type: 'candleSnapshot', req }, INFO_REQUEST_WEIGHT.candleSnapshot));
     this.budget.take(candleSnapshotExtraWeight(candles.length));
     return candles;
@@ -101,7 +107,10 @@ export class HyperliquidInfoClient {
     while (!this.budget.tryTake(weight)) {
       const wait = this.budget.msUntil(weight);
       if (Date.now() + wait > deadline) {
-        throw new UpstreamError('rate_limited', `request weight budget spent (need ${weight}, ${Math.floor(this.budget.available())} left)`);
+        throw new UpstreamError(
+          'rate_limited',
+          `request weight budget spent (need ${weight}, ${Math.floor(this.budget.available())} left)`,
+        );
       }
       await sleep(Math.max(1, wait));
     }
@@ -121,9 +130,17 @@ export class HyperliquidInfoClient {
       return this.interpret(res, text);
     } catch (error) {
       if (controller.signal.aborted) {
-        return { ok: false, retryable: true, error: new UpstreamError('timeout', `no answer within ${this.timeoutMs} ms`) };
+        return {
+          ok: false,
+          retryable: true,
+          error: new UpstreamError('timeout', `no answer within ${this.timeoutMs} ms`),
+        };
       }
-      return { ok: false, retryable: true, error: new UpstreamError('unavailable', `network error: ${(error as Error).message}`) };
+      return {
+        ok: false,
+        retryable: true,
+        error: new UpstreamError('unavailable', `network error: ${(error as Error).message}`),
+      };
     } finally {
       clearTimeout(timer);
     }
@@ -133,19 +150,32 @@ export class HyperliquidInfoClient {
     if (res.status === 429) {
       const retryAfterMs = parseRetryAfter(res.headers.get('retry-after'));
       const error = new UpstreamError('rate_limited', 'venue answered 429', 429);
-      if (retryAfterMs !== undefined && retryAfterMs > this.maxRetryAfterMs) return { ok: false, retryable: false, error };
+      if (retryAfterMs !== undefined && retryAfterMs > this.maxRetryAfterMs)
+        return { ok: false, retryable: false, error };
       return { ok: false, retryable: true, error, retryAfterMs };
     }
     if (res.status >= 500) {
-      return { ok: false, retryable: true, error: new UpstreamError('unavailable', `venue answered ${res.status}`, res.status) };
+      return {
+        ok: false,
+        retryable: true,
+        error: new UpstreamError('unavailable', `venue answered ${res.status}`, res.status),
+      };
     }
     if (res.status !== 200) {
-      return { ok: false, retryable: false, error: new UpstreamError('bad_response', `venue answered ${res.status}: ${text.slice(0, 200)}`, res.status) };
+      return {
+        ok: false,
+        retryable: false,
+        error: new UpstreamError('bad_response', `venue answered ${res.status}: ${text.slice(0, 200)}`, res.status),
+      };
     }
     try {
       return { ok: true, body: JSON.parse(text) as unknown };
     } catch {
-      return { ok: false, retryable: false, error: new UpstreamError('bad_response', 'venue answer is not JSON', res.status) };
+      return {
+        ok: false,
+        retryable: false,
+        error: new UpstreamError('bad_response', 'venue answer is not JSON', res.status),
+      };
     }
   }
 }

@@ -35,7 +35,11 @@ export function parseL2Book(body: unknown, coin: string): L2Book {
   if (!isObject(body) || typeof body['coin'] !== 'string' || !isTime(body['time'])) bad('l2Book answer');
   const levels = body['levels'];
   if (!Array.isArray(levels) || levels.length !== 2) bad('l2Book levels');
-  return { coin: body['coin'], time: body['time'], levels: [parseLevels(levels[0], 'bid'), parseLevels(levels[1], 'ask')] };
+  return {
+    coin: body['coin'],
+    time: body['time'],
+    levels: [parseLevels(levels[0], 'bid'), parseLevels(levels[1], 'ask')],
+  };
 }
 
 export function parseCandles(body: unknown): Candle[] {
@@ -54,7 +58,8 @@ export function parseMetaAndAssetCtxs(body: unknown): [Meta, AssetCtx[]] {
   const [meta, ctxs] = body as [unknown, unknown];
   if (!isObject(meta) || !Array.isArray(meta['universe'])) bad('meta');
   for (const asset of meta['universe'] as unknown[]) {
-    if (!isObject(asset) || typeof asset['name'] !== 'string' || typeof asset['szDecimals'] !== 'number') bad('meta universe entry');
+    if (!isObject(asset) || typeof asset['name'] !== 'string' || typeof asset['szDecimals'] !== 'number')
+      bad('meta universe entry');
   }
   if (!Array.isArray(ctxs) || ctxs.length !== (meta['universe'] as unknown[]).length) bad('asset contexts');
   for (const ctx of ctxs) {

@@ -1,5 +1,10 @@
 /** Backoff between attempts: exponential with full jitter in [base*2^n / 2, base*2^n], capped. */
-export function backoffDelay(attempt: number, baseMs: number, maxMs = 10_000, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  baseMs: number,
+  maxMs = 10_000,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** attempt);
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }

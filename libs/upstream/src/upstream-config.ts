@@ -9,10 +9,31 @@ export const LOCAL_VENUE_SIM_URL = 'http://127.0.0.1:3008';
 
 /** Variables an app adds to its config schema to talk to the upstream venue. */
 export const upstreamEnvShape = {
-  UPSTREAM_URL: z.url().default(LOCAL_VENUE_SIM_URL).describe('Price venue (Hyperliquid info API): venue-sim by default, https://api.hyperliquid.xyz for the real one.'),
-  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(2000).describe('Timeout (ms) of one price-venue request.'),
-  UPSTREAM_RETRIES: z.coerce.number().int().min(0).max(10).default(2).describe('Retries (with backoff) of a failed price-venue request.'),
-  UPSTREAM_WEIGHT_PER_MINUTE: z.coerce.number().int().positive().default(1200).describe('Request-weight budget per minute at the venue (Hyperliquid: 1200 per IP).'),
+  UPSTREAM_URL: z
+    .url()
+    .default(LOCAL_VENUE_SIM_URL)
+    .describe(
+      'Price venue (Hyperliquid info API): venue-sim by default, https://api.hyperliquid.xyz for the real one.',
+    ),
+  UPSTREAM_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(2000)
+    .describe('Timeout (ms) of one price-venue request.'),
+  UPSTREAM_RETRIES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(2)
+    .describe('Retries (with backoff) of a failed price-venue request.'),
+  UPSTREAM_WEIGHT_PER_MINUTE: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1200)
+    .describe('Request-weight budget per minute at the venue (Hyperliquid: 1200 per IP).'),
 };
 
 export interface UpstreamConfig {

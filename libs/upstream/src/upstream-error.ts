@@ -16,7 +16,12 @@ export class UpstreamError extends CodedError<ToolErrorCode.UpstreamUnavailable>
     /** HTTP status of the last answer, when there was one. */
     readonly upstreamStatus?: number,
   ) {
-    super(ToolErrorCode.UpstreamUnavailable, TOOL_ERROR_STATUS[ToolErrorCode.UpstreamUnavailable], upstreamMessage(kind), {});
+    super(
+      ToolErrorCode.UpstreamUnavailable,
+      TOOL_ERROR_STATUS[ToolErrorCode.UpstreamUnavailable],
+      upstreamMessage(kind),
+      {},
+    );
   }
 }
 

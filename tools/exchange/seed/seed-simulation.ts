@@ -21,12 +21,35 @@ interface Whale {
 
 type Event =
   | { step: number; seq: number; kind: 'join'; w: number }
-  | { step: number; seq: number; kind: 'open'; w: number; market: Market; side: Side; leverage: number; fraction: number; hold: number }
+  | {
+      step: number;
+      seq: number;
+      kind: 'open';
+      w: number;
+      market: Market;
+      side: Side;
+      leverage: number;
+      fraction: number;
+      hold: number;
+    }
   | { step: number; seq: number; kind: 'end'; p: SeedPosition; liquidated: boolean }
   | { step: number; seq: number; kind: 'hour' };
 
 const LEVERAGES: ReadonlyArray<readonly [number, number]> = [
-  [2, 4], [3, 5], [5, 10], [10, 14], [20, 14], [25, 10], [50, 12], [75, 6], [100, 9], [150, 4], [200, 5], [250, 3], [500, 3], [1000, 1],
+  [2, 4],
+  [3, 5],
+  [5, 10],
+  [10, 14],
+  [20, 14],
+  [25, 10],
+  [50, 12],
+  [75, 6],
+  [100, 9],
+  [150, 4],
+  [200, 5],
+  [250, 3],
+  [500, 3],
+  [1000, 1],
 ];
 const WHALES = 10;
 const WHALE_LEVERAGE = 20;
@@ -64,18 +87,36 @@ function run(options: SeedOptions, whales: readonly Whale[]) {
     const trades = rng.logInt(4, 90);
     const style = rng.int(0, LEVERAGES.length - 1);
     for (let i = 0; i < trades; i += 1) {
-      const leverage = rng.chance(0.6) ? LEVERAGES[Math.min(LEVERAGES.length - 1, Math.max(0, style + rng.int(-2, 2)))]![0] : rng.weighted(LEVERAGES);
+      const leverage = rng.chance(0.6)
+        ? LEVERAGES[Math.min(LEVERAGES.length - 1, Math.max(0, style + rng.int(-2, 2)))]![0]
+        : rng.weighted(LEVERAGES);
       heap.push({
-        step: rng.int(join + 1, steps - 1), seq: seq++, kind: 'open', w,
-        market: rng.chance(0.65) ? 'BTC' : 'ETH', side: rng.chance(0.52) ? 'long' : 'short', leverage,
-        fraction: rng.int(3, 30), hold: rng.logInt(1, 864),
+        step: rng.int(join + 1, steps - 1),
+        seq: seq++,
+        kind: 'open',
+        w,
+        market: rng.chance(0.65) ? 'BTC' : 'ETH',
+        side: rng.chance(0.52) ? 'long' : 'short',
+        leverage,
+        fraction: rng.int(3, 30),
+        hold: rng.logInt(1, 864),
       });
     }
   }
   for (let h = 12; h <= steps; h += 12) heap.push({ step: h, seq: seq++, kind: 'hour' });
   whales.forEach((whale, i) => {
     heap.push({ step: steps - RALLY_STEPS - 1, seq: seq++, kind: 'join', w: options.wallets + i });
-    heap.push({ step: steps - RALLY_STEPS, seq: seq++, kind: 'open', w: options.wallets + i, market: 'BTC', side: 'long', leverage: WHALE_LEVERAGE, fraction: -1, hold: whale.closeStep - (steps - RALLY_STEPS) });
+    heap.push({
+      step: steps - RALLY_STEPS,
+      seq: seq++,
+      kind: 'open',
+      w: options.wallets + i,
+      market: 'BTC',
+      side: 'long',
+      leverage: WHALE_LEVERAGE,
+      fraction: -1,
+      hold: whale.closeStep - (steps - RALLY_STEPS),
+    });
   });
 
   const lpByStep: bigint[] = new Array(steps + 1).fill(0n);
@@ -85,7 +126,12 @@ function run(options: SeedOptions, whales: readonly Whale[]) {
     const time = at(e.step);
     if (e.kind === 'join') {
       const person = people[e.w]!;
-      state[e.w] = book.addWallet(person.address, e.w >= options.wallets ? `rally_whale_${e.w - options.wallets + 1}` : person.displayName, depositProxyAddress(person.address), time);
+      state[e.w] = book.addWallet(
+        person.address,
+        e.w >= options.wallets ? `rally_whale_${e.w - options.wallets + 1}` : person.displayName,
+        depositProxyAddress(person.address),
+        time,
+      );
       const whale = whales[e.w - options.wallets];
       book.deposit(state[e.w]!, whale ? whale.margin + usdc(1_001) : usdc(rng.logInt(300, 80_000)), time);
     } else if (e.kind === 'open') {
@@ -96,7 +142,8 @@ function run(options: SeedOptions, whales: readonly Whale[]) {
       const floor = (usdc(10_000) + BigInt(e.leverage) - 1n) / BigInt(e.leverage);
       if (margin < floor) margin = ((floor + 999_999n) / 1_000_000n) * 1_000_000n;
       if (margin < usdc(10)) margin = usdc(10);
-      if (margin > w.free + w.queued && !whale && rng.chance(0.35)) book.deposit(w, usdc(rng.logInt(500, 20_000)) + margin, time);
+      if (margin > w.free + w.queued && !whale && rng.chance(0.35))
+        book.deposit(w, usdc(rng.logInt(500, 20_000)) + margin, time);
       const p = book.open(w, e.market, e.side, margin, e.leverage, entry, time);
       if (p) {
         const end = endOf(p, paths[p.market], e.step, Math.min(steps, e.step + e.hold));
@@ -124,7 +171,12 @@ function run(options: SeedOptions, whales: readonly Whale[]) {
 }
 
 /** When an opened position ends: liquidated at the first mark past its bust price, else closed at `until`. */
-function endOf(p: SeedPosition, path: readonly bigint[], from: number, until: number): { step: number; liquidated: boolean } | null {
+function endOf(
+  p: SeedPosition,
+  path: readonly bigint[],
+  from: number,
+  until: number,
+): { step: number; liquidated: boolean } | null {
   for (let s = from + 1; s <= until; s += 1) {
     const mark = path[s]!;
     if (isLiquidatable(p.side, mark, p.bust)) return { step: s, liquidated: true };
@@ -138,7 +190,14 @@ function sizeWhales(options: SeedOptions, share: bigint, steps: number): Whale[]
   return Array.from({ length: WHALES }, (_, i) => {
     const closeStep = steps - 2 - i;
     const payout = (margin: bigint) =>
-      settle({ side: 'long', entry, exit: path[closeStep]!, marginMicro: margin, leverage: WHALE_LEVERAGE, config: marketConfig('BTC') }).payoutMicro;
+      settle({
+        side: 'long',
+        entry,
+        exit: path[closeStep]!,
+        marginMicro: margin,
+        leverage: WHALE_LEVERAGE,
+        config: marketConfig('BTC'),
+      }).payoutMicro;
     let lo = 500n;
     let hi = 500_000n;
     while (lo < hi) {
@@ -157,7 +216,7 @@ class EventHeap {
   push(e: Event): void {
     const a = this.items;
     a.push(e);
-    for (let i = a.length - 1; i > 0; ) {
+    for (let i = a.length - 1; i > 0;) {
       const parent = (i - 1) >> 1;
       if (!before(a[i]!, a[parent]!)) break;
       [a[i], a[parent]] = [a[parent]!, a[i]!];
@@ -171,7 +230,7 @@ class EventHeap {
     const last = a.pop();
     if (a.length > 0 && last) {
       a[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;

@@ -11,7 +11,11 @@ export class AccountsController {
 
   @Post('accounts')
   @NeedsStorage()
-  @ApiOperation({ operationId: 'createAccount', summary: 'Create a subscription; the bearer token is returned once. No request body is needed (any body is ignored).' })
+  @ApiOperation({
+    operationId: 'createAccount',
+    summary:
+      'Create a subscription; the bearer token is returned once. No request body is needed (any body is ignored).',
+  })
   @ApiCreatedResponse({ type: CreatedAccountView })
   create(): Promise<CreatedAccountView> {
     return this.accounts.create();
@@ -28,7 +32,11 @@ export class AccountsController {
   @Delete('me')
   @Authenticated()
   @HttpCode(204)
-  @ApiOperation({ operationId: 'deleteMe', summary: 'Delete the account and everything under it (watches, channels, rules, alerts, deliveries, queued jobs); the token stops working' })
+  @ApiOperation({
+    operationId: 'deleteMe',
+    summary:
+      'Delete the account and everything under it (watches, channels, rules, alerts, deliveries, queued jobs); the token stops working',
+  })
   @ApiNoContentResponse({ description: 'Deleted' })
   async remove(@CurrentAccount() accountId: string): Promise<void> {
     await this.accounts.remove(accountId);

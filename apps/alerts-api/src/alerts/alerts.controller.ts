@@ -10,7 +10,10 @@ export class AlertsController {
   constructor(private readonly alerts: AlertsService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'listAlerts', summary: 'Alert history, newest first, with per-channel delivery status (cursor pagination with limit and before)' })
+  @ApiOperation({
+    operationId: 'listAlerts',
+    summary: 'Alert history, newest first, with per-channel delivery status (cursor pagination with limit and before)',
+  })
   @ApiOkResponse({ type: AlertsPageView })
   @ApiErrors(400)
   list(@CurrentAccount() accountId: string, @Query() query: AlertsQueryDto): Promise<AlertsPageView> {

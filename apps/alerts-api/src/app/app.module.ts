@@ -14,7 +14,12 @@ export class AppModule {
       imports: [
         InfraModule.forRoot({
           config,
-          database: () => createAlertsDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'alerts-api' }),
+          database: () =>
+            createAlertsDataSource({
+              url: config.DATABASE_URL,
+              poolSize: config.DATABASE_POOL_SIZE,
+              applicationName: 'alerts-api',
+            }),
           // Ready without the schema: until it is applied the API answers 503 service_initializing itself.
           databaseOptions: { requireMigrations: false },
           redis: config,

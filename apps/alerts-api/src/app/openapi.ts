@@ -18,7 +18,15 @@ export function buildOpenApiDocument(app: INestApplication, baseUrl: string): Op
     .setDescription(DESCRIPTION)
     .setVersion('1.0.0')
     .addServer(baseUrl.replace(/\/+$/, ''))
-    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'alrt_<account>_<secret>', description: 'Account token returned once by POST /api/accounts' }, 'account')
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'alrt_<account>_<secret>',
+        description: 'Account token returned once by POST /api/accounts',
+      },
+      'account',
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config, { include: ALERTS_API_FEATURES });
   // Request DTOs are validated with unknown keys refused: say so in their schemas.
@@ -30,18 +38,33 @@ export function buildOpenApiDocument(app: INestApplication, baseUrl: string): Op
       operationId: 'openapi',
       summary: 'This OpenAPI 3.1 document',
       tags: ['service'],
-      responses: { '200': { description: 'OpenAPI document', content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } } } },
+      responses: {
+        '200': {
+          description: 'OpenAPI document',
+          content: { 'application/json': { schema: { type: 'object', additionalProperties: true } } },
+        },
+      },
     },
   };
   describeRefusals(document);
   return document;
 }
 
-const errorBody = { description: '', content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBodyDto' } } } };
+const errorBody = {
+  description: '',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBodyDto' } } },
+};
 const exchangeFailure = {
   type: 'object',
   required: ['ok', 'error'],
-  properties: { ok: { type: 'boolean', enum: [false] }, error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } } },
+  properties: {
+    ok: { type: 'boolean', enum: [false] },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' } },
+    },
+  },
 };
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
@@ -62,16 +85,28 @@ function describeRefusals(document: OpenAPIObject): void {
         continue;
       }
       operation.security ??= [];
-      responses['400'] ??= { ...errorBody, description: 'Invalid input (`validation_failed`, `unknown_key`, `invalid_json`), including text that cannot be stored (NUL)' };
+      responses['400'] ??= {
+        ...errorBody,
+        description:
+          'Invalid input (`validation_failed`, `unknown_key`, `invalid_json`), including text that cannot be stored (NUL)',
+      };
       if (method !== 'get') {
         responses['413'] ??= { ...errorBody, description: 'The body is larger than 256 kB (`payload_too_large`)' };
-        responses['415'] ??= { ...errorBody, description: 'The body is not JSON (`unsupported_media_type`): send `Content-Type: application/json`' };
+        responses['415'] ??= {
+          ...errorBody,
+          description: 'The body is not JSON (`unsupported_media_type`): send `Content-Type: application/json`',
+        };
       }
       if (path.startsWith('/api/upstream/tools')) {
         for (const status of ['400', '404', '429']) {
           responses[status] = {
-            description: "The exchange's 4xx answer, passed through (its envelope), or this proxy's own refusal (`{ code, message }`)",
-            content: { 'application/json': { schema: { anyOf: [{ $ref: '#/components/schemas/ErrorBodyDto' }, exchangeFailure] } } },
+            description:
+              "The exchange's 4xx answer, passed through (its envelope), or this proxy's own refusal (`{ code, message }`)",
+            content: {
+              'application/json': {
+                schema: { anyOf: [{ $ref: '#/components/schemas/ErrorBodyDto' }, exchangeFailure] },
+              },
+            },
           };
         }
       }

@@ -21,17 +21,27 @@ export class AccountAuthService {
   async authenticate(header: string | undefined): Promise<string> {
     const token = AccountAuthService.bearer(header);
     if (token === undefined) {
-      throw new AlertsException(AlertsErrorCode.Unauthorized, 'This endpoint needs your account token: send Authorization: Bearer <ACCOUNT_TOKEN> (from POST /api/accounts).', {
-        'WWW-Authenticate': 'Bearer realm="alerts"',
-      });
+      throw new AlertsException(
+        AlertsErrorCode.Unauthorized,
+        'This endpoint needs your account token: send Authorization: Bearer <ACCOUNT_TOKEN> (from POST /api/accounts).',
+        {
+          'WWW-Authenticate': 'Bearer realm="alerts"',
+        },
+      );
     }
     const accountId = accountIdOfToken(token);
-    const account = accountId ? await this.dataSource.getRepository(AlertsAccountEntity).findOneBy({ id: accountId }) : null;
+    const account = accountId
+      ? await this.dataSource.getRepository(AlertsAccountEntity).findOneBy({ id: accountId })
+      : null;
     const matches = tokenMatches(token, account?.tokenHash ?? DUMMY_HASH);
     if (!account || !matches) {
-      throw new AlertsException(AlertsErrorCode.Unauthorized, 'The account token is not valid (or its account was deleted). Create an account with POST /api/accounts.', {
-        'WWW-Authenticate': 'Bearer realm="alerts", error="invalid_token"',
-      });
+      throw new AlertsException(
+        AlertsErrorCode.Unauthorized,
+        'The account token is not valid (or its account was deleted). Create an account with POST /api/accounts.',
+        {
+          'WWW-Authenticate': 'Bearer realm="alerts", error="invalid_token"',
+        },
+      );
     }
     return account.id;
   }

@@ -19,7 +19,8 @@ import { AlertsException, ChannelsService, type ChannelTestResultView } from '@p
 import type { AlertsApiConfig } from '../config/alerts-api.config';
 import { TestMessageLimiter } from './test-message-limiter';
 
-const TEXT = 'Test message from the wallet alerts service: this channel can receive alerts. Alerts are best effort; the service is unofficial and not affiliated with the exchange.';
+const TEXT =
+  'Test message from the wallet alerts service: this channel can receive alerts. Alerts are best effort; the service is unofficial and not affiliated with the exchange.';
 
 /** A test message waits this long at most for a free slot of its destination's rate limit; longer waits answer 429. */
 const SLOT_WAIT_MAX_MS = 2000;
@@ -46,7 +47,10 @@ export class ChannelTestService {
   async test(accountId: string, channelId: string): Promise<ChannelTestResultView> {
     const channel = await this.channels.get(accountId, channelId);
     if (channel.status !== 'active') {
-      const why = channel.status === 'paused' ? 'paused' : `disabled${channel.disabledReason ? ` (${channel.disabledReason})` : ''}`;
+      const why =
+        channel.status === 'paused'
+          ? 'paused'
+          : `disabled${channel.disabledReason ? ` (${channel.disabledReason})` : ''}`;
       throw new AlertsException(
         AlertsErrorCode.Conflict,
         `The channel is ${why}: test messages go only to active channels. Set it active with PATCH /api/channels/${channel.id} {"status": "active"} first.`,
@@ -76,9 +80,13 @@ export class ChannelTestService {
       if (wait === 0) return;
       if (Date.now() + wait > deadline) {
         const seconds = Math.max(1, Math.ceil(wait / 1000));
-        throw new AlertsException(AlertsErrorCode.RateLimited, `The channel's receiver is at its rate limit (shared with alert deliveries). Retry in ${seconds} s.`, {
-          'Retry-After': String(seconds),
-        });
+        throw new AlertsException(
+          AlertsErrorCode.RateLimited,
+          `The channel's receiver is at its rate limit (shared with alert deliveries). Retry in ${seconds} s.`,
+          {
+            'Retry-After': String(seconds),
+          },
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
@@ -97,7 +105,18 @@ export class ChannelTestService {
       case 'discord':
         return sendDiscord(
           channel.target,
-          { content: 'Test message from the wallet alerts service.', embeds: [{ title: 'Test alert', description: TEXT, color: 0x3b82f6, timestamp: sentAt.toISOString(), footer: { text: eventId } }] },
+          {
+            content: 'Test message from the wallet alerts service.',
+            embeds: [
+              {
+                title: 'Test alert',
+                description: TEXT,
+                color: 0x3b82f6,
+                timestamp: sentAt.toISOString(),
+                footer: { text: eventId },
+              },
+            ],
+          },
           { apiBase: this.config.DISCORD_API_BASE, timeoutMs },
         );
       case 'telegram':

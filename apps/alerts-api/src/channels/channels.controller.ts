@@ -1,7 +1,17 @@
 import { Body, Controller, Delete, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
-import { ApiErrors, ApiIdParam, ChannelsService, ChannelTestResultView, ChannelView, CreateChannelDto, CreatedChannelView, IdParamPipe, UpdateChannelDto } from '@paper/alerts-accounts';
+import {
+  ApiErrors,
+  ApiIdParam,
+  ChannelsService,
+  ChannelTestResultView,
+  ChannelView,
+  CreateChannelDto,
+  CreatedChannelView,
+  IdParamPipe,
+  UpdateChannelDto,
+} from '@paper/alerts-accounts';
 import { ChannelTestService } from './channel-test.service';
 
 @ApiTags('channels')
@@ -14,7 +24,10 @@ export class ChannelsController {
   ) {}
 
   @Post()
-  @ApiOperation({ operationId: 'createChannel', summary: 'Add a Discord or signed-webhook channel (a webhook signing secret is returned once)' })
+  @ApiOperation({
+    operationId: 'createChannel',
+    summary: 'Add a Discord or signed-webhook channel (a webhook signing secret is returned once)',
+  })
   @ApiCreatedResponse({ type: CreatedChannelView })
   @ApiErrors(400, 409)
   create(@CurrentAccount() accountId: string, @Body() dto: CreateChannelDto): Promise<CreatedChannelView> {
@@ -26,7 +39,11 @@ export class ChannelsController {
   @ApiOperation({ operationId: 'updateChannel', summary: 'Pause or resume a channel' })
   @ApiOkResponse({ type: ChannelView })
   @ApiErrors(400, 404)
-  update(@CurrentAccount() accountId: string, @Param('id', new IdParamPipe('channel')) id: string, @Body() dto: UpdateChannelDto): Promise<ChannelView> {
+  update(
+    @CurrentAccount() accountId: string,
+    @Param('id', new IdParamPipe('channel')) id: string,
+    @Body() dto: UpdateChannelDto,
+  ): Promise<ChannelView> {
     return this.channels.setStatus(accountId, id, dto.status);
   }
 
@@ -36,7 +53,10 @@ export class ChannelsController {
   @ApiOperation({ operationId: 'deleteChannel', summary: 'Remove a channel (its pending deliveries go with it)' })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiErrors(404)
-  async remove(@CurrentAccount() accountId: string, @Param('id', new IdParamPipe('channel')) id: string): Promise<void> {
+  async remove(
+    @CurrentAccount() accountId: string,
+    @Param('id', new IdParamPipe('channel')) id: string,
+  ): Promise<void> {
     await this.channels.remove(accountId, id);
   }
 
@@ -45,11 +65,18 @@ export class ChannelsController {
   @ApiIdParam('channel')
   @ApiOperation({
     operationId: 'testChannel',
-    summary: 'Send a real test message to an active channel (at most 5 per minute per channel, within the receiver\'s rate limit shared with alert deliveries)',
+    summary:
+      "Send a real test message to an active channel (at most 5 per minute per channel, within the receiver's rate limit shared with alert deliveries)",
   })
-  @ApiOkResponse({ type: ChannelTestResultView, description: 'The attempt was made; `delivered` tells whether the receiver accepted it' })
+  @ApiOkResponse({
+    type: ChannelTestResultView,
+    description: 'The attempt was made; `delivered` tells whether the receiver accepted it',
+  })
   @ApiErrors(404, 409, 429)
-  test(@CurrentAccount() accountId: string, @Param('id', new IdParamPipe('channel')) id: string): Promise<ChannelTestResultView> {
+  test(
+    @CurrentAccount() accountId: string,
+    @Param('id', new IdParamPipe('channel')) id: string,
+  ): Promise<ChannelTestResultView> {
     return this.tester.test(accountId, id);
   }
 }

@@ -4,5 +4,10 @@ import { ChannelTestService } from './channel-test.service';
 import { ChannelsController } from './channels.controller';
 import { TestMessageLimiter } from './test-message-limiter';
 
-@Module({ imports: [AlertsAccountsModule], controllers: [ChannelsController], providers: [ChannelTestService, TestMessageLimiter], exports: [ChannelTestService] })
+@Module({
+  imports: [AlertsAccountsModule],
+  controllers: [ChannelsController],
+  providers: [ChannelTestService, TestMessageLimiter],
+  exports: [ChannelTestService],
+})
 export class ChannelsModule {}

@@ -35,12 +35,24 @@ export class TestMessageLimiter {
 
   async take(channelId: string): Promise<void> {
     const key = `${this.config.REDIS_PREFIX}:alerts:test-messages:${channelId}`;
-    const [allowed, waitMs] = (await this.redis.eval(SCRIPT, 1, key, Date.now(), WINDOW_MS, TEST_MESSAGES_PER_MINUTE, randomUUID())) as [number, number];
+    const [allowed, waitMs] = (await this.redis.eval(
+      SCRIPT,
+      1,
+      key,
+      Date.now(),
+      WINDOW_MS,
+      TEST_MESSAGES_PER_MINUTE,
+      randomUUID(),
+    )) as [number, number];
     if (allowed !== 1) {
       const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-      throw new AlertsException(AlertsErrorCode.RateLimited, `A channel can receive at most ${TEST_MESSAGES_PER_MINUTE} test messages per minute. Retry in ${seconds} s.`, {
-        'Retry-After': String(seconds),
-      });
+      throw new AlertsException(
+        AlertsErrorCode.RateLimited,
+        `A channel can receive at most ${TEST_MESSAGES_PER_MINUTE} test messages per minute. Retry in ${seconds} s.`,
+        {
+          'Retry-After': String(seconds),
+        },
+      );
     }
   }
 }

@@ -18,12 +18,24 @@ export const alertsApiConfigSchema = z.object({
   ...databaseEnvShape,
   ...redisEnvShape,
   PORT: env.port(3005).describe('HTTP port (API, probes and /metrics).'),
-  ALERTS_BASE_URL: env.url('http://localhost:8090').describe('Public base URL of the alerts service (the OpenAPI server URL).'),
-  EXCHANGE_API_URL: env.url('http://localhost:8080').describe('Base URL of the exchange tool API; its public family is polled.'),
-  UPSTREAM_TIMEOUT_MS: env.positiveInt(5000).describe('Timeout (ms) of one exchange API call made by /api/upstream/* and the MCP exchange tools.'),
-  DISCORD_API_BASE: env.url('https://discord.com/api').describe('Discord API base (/webhooks/{id}/{token} is appended); point it at a local receiver in tests.'),
-  TELEGRAM_API_BASE: env.url('https://api.telegram.org').describe('Telegram Bot API base; point it at a local server in tests.'),
-  TELEGRAM_BOT_TOKEN: optionalText(/^\S+$/, 'must be a bot token').describe('Bot token; Telegram delivery and linking are off without it.'),
+  ALERTS_BASE_URL: env
+    .url('http://localhost:8090')
+    .describe('Public base URL of the alerts service (the OpenAPI server URL).'),
+  EXCHANGE_API_URL: env
+    .url('http://localhost:8080')
+    .describe('Base URL of the exchange tool API; its public family is polled.'),
+  UPSTREAM_TIMEOUT_MS: env
+    .positiveInt(5000)
+    .describe('Timeout (ms) of one exchange API call made by /api/upstream/* and the MCP exchange tools.'),
+  DISCORD_API_BASE: env
+    .url('https://discord.com/api')
+    .describe('Discord API base (/webhooks/{id}/{token} is appended); point it at a local receiver in tests.'),
+  TELEGRAM_API_BASE: env
+    .url('https://api.telegram.org')
+    .describe('Telegram Bot API base; point it at a local server in tests.'),
+  TELEGRAM_BOT_TOKEN: optionalText(/^\S+$/, 'must be a bot token').describe(
+    'Bot token; Telegram delivery and linking are off without it.',
+  ),
   TELEGRAM_BOT_USERNAME: optionalText(/^[A-Za-z0-9_]{3,64}$/, 'must be the bot username without @').describe(
     'Bot username without @ (shown in replies; alerts-api builds the deep link from it).',
   ),

@@ -1,6 +1,13 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors, ApiIdParam, DeadDeliveriesView, DeadQueryDto, DeliveryView, IdParamPipe } from '@paper/alerts-accounts';
+import {
+  ApiErrors,
+  ApiIdParam,
+  DeadDeliveriesView,
+  DeadQueryDto,
+  DeliveryView,
+  IdParamPipe,
+} from '@paper/alerts-accounts';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
 import { DeliveriesService } from './deliveries.service';
 
@@ -21,10 +28,16 @@ export class DeliveriesController {
   @Post(':id/retry')
   @HttpCode(202)
   @ApiIdParam('delivery')
-  @ApiOperation({ operationId: 'retryDelivery', summary: 'Re-queue one dead-lettered delivery (same event id, signed afresh when sent)' })
+  @ApiOperation({
+    operationId: 'retryDelivery',
+    summary: 'Re-queue one dead-lettered delivery (same event id, signed afresh when sent)',
+  })
   @ApiAcceptedResponse({ type: DeliveryView, description: 'Queued again' })
   @ApiErrors(404, 409)
-  retry(@CurrentAccount() accountId: string, @Param('id', new IdParamPipe('delivery')) id: string): Promise<DeliveryView> {
+  retry(
+    @CurrentAccount() accountId: string,
+    @Param('id', new IdParamPipe('delivery')) id: string,
+  ): Promise<DeliveryView> {
     return this.deliveries.retry(accountId, id);
   }
 }

@@ -43,17 +43,26 @@ export class DeliveriesService {
    */
   async retry(accountId: string, id: string): Promise<DeliveryView> {
     await this.dataSource.transaction(async (manager) => {
-      const delivery = await manager.getRepository(DeliveryEntity).findOne({ where: { id, accountId }, lock: { mode: 'pessimistic_write' } });
+      const delivery = await manager
+        .getRepository(DeliveryEntity)
+        .findOne({ where: { id, accountId }, lock: { mode: 'pessimistic_write' } });
       if (!delivery) throw AlertsException.notFound('delivery');
       if (delivery.status !== 'dead') {
-        throw new AlertsException(AlertsErrorCode.Conflict, `Only dead-lettered deliveries can be re-queued; this one is ${delivery.status}.`);
+        throw new AlertsException(
+          AlertsErrorCode.Conflict,
+          `Only dead-lettered deliveries can be re-queued; this one is ${delivery.status}.`,
+        );
       }
-      await manager.getRepository(DeliveryEntity).update({ id }, { status: 'queued', attempts: 0, rateLimited: 0, nextAttemptAt: new Date() });
+      await manager
+        .getRepository(DeliveryEntity)
+        .update({ id }, { status: 'queued', attempts: 0, rateLimited: 0, nextAttemptAt: new Date() });
     });
     // The row is the truth: the dispatchers read due deliveries themselves, the wake-up only makes it sooner.
     await this.queues
       .add(ALERTS_DELIVERY_QUEUE, 'deliveries-due', {}, { jobId: DELIVERIES_DUE_JOB_ID })
-      .catch((error: Error) => this.logger.warn(`waking the dispatchers failed (they find the delivery by themselves): ${error.message}`));
+      .catch((error: Error) =>
+        this.logger.warn(`waking the dispatchers failed (they find the delivery by themselves): ${error.message}`),
+      );
     return view((await deliveryWithAlert(this.dataSource, id))!);
   }
 }

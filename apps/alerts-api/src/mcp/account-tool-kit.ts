@@ -1,7 +1,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { AccountsService, AlertsService, ChannelsService, ProtocolRulesService, WatchesService } from '@paper/alerts-accounts';
+import type {
+  AccountsService,
+  AlertsService,
+  ChannelsService,
+  ProtocolRulesService,
+  WatchesService,
+} from '@paper/alerts-accounts';
 import type { ChannelTestService } from '../channels/channel-test.service';
 import type { DeliveriesService } from '../deliveries/deliveries.service';
 import type { TelegramLinkService } from '../telegram/telegram-link.service';
@@ -23,11 +29,31 @@ export interface AccountToolServices {
 export type Authed = (body: (account: string) => Promise<CallToolResult>) => Promise<CallToolResult>;
 
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
-export const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-export const CREATE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
-export const DESTRUCTIVE: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+export const WRITE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+export const CREATE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
+export const DESTRUCTIVE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+};
 /** Sends a real message to an outside receiver. */
-export const SENDS: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+export const SENDS: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: true,
+};
 
 export const resourceId = (what: string) => z.uuid().describe(`${what} id (UUID)`);
 export const record = () => z.record(z.string(), z.unknown());
@@ -42,7 +68,13 @@ export function registerRemoveTool(
 ): void {
   server.registerTool(
     tool.name,
-    { title: tool.title, description: tool.description, inputSchema: { id: resourceId(tool.what) }, outputSchema: looseObject({ removed: z.string() }), annotations: DESTRUCTIVE },
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: { id: resourceId(tool.what) },
+      outputSchema: looseObject({ removed: z.string() }),
+      annotations: DESTRUCTIVE,
+    },
     ({ id }) =>
       authed(async (account) => {
         await remove(account, id);

@@ -12,11 +12,20 @@ import { registerWatchTools } from './watch-tools';
  * returns the token an MCP client then connects with). The tools are always listed; without an
  * account token they answer a tool error saying a token is needed.
  */
-export function registerAccountTools(server: McpServer, accountId: string | undefined, services: AccountToolServices): void {
+export function registerAccountTools(
+  server: McpServer,
+  accountId: string | undefined,
+  services: AccountToolServices,
+): void {
   const authed: Authed = (body) =>
     accountId
       ? run(() => body(accountId))
-      : Promise.resolve(fail('unauthorized', 'This tool needs an account token: connect to /mcp with Authorization: Bearer <ACCOUNT_TOKEN> (from POST /api/accounts).'));
+      : Promise.resolve(
+          fail(
+            'unauthorized',
+            'This tool needs an account token: connect to /mcp with Authorization: Bearer <ACCOUNT_TOKEN> (from POST /api/accounts).',
+          ),
+        );
   registerWatchTools(server, authed, services);
   registerChannelTools(server, authed, services);
   registerAlertTools(server, authed, services);

@@ -1,7 +1,15 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { AlertsQueryDto, DeadQueryDto, ProtocolRulesDto, validateDto } from '@paper/alerts-accounts';
-import { type AccountToolServices, type Authed, DESTRUCTIVE, READ_ONLY, record, resourceId, WRITE } from './account-tool-kit';
+import {
+  type AccountToolServices,
+  type Authed,
+  DESTRUCTIVE,
+  READ_ONLY,
+  record,
+  resourceId,
+  WRITE,
+} from './account-tool-kit';
 import { looseObject, ok } from './tool-result';
 
 const PROTOCOL_RULES_HELP =
@@ -12,12 +20,17 @@ const PROTOCOL_RULES_HELP =
  * Alerts, dead letters, protocol rules and the account: the tools behind GET /api/alerts,
  * GET /api/deliveries/dead, POST /api/deliveries/{id}/retry, PUT /api/protocol-rules, GET and DELETE /api/me.
  */
-export function registerAlertTools(server: McpServer, authed: Authed, s: Pick<AccountToolServices, 'accounts' | 'alerts' | 'deliveries' | 'protocolRules'>): void {
+export function registerAlertTools(
+  server: McpServer,
+  authed: Authed,
+  s: Pick<AccountToolServices, 'accounts' | 'alerts' | 'deliveries' | 'protocolRules'>,
+): void {
   server.registerTool(
     'list_alerts',
     {
       title: 'List alerts',
-      description: 'Alert history, newest first, with per-channel delivery status; page with limit (1..100) and before (needs an account token).',
+      description:
+        'Alert history, newest first, with per-channel delivery status; page with limit (1..100) and before (needs an account token).',
       inputSchema: { limit: z.number().int().optional(), before: z.string().optional() },
       outputSchema: looseObject({ alerts: z.array(record()), nextBefore: z.string().nullable() }),
       annotations: READ_ONLY,
@@ -33,7 +46,8 @@ export function registerAlertTools(server: McpServer, authed: Authed, s: Pick<Ac
     'list_dead_deliveries',
     {
       title: 'List dead letters',
-      description: 'Deliveries that gave up (dead letters), newest first, with the last error; limit 1..100 (needs an account token).',
+      description:
+        'Deliveries that gave up (dead letters), newest first, with the last error; limit 1..100 (needs an account token).',
       inputSchema: { limit: z.number().int().optional() },
       outputSchema: looseObject({ deliveries: z.array(record()) }),
       annotations: READ_ONLY,
@@ -59,7 +73,12 @@ export function registerAlertTools(server: McpServer, authed: Authed, s: Pick<Ac
 
   server.registerTool(
     'get_protocol_rules',
-    { title: 'Protocol rules', description: 'Your protocol rules (mint rate, market status); defaults until set (needs an account token).', outputSchema: looseObject({ protocolRules: record() }), annotations: READ_ONLY },
+    {
+      title: 'Protocol rules',
+      description: 'Your protocol rules (mint rate, market status); defaults until set (needs an account token).',
+      outputSchema: looseObject({ protocolRules: record() }),
+      annotations: READ_ONLY,
+    },
     () => authed(async (account) => ok({ protocolRules: { ...(await s.protocolRules.get(account)) } })),
   );
 
@@ -72,7 +91,10 @@ export function registerAlertTools(server: McpServer, authed: Authed, s: Pick<Ac
       outputSchema: looseObject({ protocolRules: record() }),
       annotations: WRITE,
     },
-    (args) => authed(async (account) => ok({ protocolRules: { ...(await s.protocolRules.put(account, await validateDto(ProtocolRulesDto, args))) } })),
+    (args) =>
+      authed(async (account) =>
+        ok({ protocolRules: { ...(await s.protocolRules.put(account, await validateDto(ProtocolRulesDto, args))) } }),
+      ),
   );
 
   server.registerTool(

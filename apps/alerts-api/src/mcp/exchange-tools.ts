@@ -27,7 +27,10 @@ export function registerExchangeTools(server: McpServer, upstream: UpstreamClien
           const envelope = await upstream.callTool(def.name, args);
           if (envelope['ok'] !== true) {
             const error = (envelope['error'] ?? {}) as { code?: string; message?: string };
-            return { ...fail(error.code ?? 'upstream_error', error.message ?? 'The exchange API refused the request.'), structuredContent: envelope };
+            return {
+              ...fail(error.code ?? 'upstream_error', error.message ?? 'The exchange API refused the request.'),
+              structuredContent: envelope,
+            };
           }
           return ok(envelope);
         }),

@@ -2,7 +2,13 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { AccountsService, AlertsService, ChannelsService, ProtocolRulesService, WatchesService } from '@paper/alerts-accounts';
+import {
+  AccountsService,
+  AlertsService,
+  ChannelsService,
+  ProtocolRulesService,
+  WatchesService,
+} from '@paper/alerts-accounts';
 import { ChannelTestService } from '../channels/channel-test.service';
 import { DeliveriesService } from '../deliveries/deliveries.service';
 import { StatusService } from '../status/status.service';
@@ -19,7 +25,12 @@ const INSTRUCTIONS =
   '(test messages, Telegram links), protocol rules, alerts, dead letters and their retry, the account itself. Accounts are created over REST (POST /api/accounts). ' +
   'Alerts are best effort; the service is unofficial and not affiliated with the exchange.';
 
-const statusOutput = looseObject({ ready: z.boolean(), channels: z.record(z.string(), z.boolean()), limits: z.record(z.string(), z.unknown()), lastScheduledPoll: z.unknown() });
+const statusOutput = looseObject({
+  ready: z.boolean(),
+  channels: z.record(z.string(), z.boolean()),
+  limits: z.record(z.string(), z.unknown()),
+  lastScheduledPoll: z.unknown(),
+});
 
 /**
  * Builds the per-request MCP server (stateless Streamable HTTP). Schemas are module constants and the
@@ -46,7 +57,11 @@ export class McpServerFactory {
   ) {
     this.services = { accounts, watches, channels, channelTests, telegramLinks, protocolRules, alerts, deliveries };
     // The SDK keeps registered tools in a plain object; their names are read once from a first server.
-    this.toolNames = new Set(Object.keys((this.create(undefined) as unknown as { _registeredTools: Record<string, unknown> })._registeredTools));
+    this.toolNames = new Set(
+      Object.keys(
+        (this.create(undefined) as unknown as { _registeredTools: Record<string, unknown> })._registeredTools,
+      ),
+    );
   }
 
   create(accountId: string | undefined): McpServer {
@@ -58,7 +73,8 @@ export class McpServerFactory {
       'get_service_status',
       {
         title: 'Service status',
-        description: 'Whether the alerts service is ready, which channel kinds are available, its limits and the last scheduled poll.',
+        description:
+          'Whether the alerts service is ready, which channel kinds are available, its limits and the last scheduled poll.',
         outputSchema: statusOutput,
         annotations: { readOnlyHint: true, openWorldHint: false },
       },

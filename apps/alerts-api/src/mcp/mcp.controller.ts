@@ -31,7 +31,11 @@ const jsonRpcError: SchemaObject = {
     error: {
       type: 'object',
       required: ['code', 'message'],
-      properties: { code: { type: 'integer' }, message: { type: 'string' }, data: { type: 'object', additionalProperties: true } },
+      properties: {
+        code: { type: 'integer' },
+        message: { type: 'string' },
+        data: { type: 'object', additionalProperties: true },
+      },
     },
   },
 };
@@ -50,7 +54,15 @@ const RPC_ERRORS: Record<number, string> = {
 /** GET and DELETE: a JSON-RPC error like every other answer of /mcp. */
 function methodNotAllowed(res: Response): void {
   res.setHeader('Allow', 'POST');
-  res.status(405).json(jsonRpcErrorBody(JSON_RPC.serverError, 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC messages with POST.', { code: 'method_not_allowed' }));
+  res
+    .status(405)
+    .json(
+      jsonRpcErrorBody(
+        JSON_RPC.serverError,
+        'Method not allowed: this MCP endpoint is stateless; send JSON-RPC messages with POST.',
+        { code: 'method_not_allowed' },
+      ),
+    );
 }
 
 @ApiTags('mcp')
@@ -88,11 +100,15 @@ export class McpController {
       } catch (error) {
         if (!isCodedError(error)) throw error;
         for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-        res.status(error.status).json(jsonRpcErrorBody(JSON_RPC.serverError, error.message, { code: error.code }, requestId(req.body)));
+        res
+          .status(error.status)
+          .json(jsonRpcErrorBody(JSON_RPC.serverError, error.message, { code: error.code }, requestId(req.body)));
         return;
       }
     }
-    const refused = Array.isArray(req.body) ? undefined : refusedToolCall(req.body, (name) => this.factory.toolNames.has(name));
+    const refused = Array.isArray(req.body)
+      ? undefined
+      : refusedToolCall(req.body, (name) => this.factory.toolNames.has(name));
     if (refused) {
       res.status(200).json(refused);
       return;
@@ -123,12 +139,21 @@ export class McpController {
 }
 
 function requestId(body: unknown): string | number | null {
-  const id = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>)['id'] : undefined;
+  const id =
+    typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? (body as Record<string, unknown>)['id']
+      : undefined;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 /** Documents the HTTP-level JSON-RPC errors of /mcp: refused bodies and query strings, and `only` (405 for GET and DELETE). */
 function ApiRpcErrors(only?: number): MethodDecorator {
-  const statuses = only ? [400, 403, 413, 415, only] : Object.keys(RPC_ERRORS).map(Number).filter((s) => s !== 405);
-  return applyDecorators(...statuses.map((status) => ApiResponse({ status, description: RPC_ERRORS[status] ?? '', schema: jsonRpcError })));
+  const statuses = only
+    ? [400, 403, 413, 415, only]
+    : Object.keys(RPC_ERRORS)
+        .map(Number)
+        .filter((s) => s !== 405);
+  return applyDecorators(
+    ...statuses.map((status) => ApiResponse({ status, description: RPC_ERRORS[status] ?? '', schema: jsonRpcError })),
+  );
 }

@@ -2,7 +2,16 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WATCH_ROLES } from '@paper/contracts';
 import { z } from 'zod';
 import { CreateWatchDto, UpdateWatchDto, validateDto } from '@paper/alerts-accounts';
-import { type AccountToolServices, type Authed, listOf, READ_ONLY, record, registerRemoveTool, resourceId, WRITE } from './account-tool-kit';
+import {
+  type AccountToolServices,
+  type Authed,
+  listOf,
+  READ_ONLY,
+  record,
+  registerRemoveTool,
+  resourceId,
+  WRITE,
+} from './account-tool-kit';
 import { looseObject, ok } from './tool-result';
 
 const RULES_HELP =
@@ -14,7 +23,12 @@ const rules = record().describe(RULES_HELP);
 export function registerWatchTools(server: McpServer, authed: Authed, s: Pick<AccountToolServices, 'watches'>): void {
   server.registerTool(
     'list_watches',
-    { title: 'List watches', description: 'Watched wallets of your account with their rules (needs an account token).', outputSchema: listOf('watches'), annotations: READ_ONLY },
+    {
+      title: 'List watches',
+      description: 'Watched wallets of your account with their rules (needs an account token).',
+      outputSchema: listOf('watches'),
+      annotations: READ_ONLY,
+    },
     () => authed(async (account) => ok({ watches: await s.watches.list(account) })),
   );
 
@@ -22,8 +36,14 @@ export function registerWatchTools(server: McpServer, authed: Authed, s: Pick<Ac
     'add_watch',
     {
       title: 'Add watch',
-      description: 'Watch a wallet. Idempotent per address and role: the same watch comes back, with label and rules applied (needs an account token).',
-      inputSchema: { address: z.string().describe('Wallet address'), role: z.enum(WATCH_ROLES).optional(), label: z.string().optional(), rules: rules.optional() },
+      description:
+        'Watch a wallet. Idempotent per address and role: the same watch comes back, with label and rules applied (needs an account token).',
+      inputSchema: {
+        address: z.string().describe('Wallet address'),
+        role: z.enum(WATCH_ROLES).optional(),
+        label: z.string().optional(),
+        rules: rules.optional(),
+      },
       outputSchema: looseObject({ watch: record(), created: z.boolean() }),
       annotations: WRITE,
     },
@@ -43,10 +63,21 @@ export function registerWatchTools(server: McpServer, authed: Authed, s: Pick<Ac
       outputSchema: looseObject({ watch: record() }),
       annotations: WRITE,
     },
-    ({ id, ...rest }) => authed(async (account) => ok({ watch: await s.watches.update(account, id, await validateDto(UpdateWatchDto, rest)) })),
+    ({ id, ...rest }) =>
+      authed(async (account) =>
+        ok({ watch: await s.watches.update(account, id, await validateDto(UpdateWatchDto, rest)) }),
+      ),
   );
 
-  registerRemoveTool(server, authed, { name: 'remove_watch', title: 'Remove watch', description: 'Stop watching a wallet (needs an account token).', what: 'Watch' }, (account, id) =>
-    s.watches.remove(account, id),
+  registerRemoveTool(
+    server,
+    authed,
+    {
+      name: 'remove_watch',
+      title: 'Remove watch',
+      description: 'Stop watching a wallet (needs an account token).',
+      what: 'Watch',
+    },
+    (account, id) => s.watches.remove(account, id),
   );
 }

@@ -11,7 +11,10 @@ export class ProtocolRulesController {
   constructor(private readonly rules: ProtocolRulesService) {}
 
   @Put()
-  @ApiOperation({ operationId: 'putProtocolRules', summary: 'Set the mint-rate threshold and market status alerts (replaces them; omitted fields take defaults)' })
+  @ApiOperation({
+    operationId: 'putProtocolRules',
+    summary: 'Set the mint-rate threshold and market status alerts (replaces them; omitted fields take defaults)',
+  })
   @ApiOkResponse({ type: ProtocolRulesView })
   @ApiErrors(400)
   put(@CurrentAccount() accountId: string, @Body() dto: ProtocolRulesDto): Promise<ProtocolRules> {

@@ -9,7 +9,11 @@ export class StatusController {
   constructor(private readonly status: StatusService) {}
 
   @Get()
-  @ApiOperation({ operationId: 'getStatus', summary: 'Readiness, channel availability, limits and the last scheduled poll (200 even while storage is not ready)' })
+  @ApiOperation({
+    operationId: 'getStatus',
+    summary:
+      'Readiness, channel availability, limits and the last scheduled poll (200 even while storage is not ready)',
+  })
   @ApiOkResponse({ type: StatusView })
   get(): Promise<StatusView> {
     return this.status.status();

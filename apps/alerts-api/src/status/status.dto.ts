@@ -25,8 +25,10 @@ export class LimitsView {
   @ApiProperty({ description: 'Test messages per channel per minute' }) testMessagesPerMinute!: number;
   @ApiProperty({ description: 'Lifetime of a Telegram link code' }) telegramLinkCodeMinutes!: number;
   @ApiProperty({ description: 'Largest `limit` of GET /api/alerts and GET /api/deliveries/dead' }) pageSizeMax!: number;
-  @ApiProperty({ description: 'Receivers should refuse webhook signatures older than this' }) webhookSignatureToleranceSeconds!: number;
-  @ApiProperty({ type: RuleRangesView, description: 'Inclusive bounds of the numeric rule fields' }) ruleRanges!: RuleRangesView;
+  @ApiProperty({ description: 'Receivers should refuse webhook signatures older than this' })
+  webhookSignatureToleranceSeconds!: number;
+  @ApiProperty({ type: RuleRangesView, description: 'Inclusive bounds of the numeric rule fields' })
+  ruleRanges!: RuleRangesView;
 }
 
 export class PollView {
@@ -40,7 +42,12 @@ export class StatusView {
   @ApiProperty({ description: 'Storage is ready: endpoints that need it answer normally' }) ready!: boolean;
   @ApiProperty({ type: ChannelAvailabilityView }) channels!: ChannelAvailabilityView;
   @ApiProperty({ type: LimitsView }) limits!: LimitsView;
-  @ApiProperty({ type: PollView, nullable: true, description: 'The most recent scheduled poll; null before the first one (or while storage is not ready)' })
+  @ApiProperty({
+    type: PollView,
+    nullable: true,
+    description: 'The most recent scheduled poll; null before the first one (or while storage is not ready)',
+  })
   lastScheduledPoll!: PollView | null;
-  @ApiProperty({ example: 'Alerts are best effort. This service is unofficial and not affiliated with the exchange.' }) notice!: string;
+  @ApiProperty({ example: 'Alerts are best effort. This service is unofficial and not affiliated with the exchange.' })
+  notice!: string;
 }

@@ -42,9 +42,16 @@ export class StatusService {
 
   private async lastPoll(): Promise<PollView | null> {
     try {
-      const [row] = await this.dataSource.getRepository(PollStatusEntity).find({ order: { lastStartedAt: { direction: 'DESC', nulls: 'LAST' } }, take: 1 });
+      const [row] = await this.dataSource
+        .getRepository(PollStatusEntity)
+        .find({ order: { lastStartedAt: { direction: 'DESC', nulls: 'LAST' } }, take: 1 });
       if (!row) return null;
-      return { name: row.name, startedAt: row.lastStartedAt?.toISOString() ?? null, finishedAt: row.lastFinishedAt?.toISOString() ?? null, ok: row.lastOk };
+      return {
+        name: row.name,
+        startedAt: row.lastStartedAt?.toISOString() ?? null,
+        finishedAt: row.lastFinishedAt?.toISOString() ?? null,
+        ok: row.lastOk,
+      };
     } catch {
       return null;
     }

@@ -19,7 +19,10 @@ export class HealthzController {
   @Get('healthz')
   @ApiOperation({ operationId: 'healthz', summary: 'Storage health: 200 when the schema is applied, 503 until then' })
   @ApiOkResponse({ type: HealthzView })
-  @ApiServiceUnavailableResponse({ type: HealthzView, description: '`{ status: "unavailable", database: "not_ready" }`' })
+  @ApiServiceUnavailableResponse({
+    type: HealthzView,
+    description: '`{ status: "unavailable", database: "not_ready" }`',
+  })
   async healthz(@Res({ passthrough: true }) res: Response): Promise<HealthzView> {
     const ready = await this.readiness.isReady();
     res.status(ready ? 200 : 503);

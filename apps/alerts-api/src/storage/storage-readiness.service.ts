@@ -31,9 +31,13 @@ export class StorageReadiness {
   async assertReady(): Promise<void> {
     if (!(await this.isReady())) {
       if (this.cached?.unreachable) {
-        throw new AlertsException(AlertsErrorCode.ServiceUnavailable, 'The service could not reach its database just now. Please retry in a few seconds.', {
-          'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS),
-        });
+        throw new AlertsException(
+          AlertsErrorCode.ServiceUnavailable,
+          'The service could not reach its database just now. Please retry in a few seconds.',
+          {
+            'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS),
+          },
+        );
       }
       throw new AlertsException(
         AlertsErrorCode.ServiceInitializing,

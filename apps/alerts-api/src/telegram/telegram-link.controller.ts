@@ -13,7 +13,11 @@ export class TelegramLinkController {
 
   @Post('link')
   @HttpCode(201)
-  @ApiOperation({ operationId: 'createTelegramLink', summary: 'Mint a single-use code (valid 15 minutes) that links a Telegram chat as a channel when sent to the bot as /start <code>' })
+  @ApiOperation({
+    operationId: 'createTelegramLink',
+    summary:
+      'Mint a single-use code (valid 15 minutes) that links a Telegram chat as a channel when sent to the bot as /start <code>',
+  })
   @ApiCreatedResponse({ type: TelegramLinkView })
   @ApiErrors(409)
   link(@CurrentAccount() accountId: string): Promise<TelegramLinkView> {

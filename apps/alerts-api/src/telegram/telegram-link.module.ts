@@ -3,5 +3,10 @@ import { AlertsAccountsModule } from '@paper/alerts-accounts';
 import { TelegramLinkController } from './telegram-link.controller';
 import { TelegramLinkService } from './telegram-link.service';
 
-@Module({ imports: [AlertsAccountsModule], controllers: [TelegramLinkController], providers: [TelegramLinkService], exports: [TelegramLinkService] })
+@Module({
+  imports: [AlertsAccountsModule],
+  controllers: [TelegramLinkController],
+  providers: [TelegramLinkService],
+  exports: [TelegramLinkService],
+})
 export class TelegramLinkModule {}

@@ -21,7 +21,10 @@ export class TelegramLinkService {
   async mint(accountId: string): Promise<TelegramLinkView> {
     const bot = this.config.TELEGRAM_BOT_USERNAME;
     if (!bot || !this.config.TELEGRAM_BOT_TOKEN) {
-      throw new AlertsException(AlertsErrorCode.TelegramNotConfigured, 'Telegram delivery is not configured on this service; use a Discord or webhook channel.');
+      throw new AlertsException(
+        AlertsErrorCode.TelegramNotConfigured,
+        'Telegram delivery is not configured on this service; use a Discord or webhook channel.',
+      );
     }
     this.channels.assertBelowLimit(await this.dataSource.getRepository(ChannelEntity).countBy({ accountId }));
     const repo = this.dataSource.getRepository(TelegramLinkCodeEntity);

@@ -9,7 +9,9 @@ import type { AlertsApiConfig } from '../config/alerts-api.config';
  * catalog (all read-only), except the report on the caller's own connection, which means nothing
  * through a proxy that holds no token.
  */
-export const PROXIED_EXCHANGE_TOOLS: readonly ToolDefinition[] = publicTools().filter((tool) => tool.name !== GET_TRADING_PERMISSIONS.name);
+export const PROXIED_EXCHANGE_TOOLS: readonly ToolDefinition[] = publicTools().filter(
+  (tool) => tool.name !== GET_TRADING_PERMISSIONS.name,
+);
 
 /** Their names. */
 export const PUBLIC_EXCHANGE_TOOLS: readonly string[] = PROXIED_EXCHANGE_TOOLS.map((tool) => tool.name);
@@ -26,7 +28,10 @@ export interface UpstreamResponse {
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 function unavailable(detail: string): AlertsException {
-  return new AlertsException(AlertsErrorCode.UpstreamUnavailable, `The exchange API is not available right now (${detail}). Retry shortly.`);
+  return new AlertsException(
+    AlertsErrorCode.UpstreamUnavailable,
+    `The exchange API is not available right now (${detail}). Retry shortly.`,
+  );
 }
 
 /**
@@ -85,7 +90,11 @@ export class UpstreamClient {
     } catch (error) {
       if (error instanceof AlertsException) throw error;
       const name = (error as Error).name;
-      throw unavailable(name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${this.config.UPSTREAM_TIMEOUT_MS} ms` : 'connection failed');
+      throw unavailable(
+        name === 'TimeoutError' || name === 'AbortError'
+          ? `no answer within ${this.config.UPSTREAM_TIMEOUT_MS} ms`
+          : 'connection failed',
+      );
     }
     if (response.status >= 500 || response.status < 200 || (response.status >= 300 && response.status < 400)) {
       throw unavailable(`it answered ${response.status}`);
@@ -100,7 +109,8 @@ export class UpstreamClient {
 
   /** Runs a public tool with query-string arguments and returns its result envelope. */
   async callTool(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-    if (!this.isPublicTool(name)) throw new AlertsException(AlertsErrorCode.NotFound, `${name} is not a public read-only exchange tool.`);
+    if (!this.isPublicTool(name))
+      throw new AlertsException(AlertsErrorCode.NotFound, `${name} is not a public read-only exchange tool.`);
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(args)) {
       if (value !== undefined && value !== null) params.set(key, String(value));

@@ -2,7 +2,15 @@ import { Body, Controller, Delete, HttpCode, Param, Patch, Post, Res } from '@ne
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
-import { ApiErrors, ApiIdParam, CreateWatchDto, IdParamPipe, UpdateWatchDto, WatchesService, WatchView } from '@paper/alerts-accounts';
+import {
+  ApiErrors,
+  ApiIdParam,
+  CreateWatchDto,
+  IdParamPipe,
+  UpdateWatchDto,
+  WatchesService,
+  WatchView,
+} from '@paper/alerts-accounts';
 
 @ApiTags('watches')
 @Authenticated()
@@ -11,11 +19,21 @@ export class WatchesController {
   constructor(private readonly watches: WatchesService) {}
 
   @Post()
-  @ApiOperation({ operationId: 'createWatch', summary: 'Watch a wallet (idempotent per address and role: the same id comes back)' })
+  @ApiOperation({
+    operationId: 'createWatch',
+    summary: 'Watch a wallet (idempotent per address and role: the same id comes back)',
+  })
   @ApiCreatedResponse({ type: WatchView, description: 'New watch' })
-  @ApiOkResponse({ type: WatchView, description: 'A watch of this address and role already existed; label and rules of the request were applied to it' })
+  @ApiOkResponse({
+    type: WatchView,
+    description: 'A watch of this address and role already existed; label and rules of the request were applied to it',
+  })
   @ApiErrors(400, 409)
-  async create(@CurrentAccount() accountId: string, @Body() dto: CreateWatchDto, @Res({ passthrough: true }) res: Response): Promise<WatchView> {
+  async create(
+    @CurrentAccount() accountId: string,
+    @Body() dto: CreateWatchDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<WatchView> {
     const { watch, created } = await this.watches.create(accountId, dto);
     res.status(created ? 201 : 200);
     return watch;
@@ -26,7 +44,11 @@ export class WatchesController {
   @ApiOperation({ operationId: 'updateWatch', summary: 'Change label and (partial) rules' })
   @ApiOkResponse({ type: WatchView })
   @ApiErrors(400, 404)
-  update(@CurrentAccount() accountId: string, @Param('id', new IdParamPipe('watch')) id: string, @Body() dto: UpdateWatchDto): Promise<WatchView> {
+  update(
+    @CurrentAccount() accountId: string,
+    @Param('id', new IdParamPipe('watch')) id: string,
+    @Body() dto: UpdateWatchDto,
+  ): Promise<WatchView> {
     return this.watches.update(accountId, id, dto);
   }
 

@@ -22,14 +22,29 @@ export class AppModule {
       imports: [
         InfraModule.forRoot({
           config,
-          database: () => createAlertsDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'alerts-dispatcher' }),
+          database: () =>
+            createAlertsDataSource({
+              url: config.DATABASE_URL,
+              poolSize: config.DATABASE_POOL_SIZE,
+              applicationName: 'alerts-dispatcher',
+            }),
           redis: config,
         }),
         QueueModule,
         AlertsAccountsModule,
       ],
       controllers: [TelegramWebhookController],
-      providers: [DeliveryStore, DeliverySender, DeliveryProcessor, TelegramBotClient, BotIdentity, TelegramBot, TelegramLinkService, TelegramUpdates, TelegramLongPoller],
+      providers: [
+        DeliveryStore,
+        DeliverySender,
+        DeliveryProcessor,
+        TelegramBotClient,
+        BotIdentity,
+        TelegramBot,
+        TelegramLinkService,
+        TelegramUpdates,
+        TelegramLongPoller,
+      ],
     };
   }
 }

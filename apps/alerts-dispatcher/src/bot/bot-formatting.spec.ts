@@ -9,7 +9,12 @@ const WATCH = 'f47ac10b-58cc-4372-a567-0e02b2c3d479';
 
 describe('bot commands, texts and keyboards', () => {
   it('parses commands, their bot address and arguments', () => {
-    expect(parseCommand('/watch@Alerts_Bot 0xabc  my  label ')).toEqual({ name: 'watch', addressedTo: 'Alerts_Bot', rest: '0xabc  my  label', args: ['0xabc', 'my', 'label'] });
+    expect(parseCommand('/watch@Alerts_Bot 0xabc  my  label ')).toEqual({
+      name: 'watch',
+      addressedTo: 'Alerts_Bot',
+      rest: '0xabc  my  label',
+      args: ['0xabc', 'my', 'label'],
+    });
     expect(parseCommand('/LIST')).toEqual({ name: 'list', addressedTo: undefined, rest: '', args: [] });
     expect(parseCommand('hello /list')).toBeUndefined();
     expect(parseCommand('/')).toBeUndefined();
@@ -20,7 +25,19 @@ describe('bot commands, texts and keyboards', () => {
 
   it('registers a menu Telegram accepts: 1-32 lower-case characters, descriptions up to 256', () => {
     const menu = menuCommands();
-    expect(menu.map((c) => c.command)).toEqual(['start', 'watch', 'unwatch', 'list', 'rules', 'risk', 'pause', 'resume', 'history', 'token', 'help']);
+    expect(menu.map((c) => c.command)).toEqual([
+      'start',
+      'watch',
+      'unwatch',
+      'list',
+      'rules',
+      'risk',
+      'pause',
+      'resume',
+      'history',
+      'token',
+      'help',
+    ]);
     for (const c of menu) {
       expect(c.command).toMatch(/^[a-z0-9_]{1,32}$/);
       expect(c.description.length).toBeGreaterThan(0);
@@ -35,9 +52,15 @@ describe('bot commands, texts and keyboards', () => {
   });
 
   it('summarises the rules that are on', () => {
-    const rules = mergeWalletRules(DEFAULT_WALLET_RULES, { liquidation: { belowPct: 2.5 }, closed: false, sessionKey: { enabled: false } });
+    const rules = mergeWalletRules(DEFAULT_WALLET_RULES, {
+      liquidation: { belowPct: 2.5 },
+      closed: false,
+      sessionKey: { enabled: false },
+    });
     expect(ruleSummary(rules)).toBe('liquidation risk below 2.5% · opened · liquidated');
-    expect(ruleSummary(mergeWalletRules(rules, { liquidation: { enabled: false }, opened: false, liquidated: false }))).toBe('no rules on');
+    expect(
+      ruleSummary(mergeWalletRules(rules, { liquidation: { enabled: false }, opened: false, liquidated: false })),
+    ).toBe('no rules on');
   });
 
   it('keeps whole blocks within 4096 characters and counts those left out', () => {
@@ -53,12 +76,18 @@ describe('bot commands, texts and keyboards', () => {
   it('builds rule buttons within 64 bytes of callback data and reads them back', () => {
     const rules = mergeWalletRules(DEFAULT_WALLET_RULES, { liquidation: { belowPct: 5 }, closed: false });
     const keyboard = rulesKeyboard(WATCH, rules);
-    expect(keyboard.map((row) => row.map((b) => b.text))).toEqual([['✅ Opened', '❌ Closed', '✅ Liquidated'], ['✅ Liquidation risk'], ['1%', '2%', '• 5% •', '10%', '20%']]);
+    expect(keyboard.map((row) => row.map((b) => b.text))).toEqual([
+      ['✅ Opened', '❌ Closed', '✅ Liquidated'],
+      ['✅ Liquidation risk'],
+      ['1%', '2%', '• 5% •', '10%', '20%'],
+    ]);
     for (const button of keyboard.flat()) expect(Buffer.byteLength(button.callback_data)).toBeLessThanOrEqual(64);
     expect(parseRuleButton(`w:${WATCH}:closed`)).toEqual({ watchId: WATCH, switch: 'closed' });
     expect(patchOf(parseRuleButton(`w:${WATCH}:closed`)!, rules)).toEqual({ closed: true });
     expect(patchOf(parseRuleButton(`w:${WATCH}:risk`)!, rules)).toEqual({ liquidation: { enabled: false } });
-    expect(patchOf(parseRuleButton(`w:${WATCH}:p10`)!, rules)).toEqual({ liquidation: { enabled: true, belowPct: 10 } });
+    expect(patchOf(parseRuleButton(`w:${WATCH}:p10`)!, rules)).toEqual({
+      liquidation: { enabled: true, belowPct: 10 },
+    });
     expect(parseRuleButton(`w:${WATCH}:p7`)).toBeUndefined();
     expect(parseRuleButton(`w:not-a-uuid:closed`)).toBeUndefined();
     expect(parseRuleButton(undefined)).toBeUndefined();

@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type BeforeApplicationShutdown,
+} from '@nestjs/common';
 import { APP_CONFIG } from '@paper/nest-infra';
 import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
 import { TelegramBotClient } from '../telegram/telegram-bot.client';

@@ -21,13 +21,15 @@ const usage = (name: string): string => {
 
 /** The bot's fixed replies (HTML). */
 export const REPLY = {
-  started: 'Alerts are set up: this chat receives the alerts of a new alerts account. Add a wallet with /watch &lt;address&gt; [label].',
+  started:
+    'Alerts are set up: this chat receives the alerts of a new alerts account. Add a wallet with /watch &lt;address&gt; [label].',
   alreadyStarted: 'Alerts are already set up in this chat.',
   noAccount: 'This chat has no alerts yet. Send /start to set them up.',
   notOwner: 'Only the member who set up alerts in this chat can change them.',
   noWatches: 'No watches yet. Add one with /watch &lt;address&gt; [label].',
   noAlerts: 'No alerts yet.',
-  noChannel: 'This chat no longer receives alerts (it was removed from the account through the API). Send /start to add it again.',
+  noChannel:
+    'This chat no longer receives alerts (it was removed from the account through the API). Send /start to add it again.',
   paused: 'Paused: this chat receives no alerts until /resume. Alerts are still recorded (/history).',
   resumed: 'Resumed: this chat receives alerts again.',
   staleButton: 'This button is no longer valid. Send /rules again.',
@@ -38,7 +40,8 @@ export const REPLY = {
   noMatch: (ref: string) => `No watch matches “${esc(ref)}”. /list shows your watches.`,
   ambiguous: (ref: string) => `Several watches match “${esc(ref)}”: name one by its address.`,
   channelNotActive: (status: string) => `Alerts in this chat are ${esc(status)} (/resume).`,
-  rules: (watch: WatchView) => `Rules of ${watchName(watch)}\n${ruleSummary(watch.rules)}\n\nTap a rule to switch it, or a percentage for the liquidation-risk threshold.`,
+  rules: (watch: WatchView) =>
+    `Rules of ${watchName(watch)}\n${ruleSummary(watch.rules)}\n\nTap a rule to switch it, or a percentage for the liquidation-risk threshold.`,
   token: (token: string) =>
     `Your alerts API token (it replaces any earlier one; keep it secret):\n<code>${esc(token)}</code>\n\nSend it as <code>Authorization: Bearer &lt;token&gt;</code> to the alerts API (GET /api/me) or its MCP endpoint (/mcp).`,
   tokenNeedsPrivateChat: (username: string | undefined) =>

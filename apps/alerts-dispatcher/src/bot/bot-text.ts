@@ -46,5 +46,10 @@ export function fitMessage(header: string, blocks: readonly string[], more: (lef
 
 export function helpText(): string {
   const lines = BOT_COMMANDS.map((c) => `/${c.command}${c.args ? ` ${esc(c.args)}` : ''} — ${esc(c.description)}`);
-  return ['<b>Wallet alerts</b>', ...lines, '', 'In a group, only the member who set up alerts can change them. Alerts are best effort; this service is unofficial and not affiliated with the exchange.'].join('\n');
+  return [
+    '<b>Wallet alerts</b>',
+    ...lines,
+    '',
+    'In a group, only the member who set up alerts can change them. Alerts are best effort; this service is unofficial and not affiliated with the exchange.',
+  ].join('\n');
 }

@@ -33,7 +33,12 @@ export function patchOf(button: RuleButton, rules: WalletRules): WalletRulesPatc
 
 const mark = (on: boolean) => (on ? '✅' : '❌');
 const isOn = (rules: WalletRules, s: Switch) => (s === 'risk' ? rules.liquidation.enabled : rules[s]);
-const LABELS: Record<Switch, string> = { opened: 'Opened', closed: 'Closed', liquidated: 'Liquidated', risk: 'Liquidation risk' };
+const LABELS: Record<Switch, string> = {
+  opened: 'Opened',
+  closed: 'Closed',
+  liquidated: 'Liquidated',
+  risk: 'Liquidation risk',
+};
 
 /** Switches for the four trade rules, then one row of thresholds (the current one marked). */
 export function rulesKeyboard(watchId: string, rules: WalletRules): InlineKeyboard {
@@ -41,6 +46,9 @@ export function rulesKeyboard(watchId: string, rules: WalletRules): InlineKeyboa
   return [
     SWITCHES.slice(0, 3).map(toggle),
     [toggle('risk')],
-    RISK_CHOICES.map((p) => ({ text: p === rules.liquidation.belowPct ? `• ${p}% •` : `${p}%`, callback_data: data(watchId, `p${p}`) })),
+    RISK_CHOICES.map((p) => ({
+      text: p === rules.liquidation.belowPct ? `• ${p}% •` : `${p}%`,
+      callback_data: data(watchId, `p${p}`),
+    })),
   ];
 }

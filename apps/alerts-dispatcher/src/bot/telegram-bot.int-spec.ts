@@ -28,7 +28,12 @@ describe('Telegram bot commands (Bot API stand-in, PostgreSQL, Redis)', () => {
 
   beforeAll(async () => {
     telegram = await startTelegramFake({ perChatPerSecond: 1000, privateChatsNeedStart: true });
-    kit = await DispatcherTestKit.start({ TELEGRAM_API_BASE: telegram.apiBase, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_UPDATES_MODE: 'off', ALERTS_MAX_WATCHES: '3' });
+    kit = await DispatcherTestKit.start({
+      TELEGRAM_API_BASE: telegram.apiBase,
+      TELEGRAM_BOT_TOKEN: telegram.token,
+      TELEGRAM_UPDATES_MODE: 'off',
+      ALERTS_MAX_WATCHES: '3',
+    });
   });
 
   afterAll(async () => {
@@ -61,41 +66,75 @@ describe('Telegram bot commands (Bot API stand-in, PostgreSQL, Redis)', () => {
   };
   const lastText = (chat: number) => last(chat).text;
   const accountOf = async (chat: number) =>
-    (await kit.db.query(`SELECT account_id, owner_user_id FROM alerts.telegram_chats WHERE chat_id = $1`, [chat])) as { account_id: string; owner_user_id: string }[];
+    (await kit.db.query(`SELECT account_id, owner_user_id FROM alerts.telegram_chats WHERE chat_id = $1`, [chat])) as {
+      account_id: string;
+      owner_user_id: string;
+    }[];
   const accountIdOf = async (chat: number): Promise<string> => {
     const [row] = await accountOf(chat);
     if (!row) throw new Error(`chat ${chat} has no account`);
     return row.account_id;
   };
   const watchRules = async (accountId: string, address: string) =>
-    ((await kit.db.query(`SELECT rules FROM alerts.watches WHERE account_id = $1 AND address = $2`, [accountId, address])) as { rules: typeof WATCH_RULES }[])[0]?.rules;
+    (
+      (await kit.db.query(`SELECT rules FROM alerts.watches WHERE account_id = $1 AND address = $2`, [
+        accountId,
+        address,
+      ])) as { rules: typeof WATCH_RULES }[]
+    )[0]?.rules;
 
   it('registers its command menu and learns its username', async () => {
     await kit.identity.register();
     expect(kit.identity.username).toBe(telegram.username);
-    expect(telegram.commands().map((c) => c.command)).toEqual(['start', 'watch', 'unwatch', 'list', 'rules', 'risk', 'pause', 'resume', 'history', 'token', 'help']);
+    expect(telegram.commands().map((c) => c.command)).toEqual([
+      'start',
+      'watch',
+      'unwatch',
+      'list',
+      'rules',
+      'risk',
+      'pause',
+      'resume',
+      'history',
+      'token',
+      'help',
+    ]);
   });
 
   it('/start creates an account bound to the chat, with the chat as its first channel; a second /start creates nothing', async () => {
     expect(await say(100, '/list')).toBe('no_account');
     expect(lastText(100)).toBe('This chat has no alerts yet. Send /start to set them up.');
     expect(await say(100, '/start')).toBe('started');
-    expect(lastText(100)).toMatch(/^Alerts are set up: this chat receives the alerts of a new alerts account\. Add a wallet with \/watch <address> \[label\]\.\n\nWallet alerts\n\/start — Set up alerts in this chat\n\/watch <address> \[label\] — Watch a wallet/);
+    expect(lastText(100)).toMatch(
+      /^Alerts are set up: this chat receives the alerts of a new alerts account\. Add a wallet with \/watch <address> \[label\]\.\n\nWallet alerts\n\/start — Set up alerts in this chat\n\/watch <address> \[label\] — Watch a wallet/,
+    );
     const [bound] = await accountOf(100);
     expect(bound).toEqual({ account_id: expect.any(String), owner_user_id: '100' });
-    expect(await kit.db.query(`SELECT kind, target, status, label FROM alerts.channels WHERE account_id = $1`, [bound!.account_id])).toEqual([{ kind: 'telegram', target: '100', status: 'active', label: 'Telegram Tester' }]);
+    expect(
+      await kit.db.query(`SELECT kind, target, status, label FROM alerts.channels WHERE account_id = $1`, [
+        bound!.account_id,
+      ]),
+    ).toEqual([{ kind: 'telegram', target: '100', status: 'active', label: 'Telegram Tester' }]);
     expect(await say(100, '/start')).toBe('already_started');
     expect(lastText(100)).toMatch(/^Alerts are already set up in this chat\./);
-    expect(await kit.db.query(`SELECT count(*)::int AS n FROM alerts.telegram_chats t JOIN alerts.accounts a ON a.id = t.account_id WHERE t.chat_id = 100`)).toEqual([{ n: 1 }]);
+    expect(
+      await kit.db.query(
+        `SELECT count(*)::int AS n FROM alerts.telegram_chats t JOIN alerts.accounts a ON a.id = t.account_id WHERE t.chat_id = 100`,
+      ),
+    ).toEqual([{ n: 1 }]);
   });
 
   it('/watch adds a wallet with the bot defaults, validated as the API validates, up to the account limit', async () => {
     const account_id = await accountIdOf(100);
     expect(await say(100, `/watch ${A}  Main <desk> & co`)).toBe('watching');
-    expect(lastText(100)).toBe(`Watching Main <desk> & co ${a}.\nRules: liquidation risk below 5% · opened · closed · liquidated.\nChange them with /rules Main <desk> & co`);
+    expect(lastText(100)).toBe(
+      `Watching Main <desk> & co ${a}.\nRules: liquidation risk below 5% · opened · closed · liquidated.\nChange them with /rules Main <desk> & co`,
+    );
     expect(await watchRules(account_id, a)).toEqual(WATCH_RULES);
     expect(await say(100, `/watch ${A.toLowerCase()}`)).toBe('already_watching');
-    expect(lastText(100)).toBe(`Already watching Main <desk> & co ${a}.\nRules: liquidation risk below 5% · opened · closed · liquidated.`);
+    expect(lastText(100)).toBe(
+      `Already watching Main <desk> & co ${a}.\nRules: liquidation risk below 5% · opened · closed · liquidated.`,
+    );
     expect(await say(100, '/watch 0x1234')).toBe('refused');
     expect(lastText(100)).toBe('address must be a 0x-prefixed 40-hex-digit wallet address.');
     expect(await say(100, `/watch ${B} ${'x'.repeat(101)}`)).toBe('refused');
@@ -110,9 +149,14 @@ describe('Telegram bot commands (Bot API stand-in, PostgreSQL, Redis)', () => {
 
   it('/list shows every watch with its rules and last alert', async () => {
     const account_id = await accountIdOf(100);
-    const channel = ((await kit.db.query(`SELECT id FROM alerts.channels WHERE account_id = $1`, [account_id])) as { id: string }[])[0]!.id;
+    const channel = (
+      (await kit.db.query(`SELECT id FROM alerts.channels WHERE account_id = $1`, [account_id])) as { id: string }[]
+    )[0]!.id;
     await kit.delivery(account_id, channel, 'position_opened');
-    await kit.db.query(`UPDATE alerts.alerts SET watch_id = (SELECT id FROM alerts.watches WHERE account_id = $1 AND address = $2), created_at = '2026-11-20T08:30:00Z' WHERE account_id = $1`, [account_id, a]);
+    await kit.db.query(
+      `UPDATE alerts.alerts SET watch_id = (SELECT id FROM alerts.watches WHERE account_id = $1 AND address = $2), created_at = '2026-11-20T08:30:00Z' WHERE account_id = $1`,
+      [account_id, a],
+    );
     expect(await say(100, '/list')).toBe('listed');
     expect(lastText(100)).toBe(
       [
@@ -126,10 +170,16 @@ describe('Telegram bot commands (Bot API stand-in, PostgreSQL, Redis)', () => {
 
   it('/rules shows switches; a press changes the rule, answers the press and redraws the message', async () => {
     const account_id = await accountIdOf(100);
-    const watchId = ((await kit.db.query(`SELECT id FROM alerts.watches WHERE account_id = $1 AND address = $2`, [account_id, B])) as { id: string }[])[0]!.id;
+    const watchId = (
+      (await kit.db.query(`SELECT id FROM alerts.watches WHERE account_id = $1 AND address = $2`, [account_id, B])) as {
+        id: string;
+      }[]
+    )[0]!.id;
     expect(await say(100, '/rules SECOND')).toBe('rules_shown');
     const shown = last(100);
-    expect(shown.text).toBe(`Rules of second ${B}\nliquidation risk below 5% · opened · closed · liquidated\n\nTap a rule to switch it, or a percentage for the liquidation-risk threshold.`);
+    expect(shown.text).toBe(
+      `Rules of second ${B}\nliquidation risk below 5% · opened · closed · liquidated\n\nTap a rule to switch it, or a percentage for the liquidation-risk threshold.`,
+    );
     const button = (text: string, action: string) => ({ text, callback_data: `w:${watchId}:${action}` });
     expect(shown.keyboard).toEqual([
       [button('✅ Opened', 'opened'), button('✅ Closed', 'closed'), button('✅ Liquidated', 'liquidated')],
@@ -137,11 +187,18 @@ describe('Telegram bot commands (Bot API stand-in, PostgreSQL, Redis)', () => {
       [button('1%', 'p1'), button('2%', 'p2'), button('• 5% •', 'p5'), button('10%', 'p10'), button('20%', 'p20')],
     ]);
     expect(await press(100, shown.id, `w:${watchId}:closed`)).toBe('rule_switched');
-    expect(telegram.callbackAnswers.at(-1)).toEqual({ id: expect.any(String), text: 'Saved: liquidation risk below 5% · opened · liquidated', showAlert: false });
+    expect(telegram.callbackAnswers.at(-1)).toEqual({
+      id: expect.any(String),
+      text: 'Saved: liquidation risk below 5% · opened · liquidated',
+      showAlert: false,
+    });
     expect(telegram.message(100, shown.id)!.keyboard![0]![1]).toEqual(button('❌ Closed', 'closed'));
     expect(await press(100, shown.id, `w:${watchId}:p10`)).toBe('rule_switched');
     expect(telegram.message(100, shown.id)!.text).toContain('liquidation risk below 10% · opened · liquidated');
-    expect(await watchRules(account_id, B)).toMatchObject({ closed: false, liquidation: { enabled: true, belowPct: 10 } });
+    expect(await watchRules(account_id, B)).toMatchObject({
+      closed: false,
+      liquidation: { enabled: true, belowPct: 10 },
+    });
     expect(await say(100, '/rules nobody')).toBe('no_match');
     expect(lastText(100)).toBe('No watch matches “nobody”. /list shows your watches.');
   });
@@ -164,12 +221,16 @@ describe('Telegram bot commands (Bot API stand-in, PostgreSQL, Redis)', () => {
   it('/pause and /resume switch the chat channel; /unwatch removes a watch', async () => {
     const account_id = await accountIdOf(100);
     expect(await say(100, '/pause')).toBe('paused');
-    expect(await kit.db.query(`SELECT status FROM alerts.channels WHERE account_id = $1`, [account_id])).toEqual([{ status: 'paused' }]);
+    expect(await kit.db.query(`SELECT status FROM alerts.channels WHERE account_id = $1`, [account_id])).toEqual([
+      { status: 'paused' },
+    ]);
     expect(await say(100, '/list')).toBe('listed');
     expect(lastText(100)).toMatch(/^Watches \(3 of 3\)\nAlerts in this chat are paused \(\/resume\)\./);
     expect(await say(100, '/resume')).toBe('resumed');
     expect(lastText(100)).toBe('Resumed: this chat receives alerts again.');
-    expect(await kit.db.query(`SELECT status FROM alerts.channels WHERE account_id = $1`, [account_id])).toEqual([{ status: 'active' }]);
+    expect(await kit.db.query(`SELECT status FROM alerts.channels WHERE account_id = $1`, [account_id])).toEqual([
+      { status: 'active' },
+    ]);
     expect(await say(100, `/unwatch ${C}`)).toBe('unwatched');
     expect(lastText(100)).toBe(`Stopped watching ${C}.`);
     expect(await say(100, `/unwatch ${C}`)).toBe('no_match');
@@ -177,7 +238,9 @@ describe('Telegram bot commands (Bot API stand-in, PostgreSQL, Redis)', () => {
 
   it('/history lists the last alerts with their delivery status', async () => {
     expect(await say(100, '/history')).toBe('history');
-    expect(lastText(100)).toBe(`Last alerts\n\n2026-11-20 08:30 UTC · position opened · Main <desk> & co ${a}\ntelegram (Telegram Tester): queued`);
+    expect(lastText(100)).toBe(
+      `Last alerts\n\n2026-11-20 08:30 UTC · position opened · Main <desk> & co ${a}\ntelegram (Telegram Tester): queued`,
+    );
     expect(await say(101, '/start')).toBe('started');
     expect(await say(101, '/history')).toBe('history');
     expect(lastText(101)).toBe('No alerts yet.');
@@ -188,7 +251,9 @@ describe('Telegram bot commands (Bot API stand-in, PostgreSQL, Redis)', () => {
     expect(await say(100, '/token')).toBe('token_sent');
     const token = /alrt_[0-9a-f]{32}_[A-Za-z0-9_-]{43}/.exec(lastText(100))![0];
     expect(lastText(100)).toMatch(/^Your alerts API token \(it replaces any earlier one; keep it secret\):\nalrt_/);
-    expect(await kit.db.query(`SELECT token_hash FROM alerts.accounts WHERE id = $1`, [account_id])).toEqual([{ token_hash: hashToken(token) }]);
+    expect(await kit.db.query(`SELECT token_hash FROM alerts.accounts WHERE id = $1`, [account_id])).toEqual([
+      { token_hash: hashToken(token) },
+    ]);
   });
 
   it('answers unknown commands and plain text in private chats, and ignores commands for other bots', async () => {
@@ -221,7 +286,10 @@ describe('Telegram bot commands (Bot API stand-in, PostgreSQL, Redis)', () => {
       const shown = last(GROUP);
       const data = shown.keyboard![0]![0]!.callback_data;
       expect(await press(GROUP, shown.id, data, STRANGER)).toBe('not_owner');
-      expect(telegram.callbackAnswers.at(-1)).toMatchObject({ text: 'Only the member who set up alerts in this chat can change them.', showAlert: true });
+      expect(telegram.callbackAnswers.at(-1)).toMatchObject({
+        text: 'Only the member who set up alerts in this chat can change them.',
+        showAlert: true,
+      });
       expect(telegram.message(GROUP, shown.id)!.keyboard).toEqual(shown.keyboard);
       expect(await press(GROUP, shown.id, data, OWNER)).toBe('rule_switched');
     });
@@ -230,13 +298,17 @@ describe('Telegram bot commands (Bot API stand-in, PostgreSQL, Redis)', () => {
       const account_id = await accountIdOf(GROUP);
       const stored = await kit.db.query(`SELECT token_hash FROM alerts.accounts WHERE id = $1`, [account_id]);
       expect(await say(GROUP, '/token', OWNER)).toBe('token_needs_private_chat');
-      expect(lastText(GROUP)).toBe(`I cannot write to you privately yet: open a chat with @${telegram.username}, press Start, then send /token here again.`);
+      expect(lastText(GROUP)).toBe(
+        `I cannot write to you privately yet: open a chat with @${telegram.username}, press Start, then send /token here again.`,
+      );
       expect(await kit.db.query(`SELECT token_hash FROM alerts.accounts WHERE id = $1`, [account_id])).toEqual(stored);
       expect(await say(OWNER, '/help')).toBe('help');
       expect(await say(GROUP, '/token', OWNER)).toBe('token_sent');
       expect(lastText(GROUP)).toBe('I sent you the API token in a private chat.');
       const token = /alrt_\S+/.exec(lastText(OWNER))![0];
-      expect(await kit.db.query(`SELECT token_hash FROM alerts.accounts WHERE id = $1`, [account_id])).toEqual([{ token_hash: hashToken(token) }]);
+      expect(await kit.db.query(`SELECT token_hash FROM alerts.accounts WHERE id = $1`, [account_id])).toEqual([
+        { token_hash: hashToken(token) },
+      ]);
       expect(lastText(GROUP)).not.toContain('alrt_');
     });
   });

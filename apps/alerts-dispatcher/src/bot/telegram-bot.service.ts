@@ -14,7 +14,12 @@ import {
 } from '@paper/alerts-accounts';
 import { APP_CONFIG } from '@paper/nest-infra';
 import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
-import { TelegramApiError, TelegramBotClient, type TelegramMessage, type TelegramUpdate } from '../telegram/telegram-bot.client';
+import {
+  TelegramApiError,
+  TelegramBotClient,
+  type TelegramMessage,
+  type TelegramUpdate,
+} from '../telegram/telegram-bot.client';
 import { chatLabel } from '../telegram/telegram-link.service';
 import { BOT_COMMANDS, type BotCommandSpec } from './bot-commands';
 import { BotIdentity } from './bot-identity.service';
@@ -108,7 +113,14 @@ export class TelegramBot {
     try {
       const current = await this.watches.get(account.accountId, button.watchId);
       const watch = await this.watches.update(account.accountId, current.id, { rules: patchOf(button, current.rules) });
-      await this.send(() => this.client.editMessageText(String(message.chat.id), message.message_id, REPLY.rules(watch), rulesKeyboard(watch.id, watch.rules)));
+      await this.send(() =>
+        this.client.editMessageText(
+          String(message.chat.id),
+          message.message_id,
+          REPLY.rules(watch),
+          rulesKeyboard(watch.id, watch.rules),
+        ),
+      );
       return this.toast(query.id, `Saved: ${ruleSummary(watch.rules)}`, 'rule_switched');
     } catch (error) {
       if (error instanceof AlertsException) return this.toast(query.id, REPLY.staleButton, 'stale_button');
@@ -121,7 +133,8 @@ export class TelegramBot {
     if (c.spec.command === 'start') return this.start(c);
     const account = await this.chats.find(c.chatId);
     if (!account) return this.answer(c.chatId, REPLY.noAccount, 'no_account');
-    if (c.spec.access === 'owner' && account.ownerUserId !== c.userId) return this.answer(c.chatId, REPLY.notOwner, 'not_owner');
+    if (c.spec.access === 'owner' && account.ownerUserId !== c.userId)
+      return this.answer(c.chatId, REPLY.notOwner, 'not_owner');
     switch (c.spec.command) {
       case 'watch':
         return this.watch(c, account);
@@ -133,7 +146,9 @@ export class TelegramBot {
       case 'list':
         return this.list(c, account);
       case 'rules':
-        return this.withWatch(c, account, c.command.rest, (w) => this.answer(c.chatId, REPLY.rules(w), 'rules_shown', rulesKeyboard(w.id, w.rules)));
+        return this.withWatch(c, account, c.command.rest, (w) =>
+          this.answer(c.chatId, REPLY.rules(w), 'rules_shown', rulesKeyboard(w.id, w.rules)),
+        );
       case 'risk':
         return this.risk(c, account);
       case 'pause':
@@ -150,7 +165,9 @@ export class TelegramBot {
 
   private async start(c: Context): Promise<BotOutcome> {
     const { created } = await this.chats.open({ chatId: c.chatId, userId: c.userId, label: chatLabel(c.message.chat) });
-    return created ? this.answer(c.chatId, `${REPLY.started}\n\n${helpText()}`, 'started') : this.answer(c.chatId, `${REPLY.alreadyStarted}\n\n${helpText()}`, 'already_started');
+    return created
+      ? this.answer(c.chatId, `${REPLY.started}\n\n${helpText()}`, 'started')
+      : this.answer(c.chatId, `${REPLY.alreadyStarted}\n\n${helpText()}`, 'already_started');
   }
 
   private async watch(c: Context, account: TelegramChatAccount): Promise<BotOutcome> {
@@ -160,20 +177,42 @@ export class TelegramBot {
     await validateDto(CreateWatchDto, { address, ...(label !== undefined ? { label } : {}) });
     const [existing] = await this.watches.match(account.accountId, address);
     if (existing) {
-      const watch = label !== undefined ? await this.watches.update(account.accountId, existing.id, { label }) : existing;
-      return this.answer(c.chatId, `Already watching ${watchName(watch)}.\nRules: ${ruleSummary(watch.rules)}.`, 'already_watching');
+      const watch =
+        label !== undefined ? await this.watches.update(account.accountId, existing.id, { label }) : existing;
+      return this.answer(
+        c.chatId,
+        `Already watching ${watchName(watch)}.\nRules: ${ruleSummary(watch.rules)}.`,
+        'already_watching',
+      );
     }
     const { watch } = await this.watches.create(account.accountId, { address, label, rules: BOT_WATCH_RULES });
-    return this.answer(c.chatId, `Watching ${watchName(watch)}.\nRules: ${ruleSummary(watch.rules)}.\nChange them with /rules ${esc(watch.label ?? watch.address)}`, 'watching');
+    return this.answer(
+      c.chatId,
+      `Watching ${watchName(watch)}.\nRules: ${ruleSummary(watch.rules)}.\nChange them with /rules ${esc(watch.label ?? watch.address)}`,
+      'watching',
+    );
   }
 
   private async list(c: Context, account: TelegramChatAccount): Promise<BotOutcome> {
-    const [watches, last] = await Promise.all([this.watches.list(account.accountId), this.alerts.lastByWatch(account.accountId)]);
-    const paused = account.channelStatus && account.channelStatus !== 'active' ? `\n${REPLY.channelNotActive(account.channelStatus)}` : '';
+    const [watches, last] = await Promise.all([
+      this.watches.list(account.accountId),
+      this.alerts.lastByWatch(account.accountId),
+    ]);
+    const paused =
+      account.channelStatus && account.channelStatus !== 'active'
+        ? `\n${REPLY.channelNotActive(account.channelStatus)}`
+        : '';
     if (watches.length === 0) return this.answer(c.chatId, `${REPLY.noWatches}${paused}`, 'listed');
-    const blocks = watches.map((w) => `${watchName(w)}\n${ruleSummary(w.rules)}\nLast alert: ${last.has(w.id) ? utc(last.get(w.id)!) : 'none yet'}`);
+    const blocks = watches.map(
+      (w) =>
+        `${watchName(w)}\n${ruleSummary(w.rules)}\nLast alert: ${last.has(w.id) ? utc(last.get(w.id)!) : 'none yet'}`,
+    );
     const header = `<b>Watches</b> (${watches.length} of ${this.config.ALERTS_MAX_WATCHES})${paused}`;
-    return this.answer(c.chatId, fitMessage(header, blocks, (n) => `… and ${n} more (GET /api/watches lists them all).`), 'listed');
+    return this.answer(
+      c.chatId,
+      fitMessage(header, blocks, (n) => `… and ${n} more (GET /api/watches lists them all).`),
+      'listed',
+    );
   }
 
   private async risk(c: Context, account: TelegramChatAccount): Promise<BotOutcome> {
@@ -186,7 +225,11 @@ export class TelegramBot {
     await validateDto(UpdateWatchDto, { rules });
     return this.withWatch(c, account, ref, async (w) => {
       const watch = await this.watches.update(account.accountId, w.id, { rules });
-      return this.answer(c.chatId, `Liquidation risk of ${watchName(watch)} now alerts below ${watch.rules.liquidation.belowPct}%.`, 'risk_set');
+      return this.answer(
+        c.chatId,
+        `Liquidation risk of ${watchName(watch)} now alerts below ${watch.rules.liquidation.belowPct}%.`,
+        'risk_set',
+      );
     });
   }
 
@@ -198,16 +241,29 @@ export class TelegramBot {
   }
 
   private async history(c: Context, account: TelegramChatAccount): Promise<BotOutcome> {
-    const [page, watches] = await Promise.all([this.alerts.page(account.accountId, 10), this.watches.list(account.accountId)]);
+    const [page, watches] = await Promise.all([
+      this.alerts.page(account.accountId, 10),
+      this.watches.list(account.accountId),
+    ]);
     if (page.alerts.length === 0) return this.answer(c.chatId, REPLY.noAlerts, 'history');
     const names = new Map(watches.map((w) => [w.id, w]));
     const blocks = page.alerts.map((a) => {
       const watch = a.watchId ? names.get(a.watchId) : undefined;
       const about = watch ? watchName(watch) : a.wallet ? `<code>${a.wallet}</code>` : 'protocol';
-      const deliveries = a.deliveries.map((d) => `${d.channelKind}${d.channelLabel ? ` (${esc(d.channelLabel)})` : ''}: ${d.status}${d.lastError ? ` (${esc(d.lastError.slice(0, 120))})` : ''}`);
-      return [`${utc(a.createdAt)} · <b>${a.kind.replace(/_/g, ' ')}</b> · ${about}`, ...(deliveries.length > 0 ? deliveries : ['not delivered to any channel'])].join('\n');
+      const deliveries = a.deliveries.map(
+        (d) =>
+          `${d.channelKind}${d.channelLabel ? ` (${esc(d.channelLabel)})` : ''}: ${d.status}${d.lastError ? ` (${esc(d.lastError.slice(0, 120))})` : ''}`,
+      );
+      return [
+        `${utc(a.createdAt)} · <b>${a.kind.replace(/_/g, ' ')}</b> · ${about}`,
+        ...(deliveries.length > 0 ? deliveries : ['not delivered to any channel']),
+      ].join('\n');
     });
-    return this.answer(c.chatId, fitMessage('<b>Last alerts</b>', blocks, (n) => `… and ${n} more (GET /api/alerts lists them all).`), 'history');
+    return this.answer(
+      c.chatId,
+      fitMessage('<b>Last alerts</b>', blocks, (n) => `… and ${n} more (GET /api/alerts lists them all).`),
+      'history',
+    );
   }
 
   /** The account's API token, shown once in the owner's private chat (a new one each time: the earlier one stops working). */
@@ -227,7 +283,12 @@ export class TelegramBot {
       : this.answer(c.chatId, REPLY.tokenNeedsPrivateChat(this.identity.username), 'token_needs_private_chat');
   }
 
-  private async withWatch(c: Context, account: TelegramChatAccount, ref: string, then: (watch: WatchView) => Promise<BotOutcome>): Promise<BotOutcome> {
+  private async withWatch(
+    c: Context,
+    account: TelegramChatAccount,
+    ref: string,
+    then: (watch: WatchView) => Promise<BotOutcome>,
+  ): Promise<BotOutcome> {
     if (!ref) return this.answer(c.chatId, REPLY.usage(c.spec.command), 'usage');
     const matches = await this.watches.match(account.accountId, ref);
     if (matches.length === 0) return this.answer(c.chatId, REPLY.noMatch(ref), 'no_match');
@@ -235,7 +296,12 @@ export class TelegramBot {
     return then(matches[0]!);
   }
 
-  private async answer(chatId: string, html: string, outcome: BotOutcome, keyboard?: Parameters<TelegramBotClient['sendMessage']>[2]): Promise<BotOutcome> {
+  private async answer(
+    chatId: string,
+    html: string,
+    outcome: BotOutcome,
+    keyboard?: Parameters<TelegramBotClient['sendMessage']>[2],
+  ): Promise<BotOutcome> {
     await this.send(() => this.client.sendMessage(chatId, html, keyboard));
     return outcome;
   }

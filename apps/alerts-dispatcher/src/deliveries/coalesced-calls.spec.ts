@@ -42,7 +42,9 @@ describe('CoalescedCalls', () => {
     }, 4);
     const results = await Promise.allSettled(Array.from({ length: 14 }, (_, i) => calls.call(i)));
     expect(sizes).toEqual([4, 4, 4, 2]);
-    expect(results.slice(0, 12).map((r) => (r.status === 'fulfilled' ? r.value : 'x'))).toEqual(Array.from({ length: 12 }, (_, i) => i * 2));
+    expect(results.slice(0, 12).map((r) => (r.status === 'fulfilled' ? r.value : 'x'))).toEqual(
+      Array.from({ length: 12 }, (_, i) => i * 2),
+    );
     expect(results.slice(12).map((r) => r.status)).toEqual(['rejected', 'rejected']);
   });
 });

@@ -29,8 +29,18 @@ describe('rate-limited deliveries (PostgreSQL + Redis + BullMQ, local receiver)'
     await receiver?.close();
   });
 
-  const settled = (id: string) => until(async () => ((await kit.row(id)).status.match(/^(delivered|dead)$/) ? kit.row(id) : undefined), `delivery ${id} to settle`, 20000);
-  const rateLimitedCount = async (id: string) => ((await kit.db.query(`SELECT rate_limited FROM alerts.deliveries WHERE id = $1`, [id])) as { rate_limited: number }[])[0]!.rate_limited;
+  const settled = (id: string) =>
+    until(
+      async () => ((await kit.row(id)).status.match(/^(delivered|dead)$/) ? kit.row(id) : undefined),
+      `delivery ${id} to settle`,
+      20000,
+    );
+  const rateLimitedCount = async (id: string) =>
+    (
+      (await kit.db.query(`SELECT rate_limited FROM alerts.deliveries WHERE id = $1`, [id])) as {
+        rate_limited: number;
+      }[]
+    )[0]!.rate_limited;
 
   it('waits exactly Retry-After (plus a small jitter) and uses up no attempt, however often it is asked', async () => {
     const channel = await kit.channel(account, 'webhook', `${receiver.url}/limited`, SECRET);
@@ -54,7 +64,11 @@ describe('rate-limited deliveries (PostgreSQL + Redis + BullMQ, local receiver)'
     receiver.failNext(100, 429, 0.1);
     try {
       await kit.enqueue(d.id);
-      expect(await settled(d.id)).toMatchObject({ status: 'dead', attempts: 1, last_error: expect.stringMatching(/^gave up after 4 rate-limited answers: receiver answered 429/) });
+      expect(await settled(d.id)).toMatchObject({
+        status: 'dead',
+        attempts: 1,
+        last_error: expect.stringMatching(/^gave up after 4 rate-limited answers: receiver answered 429/),
+      });
       expect(receiver.received.filter((r) => r.eventId === d.eventId)).toHaveLength(4);
     } finally {
       receiver.failNext(0);

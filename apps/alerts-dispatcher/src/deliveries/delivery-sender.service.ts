@@ -1,6 +1,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DeliveryJob } from '@paper/alerts-data';
-import { type BucketSpec, type DeliveryOutcome, destinationBuckets, parseAllowHosts, sendDiscord, sendTelegram, sendWebhook } from '@paper/alerts-delivery';
+import {
+  type BucketSpec,
+  type DeliveryOutcome,
+  destinationBuckets,
+  parseAllowHosts,
+  sendDiscord,
+  sendTelegram,
+  sendWebhook,
+} from '@paper/alerts-delivery';
 import { APP_CONFIG } from '@paper/nest-infra';
 import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
 import { alertWebhookEvent, discordAlertMessage, telegramAlertText } from '../messages/channel-formats';
@@ -23,12 +31,24 @@ export class DeliverySender {
     const timeoutMs = this.config.ALERTS_DELIVERY_TIMEOUT_MS;
     switch (job.channel.kind) {
       case 'webhook':
-        return sendWebhook({ url: job.channel.target, secret: job.channel.secret ?? '' }, alertWebhookEvent(job.alert), { allowHosts: this.allowHosts, timeoutMs });
+        return sendWebhook(
+          { url: job.channel.target, secret: job.channel.secret ?? '' },
+          alertWebhookEvent(job.alert),
+          { allowHosts: this.allowHosts, timeoutMs },
+        );
       case 'discord':
-        return sendDiscord(job.channel.target, discordAlertMessage(job.alert), { apiBase: this.config.DISCORD_API_BASE, timeoutMs });
+        return sendDiscord(job.channel.target, discordAlertMessage(job.alert), {
+          apiBase: this.config.DISCORD_API_BASE,
+          timeoutMs,
+        });
       case 'telegram':
-        if (!this.config.TELEGRAM_BOT_TOKEN) return Promise.resolve({ kind: 'retry', reason: 'Telegram is not configured on this service' });
-        return sendTelegram(job.channel.target, telegramAlertText(job.alert), { apiBase: this.config.TELEGRAM_API_BASE, botToken: this.config.TELEGRAM_BOT_TOKEN, timeoutMs });
+        if (!this.config.TELEGRAM_BOT_TOKEN)
+          return Promise.resolve({ kind: 'retry', reason: 'Telegram is not configured on this service' });
+        return sendTelegram(job.channel.target, telegramAlertText(job.alert), {
+          apiBase: this.config.TELEGRAM_API_BASE,
+          botToken: this.config.TELEGRAM_BOT_TOKEN,
+          timeoutMs,
+        });
     }
   }
 }

@@ -1,5 +1,12 @@
 import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
-import { type DiscordFake, startDiscordFake, startTelegramFake, startWebhookReceiver, type TelegramFake, type WebhookReceiver } from '@paper/dev-stack';
+import {
+  type DiscordFake,
+  startDiscordFake,
+  startTelegramFake,
+  startWebhookReceiver,
+  type TelegramFake,
+  type WebhookReceiver,
+} from '@paper/dev-stack';
 import { DispatcherTestKit, until } from '../testing/dispatcher-test-kit';
 
 const SECRET = 'whsec_integration';
@@ -12,7 +19,11 @@ describe('delivery processor (PostgreSQL + Redis + BullMQ, local receivers)', ()
   let account: string;
 
   beforeAll(async () => {
-    [receiver, discord, telegram] = await Promise.all([startWebhookReceiver(), startDiscordFake(), startTelegramFake()]);
+    [receiver, discord, telegram] = await Promise.all([
+      startWebhookReceiver(),
+      startDiscordFake(),
+      startTelegramFake(),
+    ]);
     receiver.setSecret(SECRET);
     kit = await DispatcherTestKit.start({
       ALERTS_ALLOW_HOSTS: receiver.hostPort,
@@ -34,7 +45,11 @@ describe('delivery processor (PostgreSQL + Redis + BullMQ, local receivers)', ()
   });
 
   const webhook = () => kit.channel(account, 'webhook', `${receiver.url}/hook`, SECRET);
-  const settled = (id: string) => until(async () => ((await kit.row(id)).status.match(/^(delivered|dead)$/) ? kit.row(id) : undefined), `delivery ${id} to settle`);
+  const settled = (id: string) =>
+    until(
+      async () => ((await kit.row(id)).status.match(/^(delivered|dead)$/) ? kit.row(id) : undefined),
+      `delivery ${id} to settle`,
+    );
 
   it('delivers a signed webhook once, and a redelivered job sends nothing more', async () => {
     const d = await kit.delivery(account, await webhook());
@@ -42,17 +57,27 @@ describe('delivery processor (PostgreSQL + Redis + BullMQ, local receivers)', ()
     expect(await settled(d.id)).toMatchObject({ status: 'delivered', attempts: 1, last_error: null });
     await kit.queues.queue(ALERTS_DELIVERY_QUEUE).remove(d.id);
     await kit.enqueue(d.id);
-    const again = await until(async () => (await kit.queues.queue(ALERTS_DELIVERY_QUEUE).getJobState(d.id)) === 'completed', 'the second job');
+    const again = await until(
+      async () => (await kit.queues.queue(ALERTS_DELIVERY_QUEUE).getJobState(d.id)) === 'completed',
+      'the second job',
+    );
     expect(again).toBe(true);
     expect(receiver.received.filter((r) => r.eventId === d.eventId)).toHaveLength(1);
-    expect(receiver.received.find((r) => r.eventId === d.eventId)).toMatchObject({ valid: true, headerEventId: d.eventId });
+    expect(receiver.received.find((r) => r.eventId === d.eventId)).toMatchObject({
+      valid: true,
+      headerEventId: d.eventId,
+    });
   });
 
   it('dead-letters other 4xx answers without retrying, and leaves the channel active', async () => {
     const channel = await kit.channel(account, 'webhook', `${receiver.url}/hook`, 'whsec_wrong');
     const d = await kit.delivery(account, channel);
     await kit.enqueue(d.id);
-    expect(await settled(d.id)).toMatchObject({ status: 'dead', attempts: 1, last_error: expect.stringContaining('400') });
+    expect(await settled(d.id)).toMatchObject({
+      status: 'dead',
+      attempts: 1,
+      last_error: expect.stringContaining('400'),
+    });
     expect(await kit.channelRow(channel)).toMatchObject({ status: 'active' });
   });
 
@@ -70,7 +95,11 @@ describe('delivery processor (PostgreSQL + Redis + BullMQ, local receivers)', ()
     receiver.failAlways(503);
     try {
       await kit.enqueue(d.id);
-      expect(await settled(d.id)).toMatchObject({ status: 'dead', attempts: 4, last_error: expect.stringMatching(/^gave up after 4 attempts: receiver answered 503/) });
+      expect(await settled(d.id)).toMatchObject({
+        status: 'dead',
+        attempts: 4,
+        last_error: expect.stringMatching(/^gave up after 4 attempts: receiver answered 503/),
+      });
     } finally {
       receiver.failAlways(null);
     }
@@ -81,8 +110,14 @@ describe('delivery processor (PostgreSQL + Redis + BullMQ, local receivers)', ()
     const d = await kit.delivery(account, channel);
     receiver.failNext(1, 410);
     await kit.enqueue(d.id);
-    expect(await settled(d.id)).toMatchObject({ status: 'dead', last_error: expect.stringContaining('channel disabled') });
-    expect(await kit.channelRow(channel)).toMatchObject({ status: 'disabled', disabled_reason: expect.stringContaining('410') });
+    expect(await settled(d.id)).toMatchObject({
+      status: 'dead',
+      last_error: expect.stringContaining('channel disabled'),
+    });
+    expect(await kit.channelRow(channel)).toMatchObject({
+      status: 'disabled',
+      disabled_reason: expect.stringContaining('410'),
+    });
   });
 
   it('disables a Discord channel whose webhook is gone, and a Telegram chat that blocked the bot', async () => {
@@ -94,19 +129,29 @@ describe('delivery processor (PostgreSQL + Redis + BullMQ, local receivers)', ()
     const [d1, d2] = [await kit.delivery(account, dc), await kit.delivery(account, tg)];
     await Promise.all([kit.enqueue(d1.id), kit.enqueue(d2.id)]);
     await Promise.all([settled(d1.id), settled(d2.id)]);
-    expect(await kit.channelRow(dc)).toMatchObject({ status: 'disabled', disabled_reason: expect.stringContaining('404') });
-    expect(await kit.channelRow(tg)).toMatchObject({ status: 'disabled', disabled_reason: expect.stringContaining('bot was blocked') });
+    expect(await kit.channelRow(dc)).toMatchObject({
+      status: 'disabled',
+      disabled_reason: expect.stringContaining('404'),
+    });
+    expect(await kit.channelRow(tg)).toMatchObject({
+      status: 'disabled',
+      disabled_reason: expect.stringContaining('bot was blocked'),
+    });
   });
 
   it('sends nothing to a paused channel', async () => {
     const channel = await kit.channel(account, 'webhook', `${receiver.url}/paused`, SECRET, 'paused');
     const d = await kit.delivery(account, channel);
     await kit.enqueue(d.id);
-    expect(await settled(d.id)).toMatchObject({ status: 'dead', attempts: 0, last_error: 'not sent: the channel is paused' });
+    expect(await settled(d.id)).toMatchObject({
+      status: 'dead',
+      attempts: 0,
+      last_error: 'not sent: the channel is paused',
+    });
     expect(receiver.received.filter((r) => r.eventId === d.eventId)).toEqual([]);
   });
 
-  it('keeps to Discord\'s 5 requests per 2 seconds per webhook (no 429)', async () => {
+  it("keeps to Discord's 5 requests per 2 seconds per webhook (no 429)", async () => {
     const hook = discord.createWebhook();
     const channel = await kit.channel(account, 'discord', hook.url);
     const ds = await Promise.all(Array.from({ length: 7 }, () => kit.delivery(account, channel)));
@@ -126,7 +171,10 @@ describe('delivery processor (PostgreSQL + Redis + BullMQ, local receivers)', ()
 
   it('takes over a delivery whose dispatcher died mid-attempt once its lease lapsed, sending it once', async () => {
     const d = await kit.delivery(account, await webhook());
-    await kit.db.query(`UPDATE alerts.deliveries SET status = 'sending', attempts = 1, updated_at = now() - interval '10 seconds' WHERE id = $1`, [d.id]);
+    await kit.db.query(
+      `UPDATE alerts.deliveries SET status = 'sending', attempts = 1, updated_at = now() - interval '10 seconds' WHERE id = $1`,
+      [d.id],
+    );
     expect(await settled(d.id)).toMatchObject({ status: 'delivered', attempts: 2 });
     expect(receiver.accepted().filter((r) => r.eventId === d.eventId)).toHaveLength(1);
   });
@@ -134,14 +182,20 @@ describe('delivery processor (PostgreSQL + Redis + BullMQ, local receivers)', ()
   it('records without sending again a delivery its dead dispatcher had sent but not recorded (the sent mark)', async () => {
     const d = await kit.delivery(account, await webhook());
     await kit.redis.set(`${kit.config.REDIS_PREFIX}:alerts:sent:${d.id}`, '1', 'EX', 60);
-    await kit.db.query(`UPDATE alerts.deliveries SET status = 'sending', attempts = 1, updated_at = now() - interval '10 seconds' WHERE id = $1`, [d.id]);
+    await kit.db.query(
+      `UPDATE alerts.deliveries SET status = 'sending', attempts = 1, updated_at = now() - interval '10 seconds' WHERE id = $1`,
+      [d.id],
+    );
     expect(await settled(d.id)).toMatchObject({ status: 'delivered' });
     expect(receiver.received.filter((r) => r.eventId === d.eventId)).toEqual([]);
   });
 
   it('leaves alone a delivery another dispatcher is sending (its lease is fresh)', async () => {
     const d = await kit.delivery(account, await webhook());
-    await kit.db.query(`UPDATE alerts.deliveries SET status = 'sending', attempts = 1, updated_at = now() + interval '1 hour' WHERE id = $1`, [d.id]);
+    await kit.db.query(
+      `UPDATE alerts.deliveries SET status = 'sending', attempts = 1, updated_at = now() + interval '1 hour' WHERE id = $1`,
+      [d.id],
+    );
     const later = await kit.delivery(account, await webhook());
     expect(await settled(later.id)).toMatchObject({ status: 'delivered' });
     expect(await kit.row(d.id)).toMatchObject({ status: 'sending', attempts: 1 });

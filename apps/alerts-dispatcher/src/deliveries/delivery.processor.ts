@@ -1,8 +1,21 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import type { DeliveryJob } from '@paper/alerts-data';
 import { type DeliveryOutcome, TokenBuckets } from '@paper/alerts-delivery';
 import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
-import { APP_CONFIG, createRedis, isDependencyOutage, metricsRegistry, outageDelay, QueueRegistry } from '@paper/nest-infra';
+import {
+  APP_CONFIG,
+  createRedis,
+  isDependencyOutage,
+  metricsRegistry,
+  outageDelay,
+  QueueRegistry,
+} from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
 import { Counter, Histogram } from 'prom-client';
 import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
@@ -10,8 +23,19 @@ import { DeliverySender } from './delivery-sender.service';
 import { DeliveryStore } from './delivery-store';
 import { maxAttempts, nextRetryDelay, rateLimitedDelay, type RetryPolicy } from './retry-schedule';
 
-const outcomes = new Counter({ name: 'alerts_delivery_attempts_total', help: 'Delivery attempts by channel kind and outcome', labelNames: ['kind', 'outcome'], registers: [metricsRegistry] });
-const sendSeconds = new Histogram({ name: 'alerts_delivery_send_seconds', help: 'Duration of one delivery attempt', labelNames: ['kind'], buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [metricsRegistry] });
+const outcomes = new Counter({
+  name: 'alerts_delivery_attempts_total',
+  help: 'Delivery attempts by channel kind and outcome',
+  labelNames: ['kind', 'outcome'],
+  registers: [metricsRegistry],
+});
+const sendSeconds = new Histogram({
+  name: 'alerts_delivery_send_seconds',
+  help: 'Duration of one delivery attempt',
+  labelNames: ['kind'],
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [metricsRegistry],
+});
 
 /** Bucket waits up to this long are waited out in place; a longer one postpones the delivery (ms). */
 const SHORT_WAIT_MS = 50;
@@ -69,8 +93,19 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
 
   onApplicationBootstrap(): void {
     this.queues.schedule(ALERTS_DELIVERY_QUEUE, 'sweep-deliveries', this.config.ALERTS_SWEEP_MS);
-    this.queues.worker(ALERTS_DELIVERY_QUEUE, { 'deliveries-due': async () => this.wake(), deliver: async () => this.wake(), 'sweep-deliveries': async () => this.wake() }, { concurrency: 64 });
-    this.renewer = setInterval(() => void this.renew(), Math.max(100, Math.floor(this.config.ALERTS_DELIVERY_LOCK_MS / 3))).unref();
+    this.queues.worker(
+      ALERTS_DELIVERY_QUEUE,
+      {
+        'deliveries-due': async () => this.wake(),
+        deliver: async () => this.wake(),
+        'sweep-deliveries': async () => this.wake(),
+      },
+      { concurrency: 64 },
+    );
+    this.renewer = setInterval(
+      () => void this.renew(),
+      Math.max(100, Math.floor(this.config.ALERTS_DELIVERY_LOCK_MS / 3)),
+    ).unref();
     this.loop = this.run();
   }
 
@@ -111,7 +146,8 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
           failures = 0;
         } catch (error) {
           failures += 1;
-          if (failures === 1 || !isDependencyOutage(error)) this.logger.warn(`claiming due deliveries failed: ${(error as Error).message}`);
+          if (failures === 1 || !isDependencyOutage(error))
+            this.logger.warn(`claiming due deliveries failed: ${(error as Error).message}`);
           await this.pause(outageDelay(failures - 1));
           continue;
         }
@@ -125,7 +161,9 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
 
   private start(delivery: DeliveryJob): void {
     const attempt = this.attempt(delivery)
-      .catch((error: unknown) => this.logger.error(`delivery ${delivery.id} attempt failed: ${(error as Error).message}`))
+      .catch((error: unknown) =>
+        this.logger.error(`delivery ${delivery.id} attempt failed: ${(error as Error).message}`),
+      )
       .then(() => {
         this.inFlight.delete(delivery.id);
         this.wake();
@@ -148,14 +186,19 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
   }
 
   private async renew(): Promise<void> {
-    await this.store.renew([...this.inFlight.keys()]).catch((error: Error) => this.logger.warn(`renewing deliveries in flight failed: ${error.message}`));
+    await this.store
+      .renew([...this.inFlight.keys()])
+      .catch((error: Error) => this.logger.warn(`renewing deliveries in flight failed: ${error.message}`));
   }
 
   /** One attempt of a claimed delivery (status `sending`, attempts counted). */
   async attempt(delivery: DeliveryJob): Promise<DeliverResult> {
     const id = delivery.id;
     if (delivery.channel.status !== 'active') {
-      const why = delivery.channel.status === 'paused' ? 'the channel is paused' : `the channel is disabled${delivery.channel.disabledReason ? ` (${delivery.channel.disabledReason})` : ''}`;
+      const why =
+        delivery.channel.status === 'paused'
+          ? 'the channel is paused'
+          : `the channel is disabled${delivery.channel.disabledReason ? ` (${delivery.channel.disabledReason})` : ''}`;
       await this.store.dead(id, `not sent: ${why}`, true);
       return 'skipped';
     }
@@ -171,7 +214,9 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
       return 'delivered';
     }
     const end = sendSeconds.startTimer({ kind: delivery.channel.kind });
-    const outcome: DeliveryOutcome = await this.sender.send(delivery).catch((error: unknown) => ({ kind: 'retry', reason: `send failed: ${(error as Error).message}` }));
+    const outcome: DeliveryOutcome = await this.sender
+      .send(delivery)
+      .catch((error: unknown) => ({ kind: 'retry', reason: `send failed: ${(error as Error).message}` }));
     end();
     outcomes.inc({ kind: delivery.channel.kind, outcome: outcome.kind });
     switch (outcome.kind) {
@@ -204,13 +249,23 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
    * receiver's Retry-After (plus a small jitter). The destination's buckets are held closed as long, so
    * other deliveries to the same receiver wait too. ALERTS_RATE_LIMITED_MAX bounds how often this can happen.
    */
-  private async rateLimited(delivery: DeliveryJob, outcome: Extract<DeliveryOutcome, { kind: 'retry' }>): Promise<DeliverResult> {
+  private async rateLimited(
+    delivery: DeliveryJob,
+    outcome: Extract<DeliveryOutcome, { kind: 'retry' }>,
+  ): Promise<DeliverResult> {
     const delay = rateLimitedDelay(delivery.rateLimited, delivery.attempts - 1, this.policy, outcome.retryAfterMs);
     if (delay === undefined) {
-      await this.store.dead(delivery.id, `gave up after ${delivery.rateLimited + 1} rate-limited answers: ${outcome.reason}`);
+      await this.store.dead(
+        delivery.id,
+        `gave up after ${delivery.rateLimited + 1} rate-limited answers: ${outcome.reason}`,
+      );
       return 'dead';
     }
-    if (outcome.retryAfterMs !== undefined) await this.buckets.hold(this.sender.buckets(delivery), Math.min(outcome.retryAfterMs, this.policy.retryAfterMaxMs));
+    if (outcome.retryAfterMs !== undefined)
+      await this.buckets.hold(
+        this.sender.buckets(delivery),
+        Math.min(outcome.retryAfterMs, this.policy.retryAfterMaxMs),
+      );
     await this.store.rateLimited(delivery.id, outcome.reason, new Date(Date.now() + delay));
     return 'retry_scheduled';
   }
@@ -248,7 +303,8 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
         return await write();
       } catch (error) {
         if (!isDependencyOutage(error)) throw error;
-        if (retry === 0) this.logger.warn(`recording a sent delivery waits for PostgreSQL: ${(error as Error).message}`);
+        if (retry === 0)
+          this.logger.warn(`recording a sent delivery waits for PostgreSQL: ${(error as Error).message}`);
         await new Promise((r) => setTimeout(r, outageDelay(retry)));
       }
     }

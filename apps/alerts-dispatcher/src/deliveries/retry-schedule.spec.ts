@@ -1,6 +1,11 @@
 import { maxAttempts, nextRetryDelay, rateLimitedDelay, type RetryPolicy } from './retry-schedule';
 
-const policy: RetryPolicy = { schedule: [5000, 300_000, 1_800_000], jitterPct: 20, retryAfterMaxMs: 3_600_000, rateLimitedMax: 3 };
+const policy: RetryPolicy = {
+  schedule: [5000, 300_000, 1_800_000],
+  jitterPct: 20,
+  retryAfterMaxMs: 3_600_000,
+  rateLimitedMax: 3,
+};
 
 describe('retry schedule', () => {
   it('gives one immediate attempt plus one per scheduled delay', () => {
@@ -21,7 +26,7 @@ describe('retry schedule', () => {
     }
   });
 
-  it('waits at least as long as a failed attempt\'s Retry-After asks, up to the cap', () => {
+  it("waits at least as long as a failed attempt's Retry-After asks, up to the cap", () => {
     expect(nextRetryDelay(1, policy, 60_000, () => 0.5)).toBe(60_000);
     expect(nextRetryDelay(1, policy, 1000, () => 0.5)).toBe(5000);
     expect(nextRetryDelay(1, policy, 86_400_000, () => 0.5)).toBe(3_600_000);

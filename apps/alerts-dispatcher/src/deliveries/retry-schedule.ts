@@ -28,7 +28,12 @@ function scheduled(index: number, policy: RetryPolicy, random: () => number): nu
  * the attempts are used up (dead letter). The scheduled delay gets random jitter; a receiver's
  * Retry-After on a failed attempt (503, say) makes it longer, never shorter.
  */
-export function nextRetryDelay(attemptsMade: number, policy: RetryPolicy, retryAfterMs?: number, random: () => number = Math.random): number | undefined {
+export function nextRetryDelay(
+  attemptsMade: number,
+  policy: RetryPolicy,
+  retryAfterMs?: number,
+  random: () => number = Math.random,
+): number | undefined {
   if (attemptsMade < 1 || attemptsMade > policy.schedule.length) return undefined;
   const asked = retryAfterMs === undefined ? 0 : Math.min(retryAfterMs, policy.retryAfterMaxMs);
   return Math.max(scheduled(attemptsMade - 1, policy, random), asked);
@@ -40,7 +45,13 @@ export function nextRetryDelay(attemptsMade: number, policy: RetryPolicy, retryA
  * 250 ms, never earlier than asked); without a Retry-After, the scheduled delay that follows the
  * attempts counted so far. Undefined at the `rateLimitedMax`-th rate-limited answer (dead letter), so a receiver that always answers 429 cannot keep a delivery forever.
  */
-export function rateLimitedDelay(rateLimitedSoFar: number, countedAttempts: number, policy: RetryPolicy, retryAfterMs?: number, random: () => number = Math.random): number | undefined {
+export function rateLimitedDelay(
+  rateLimitedSoFar: number,
+  countedAttempts: number,
+  policy: RetryPolicy,
+  retryAfterMs?: number,
+  random: () => number = Math.random,
+): number | undefined {
   if (rateLimitedSoFar + 1 >= policy.rateLimitedMax) return undefined;
   if (retryAfterMs === undefined) return scheduled(countedAttempts, policy, random);
   const asked = Math.max(0, Math.min(retryAfterMs, policy.retryAfterMaxMs));

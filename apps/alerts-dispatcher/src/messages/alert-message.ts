@@ -70,23 +70,78 @@ function body(alert: AlertForDelivery): { title: string; lines: string[]; color:
         ],
       };
     case 'position_opened':
-      return { title: `Position opened: ${position(d)}`, color: BLUE, lines: [`Entry ${amount(d['entryPrice'])} · margin ${usd(d['marginUsd'])} · notional ${usd(d['notionalUsd'])}`, `Position #${text(d['positionId'])}`] };
+      return {
+        title: `Position opened: ${position(d)}`,
+        color: BLUE,
+        lines: [
+          `Entry ${amount(d['entryPrice'])} · margin ${usd(d['marginUsd'])} · notional ${usd(d['notionalUsd'])}`,
+          `Position #${text(d['positionId'])}`,
+        ],
+      };
     case 'position_closed':
-      return { title: `Position closed: ${position(d)}`, color: Number(d['pnlUsd']) >= 0 ? GREEN : AMBER, lines: [`Exit ${amount(d['exitPrice'])} · settled PnL ${signedUsd(d['pnlUsd'])}`, `Margin ${usd(d['marginUsd'])} · position #${text(d['positionId'])}`] };
+      return {
+        title: `Position closed: ${position(d)}`,
+        color: Number(d['pnlUsd']) >= 0 ? GREEN : AMBER,
+        lines: [
+          `Exit ${amount(d['exitPrice'])} · settled PnL ${signedUsd(d['pnlUsd'])}`,
+          `Margin ${usd(d['marginUsd'])} · position #${text(d['positionId'])}`,
+        ],
+      };
     case 'position_liquidated':
-      return { title: `Position liquidated: ${position(d)}`, color: RED, lines: [`Liquidated at ${amount(d['exitPrice'])} · margin lost ${usd(d['marginUsd'])}`, `Position #${text(d['positionId'])}`] };
+      return {
+        title: `Position liquidated: ${position(d)}`,
+        color: RED,
+        lines: [
+          `Liquidated at ${amount(d['exitPrice'])} · margin lost ${usd(d['marginUsd'])}`,
+          `Position #${text(d['positionId'])}`,
+        ],
+      };
     case 'balance_change':
-      return { title: `Balance changed by ${signedUsd(d['changeUsd'])}`, color: AMBER, lines: [`${usd(d['previousUsd'])} → ${usd(d['currentUsd'])} (alert at a change of ${usd(d['thresholdUsd'])})`, `Free ${usd(d['freeUsd'])} · margin ${usd(d['lockedUsd'])} · queued ${usd(d['queuedUsd'])}`] };
+      return {
+        title: `Balance changed by ${signedUsd(d['changeUsd'])}`,
+        color: AMBER,
+        lines: [
+          `${usd(d['previousUsd'])} → ${usd(d['currentUsd'])} (alert at a change of ${usd(d['thresholdUsd'])})`,
+          `Free ${usd(d['freeUsd'])} · margin ${usd(d['lockedUsd'])} · queued ${usd(d['queuedUsd'])}`,
+        ],
+      };
     case 'session_key_expiring':
-      return { title: `Session key expires in ${amount(d['daysLeft'], 1)} days`, color: AMBER, lines: [`Key ${text(d['sessionKey'])}${d['label'] ? ` (${text(d['label'])})` : ''}`, `Expires ${text(d['expiresAt'])}; approve a new key to keep trading.`] };
+      return {
+        title: `Session key expires in ${amount(d['daysLeft'], 1)} days`,
+        color: AMBER,
+        lines: [
+          `Key ${text(d['sessionKey'])}${d['label'] ? ` (${text(d['label'])})` : ''}`,
+          `Expires ${text(d['expiresAt'])}; approve a new key to keep trading.`,
+        ],
+      };
     case 'rewards':
-      return { title: `Queued winnings above ${usd(d['aboveUsdc'])}`, color: GREEN, lines: [`Queued ${usd(d['queuedUsd'])} · PAPER ${amount(d['paper'], 2)} (staked ${amount(d['paperStaked'], 2)})`] };
+      return {
+        title: `Queued winnings above ${usd(d['aboveUsdc'])}`,
+        color: GREEN,
+        lines: [
+          `Queued ${usd(d['queuedUsd'])} · PAPER ${amount(d['paper'], 2)} (staked ${amount(d['paperStaked'], 2)})`,
+        ],
+      };
     case 'mint_rate':
-      return { title: 'PAPER mint rate above threshold', color: AMBER, lines: [`${amount(d['mintedLastHour'], 2)} PAPER minted in the last hour (alert above ${amount(d['thresholdPerHour'], 2)})`] };
+      return {
+        title: 'PAPER mint rate above threshold',
+        color: AMBER,
+        lines: [
+          `${amount(d['mintedLastHour'], 2)} PAPER minted in the last hour (alert above ${amount(d['thresholdPerHour'], 2)})`,
+        ],
+      };
     case 'market_status':
-      return { title: `${text(d['market'])} market is now ${text(d['to'])}`, color: d['to'] === 'open' ? GREEN : AMBER, lines: [`It was ${text(d['from'])}.`] };
+      return {
+        title: `${text(d['market'])} market is now ${text(d['to'])}`,
+        color: d['to'] === 'open' ? GREEN : AMBER,
+        lines: [`It was ${text(d['from'])}.`],
+      };
     default:
-      return { title: `Alert: ${alert.kind}`, color: GREY, lines: Object.entries(d).map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : text(v)}`) };
+      return {
+        title: `Alert: ${alert.kind}`,
+        color: GREY,
+        lines: Object.entries(d).map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : text(v)}`),
+      };
   }
 }
 

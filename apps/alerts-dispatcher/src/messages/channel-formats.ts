@@ -1,5 +1,11 @@
 import type { AlertForDelivery } from '@paper/alerts-data';
-import { buildWebhookEvent, type DiscordMessage, fitDiscordLimits, formatTelegramHtml, type WebhookEvent } from '@paper/alerts-delivery';
+import {
+  buildWebhookEvent,
+  type DiscordMessage,
+  fitDiscordLimits,
+  formatTelegramHtml,
+  type WebhookEvent,
+} from '@paper/alerts-delivery';
 import { DISCLAIMER, describeAlert } from './alert-message';
 
 /** Escapes Discord markdown so user text (labels) shows as typed. */
@@ -13,7 +19,15 @@ export function discordAlertMessage(alert: AlertForDelivery): DiscordMessage {
   const lines = m.lines.map(escapeDiscordMarkdown);
   return fitDiscordLimits({
     content: escapeDiscordMarkdown(m.title),
-    embeds: [{ title: escapeDiscordMarkdown(m.title), description: lines.join('\n'), color: m.color, timestamp: alert.occurredAt.toISOString(), footer: { text: `${alert.eventId} · ${DISCLAIMER}` } }],
+    embeds: [
+      {
+        title: escapeDiscordMarkdown(m.title),
+        description: lines.join('\n'),
+        color: m.color,
+        timestamp: alert.occurredAt.toISOString(),
+        footer: { text: `${alert.eventId} · ${DISCLAIMER}` },
+      },
+    ],
   });
 }
 
@@ -24,7 +38,11 @@ export function telegramAlertText(alert: AlertForDelivery): string {
 }
 
 /** Body of a signed webhook delivery: identical on every attempt (only the signature header changes). */
-export interface AlertWebhookEvent extends WebhookEvent<{ alertId: string; title: string; watch: { id: string; label: string | null; role: string | null } | null }> {
+export interface AlertWebhookEvent extends WebhookEvent<{
+  alertId: string;
+  title: string;
+  watch: { id: string; label: string | null; role: string | null } | null;
+}> {
   kind: string;
   wallet: string | null;
   details: Record<string, unknown>;
@@ -35,8 +53,21 @@ export function alertWebhookEvent(alert: AlertForDelivery): AlertWebhookEvent {
   const base = buildWebhookEvent(
     alert.eventId,
     `alert.${alert.kind}`,
-    { alertId: alert.alertId, title: describeAlert(alert).title, watch: alert.watchId ? { id: alert.watchId, label: alert.watchLabel, role: alert.watchRole } : null },
+    {
+      alertId: alert.alertId,
+      title: describeAlert(alert).title,
+      watch: alert.watchId ? { id: alert.watchId, label: alert.watchLabel, role: alert.watchRole } : null,
+    },
     alert.createdAt,
   );
-  return { id: base.id, type: base.type, kind: alert.kind, wallet: alert.wallet, occurredAt: alert.occurredAt.toISOString(), details: alert.details, createdAt: base.createdAt, data: base.data };
+  return {
+    id: base.id,
+    type: base.type,
+    kind: alert.kind,
+    wallet: alert.wallet,
+    occurredAt: alert.occurredAt.toISOString(),
+    details: alert.details,
+    createdAt: base.createdAt,
+    data: base.data,
+  };
 }

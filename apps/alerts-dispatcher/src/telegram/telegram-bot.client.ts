@@ -22,7 +22,12 @@ export interface TelegramMessage {
 export interface TelegramUpdate {
   update_id: number;
   message?: TelegramMessage;
-  callback_query?: { id: string; from: { id: number; first_name?: string; username?: string }; message?: TelegramMessage; data?: string };
+  callback_query?: {
+    id: string;
+    from: { id: number; first_name?: string; username?: string };
+    message?: TelegramMessage;
+    data?: string;
+  };
 }
 
 export interface InlineButton {
@@ -89,15 +94,30 @@ export class TelegramBotClient {
       body: JSON.stringify(body),
       signal: AbortSignal.any(signals),
     });
-    const answer = (await response.json().catch(() => ({}))) as { ok?: boolean; result?: T; description?: string; parameters?: { retry_after?: number } };
+    const answer = (await response.json().catch(() => ({}))) as {
+      ok?: boolean;
+      result?: T;
+      description?: string;
+      parameters?: { retry_after?: number };
+    };
     if (!response.ok || answer.ok !== true) {
-      throw new TelegramApiError(method, response.status, answer.description ?? `HTTP ${response.status}`, answer.parameters?.retry_after);
+      throw new TelegramApiError(
+        method,
+        response.status,
+        answer.description ?? `HTTP ${response.status}`,
+        answer.parameters?.retry_after,
+      );
     }
     return answer.result as T;
   }
 
   getUpdates(offset: number | undefined, timeoutS: number, signal?: AbortSignal): Promise<TelegramUpdate[]> {
-    return this.call<TelegramUpdate[]>('getUpdates', { offset, timeout: timeoutS, allowed_updates: UPDATE_TYPES }, (timeoutS + 10) * 1000, signal);
+    return this.call<TelegramUpdate[]>(
+      'getUpdates',
+      { offset, timeout: timeoutS, allowed_updates: UPDATE_TYPES },
+      (timeoutS + 10) * 1000,
+      signal,
+    );
   }
 
   setWebhook(url: string, secretToken: string): Promise<boolean> {
@@ -114,15 +134,40 @@ export class TelegramBotClient {
 
   /** An HTML message, optionally with an inline keyboard; link previews off. */
   sendMessage(chatId: string, html: string, keyboard?: InlineKeyboard): Promise<{ message_id: number }> {
-    return this.call('sendMessage', { chat_id: chatId, text: html, parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...markup(keyboard) }, this.config.ALERTS_DELIVERY_TIMEOUT_MS);
+    return this.call(
+      'sendMessage',
+      {
+        chat_id: chatId,
+        text: html,
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+        ...markup(keyboard),
+      },
+      this.config.ALERTS_DELIVERY_TIMEOUT_MS,
+    );
   }
 
   editMessageText(chatId: string, messageId: number, html: string, keyboard?: InlineKeyboard): Promise<unknown> {
-    return this.call('editMessageText', { chat_id: chatId, message_id: messageId, text: html, parse_mode: 'HTML', link_preview_options: { is_disabled: true }, ...markup(keyboard) }, this.config.ALERTS_DELIVERY_TIMEOUT_MS);
+    return this.call(
+      'editMessageText',
+      {
+        chat_id: chatId,
+        message_id: messageId,
+        text: html,
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+        ...markup(keyboard),
+      },
+      this.config.ALERTS_DELIVERY_TIMEOUT_MS,
+    );
   }
 
   answerCallbackQuery(id: string, text: string, showAlert = false): Promise<boolean> {
-    return this.call<boolean>('answerCallbackQuery', { callback_query_id: id, text: text.slice(0, 200), show_alert: showAlert }, this.config.ALERTS_DELIVERY_TIMEOUT_MS);
+    return this.call<boolean>(
+      'answerCallbackQuery',
+      { callback_query_id: id, text: text.slice(0, 200), show_alert: showAlert },
+      this.config.ALERTS_DELIVERY_TIMEOUT_MS,
+    );
   }
 
   deleteWebhook(): Promise<boolean> {

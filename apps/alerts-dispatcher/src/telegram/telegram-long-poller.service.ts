@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type BeforeApplicationShutdown,
+} from '@nestjs/common';
 import { APP_CONFIG, REDIS } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
@@ -35,8 +41,14 @@ export class TelegramLongPoller implements OnApplicationBootstrap, BeforeApplica
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.bot.configured) return;
-    if (this.config.TELEGRAM_UPDATES_MODE === 'webhook' && this.config.TELEGRAM_WEBHOOK_URL && this.config.TELEGRAM_WEBHOOK_SECRET) {
-      await this.bot.setWebhook(this.config.TELEGRAM_WEBHOOK_URL, this.config.TELEGRAM_WEBHOOK_SECRET).catch((error: Error) => this.logger.warn(`setWebhook failed: ${error.message}`));
+    if (
+      this.config.TELEGRAM_UPDATES_MODE === 'webhook' &&
+      this.config.TELEGRAM_WEBHOOK_URL &&
+      this.config.TELEGRAM_WEBHOOK_SECRET
+    ) {
+      await this.bot
+        .setWebhook(this.config.TELEGRAM_WEBHOOK_URL, this.config.TELEGRAM_WEBHOOK_SECRET)
+        .catch((error: Error) => this.logger.warn(`setWebhook failed: ${error.message}`));
     }
     if (this.config.TELEGRAM_UPDATES_MODE === 'polling') this.loop = this.run();
   }
@@ -72,10 +84,16 @@ export class TelegramLongPoller implements OnApplicationBootstrap, BeforeApplica
         }
         if (!leading) {
           leading = true;
-          await this.bot.deleteWebhook().catch((error: Error) => this.logger.warn(`deleteWebhook failed: ${error.message}`));
+          await this.bot
+            .deleteWebhook()
+            .catch((error: Error) => this.logger.warn(`deleteWebhook failed: ${error.message}`));
         }
         const stored = await this.redis.get(this.key('offset'));
-        const batch = await this.bot.getUpdates(stored ? Number(stored) : undefined, this.config.TELEGRAM_POLL_TIMEOUT_S, this.abort.signal);
+        const batch = await this.bot.getUpdates(
+          stored ? Number(stored) : undefined,
+          this.config.TELEGRAM_POLL_TIMEOUT_S,
+          this.abort.signal,
+        );
         for (const update of batch) {
           await this.updates.process(update);
           await this.redis.set(this.key('offset'), String(update.update_id + 1));

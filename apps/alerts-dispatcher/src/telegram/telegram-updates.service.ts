@@ -45,14 +45,18 @@ export class TelegramUpdates {
   private async handle(update: TelegramUpdate): Promise<UpdateOutcome> {
     const unstorable = unstorableTextPath(update);
     if (unstorable) {
-      this.logger.warn(`Telegram update ${update.update_id} ignored: "${unstorable}" contains a character that cannot be stored`);
+      this.logger.warn(
+        `Telegram update ${update.update_id} ignored: "${unstorable}" contains a character that cannot be stored`,
+      );
       return 'unstorable';
     }
     try {
       return await this.route(update);
     } catch (error) {
       if (isDependencyOutage(error)) throw error;
-      this.logger.error(`Telegram update ${update.update_id} failed and is skipped: ${(error as Error).stack ?? String(error)}`);
+      this.logger.error(
+        `Telegram update ${update.update_id} failed and is skipped: ${(error as Error).stack ?? String(error)}`,
+      );
       return 'failed';
     }
   }
@@ -66,10 +70,12 @@ export class TelegramUpdates {
     if (!code) return this.bot.onMessage(message);
     const handled = await this.links.handle(message, code);
     if (handled.result !== 'ignored' && handled.chatId && this.client.configured) {
-      await this.client.sendMessage(handled.chatId, escapeTelegramHtml(REPLIES[handled.result])).catch((error: Error) => {
-        if (!(error instanceof TelegramApiError)) throw error;
-        this.logger.warn(`reply to a Telegram update was not delivered: ${error.message}`);
-      });
+      await this.client
+        .sendMessage(handled.chatId, escapeTelegramHtml(REPLIES[handled.result]))
+        .catch((error: Error) => {
+          if (!(error instanceof TelegramApiError)) throw error;
+          this.logger.warn(`reply to a Telegram update was not delivered: ${error.message}`);
+        });
     }
     return handled.result;
   }

@@ -22,17 +22,32 @@ export class TelegramWebhookController {
 
   @Post('webhook')
   @HttpCode(200)
-  async webhook(@Headers('x-telegram-bot-api-secret-token') token: string | undefined, @Body() body: unknown): Promise<{ ok: true }> {
+  async webhook(
+    @Headers('x-telegram-bot-api-secret-token') token: string | undefined,
+    @Body() body: unknown,
+  ): Promise<{ ok: true }> {
     const secret = this.config.TELEGRAM_WEBHOOK_SECRET;
     if (this.config.TELEGRAM_UPDATES_MODE !== 'webhook' || !secret || !this.config.TELEGRAM_BOT_TOKEN) {
-      throw new CodedError(AlertsErrorCode.NotFound, 404, 'Telegram updates are not received by webhook on this service.');
+      throw new CodedError(
+        AlertsErrorCode.NotFound,
+        404,
+        'Telegram updates are not received by webhook on this service.',
+      );
     }
     if (!token || !timingSafeEqual(digest(token), digest(secret))) {
-      throw new CodedError(AlertsErrorCode.Unauthorized, 401, 'The X-Telegram-Bot-Api-Secret-Token header is missing or wrong.');
+      throw new CodedError(
+        AlertsErrorCode.Unauthorized,
+        401,
+        'The X-Telegram-Bot-Api-Secret-Token header is missing or wrong.',
+      );
     }
     const update = body as TelegramUpdate | undefined;
     if (!update || typeof update !== 'object' || typeof update.update_id !== 'number') {
-      throw new CodedError(AlertsErrorCode.ValidationFailed, 400, 'The body must be a Telegram Update object with an update_id.');
+      throw new CodedError(
+        AlertsErrorCode.ValidationFailed,
+        400,
+        'The body must be a Telegram Update object with an update_id.',
+      );
     }
     await this.updates.process(update);
     return { ok: true };

@@ -1,4 +1,11 @@
-import { AccountsService, AlertsService, ChannelsService, ProtocolRulesService, TelegramChatsService, WatchesService } from '@paper/alerts-accounts';
+import {
+  AccountsService,
+  AlertsService,
+  ChannelsService,
+  ProtocolRulesService,
+  TelegramChatsService,
+  WatchesService,
+} from '@paper/alerts-accounts';
 import { createAlertsDataSource } from '@paper/alerts-data';
 import { createTestDatabase, migrateDatabase, type TestDatabase } from '@paper/dev-stack';
 import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
@@ -44,7 +51,16 @@ export class DispatcherTestKit {
     const accounts = new AccountsService(db, config, watches, channels, new ProtocolRulesService(db));
     this.identity = new BotIdentity(client, config);
     this.links = new TelegramLinkService(db, chats);
-    this.bot = new TelegramBot(client, this.identity, accounts, watches, channels, new AlertsService(db), chats, config);
+    this.bot = new TelegramBot(
+      client,
+      this.identity,
+      accounts,
+      watches,
+      channels,
+      new AlertsService(db),
+      chats,
+      config,
+    );
     this.updates = this.updatesWith(this.links);
   }
 
@@ -56,7 +72,11 @@ export class DispatcherTestKit {
   static async start(env: Record<string, string>): Promise<DispatcherTestKit> {
     const database = await createTestDatabase('paper_dispatch');
     migrateDatabase(database.url, ['alerts']);
-    const config = alertsDispatcherConfigSchema.parse({ DATABASE_URL: database.url, REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`, ...env });
+    const config = alertsDispatcherConfigSchema.parse({
+      DATABASE_URL: database.url,
+      REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
+      ...env,
+    });
     const db = createAlertsDataSource({ url: database.url, poolSize: 5, applicationName: 'dispatcher-int-test' });
     await db.initialize();
     return new DispatcherTestKit(database, db, new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 }), config);
@@ -74,23 +94,55 @@ export class DispatcherTestKit {
 
   async account(): Promise<string> {
     const id = randomUUID();
-    await this.db.query(`INSERT INTO alerts.accounts (id, token_hash) VALUES ($1, $2)`, [id, randomBytes(32).toString('hex')]);
+    await this.db.query(`INSERT INTO alerts.accounts (id, token_hash) VALUES ($1, $2)`, [
+      id,
+      randomBytes(32).toString('hex'),
+    ]);
     return id;
   }
 
-  async channel(accountId: string, kind: 'webhook' | 'discord' | 'telegram', target: string, secret: string | null = null, status = 'active'): Promise<string> {
+  async channel(
+    accountId: string,
+    kind: 'webhook' | 'discord' | 'telegram',
+    target: string,
+    secret: string | null = null,
+    status = 'active',
+  ): Promise<string> {
     const id = randomUUID();
-    await this.db.query(`INSERT INTO alerts.channels (id, account_id, kind, target, secret, status) VALUES ($1, $2, $3, $4, $5, $6)`, [id, accountId, kind, target, secret, status]);
+    await this.db.query(
+      `INSERT INTO alerts.channels (id, account_id, kind, target, secret, status) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, accountId, kind, target, secret, status],
+    );
     return id;
   }
 
   /** An alert with one queued delivery to `channelId`; returns the delivery id and event id. */
-  async delivery(accountId: string, channelId: string, kind = 'position_opened', createdAgoMs = 0): Promise<{ id: string; eventId: string }> {
+  async delivery(
+    accountId: string,
+    channelId: string,
+    kind = 'position_opened',
+    createdAgoMs = 0,
+  ): Promise<{ id: string; eventId: string }> {
     const alertId = randomUUID();
     const eventId = `evt_${randomBytes(12).toString('hex')}`;
     await this.db.query(
       `INSERT INTO alerts.alerts (id, account_id, event_id, kind, wallet, details, occurred_at) VALUES ($1, $2, $3, $4, $5, $6, now())`,
-      [alertId, accountId, eventId, kind, '0x52908400098527886e0f7030069857d2e4169ee7', JSON.stringify({ positionId: '7', market: 'BTC', side: 'long', leverage: 100, marginUsd: 100, entryPrice: 100000, notionalUsd: 10000 })],
+      [
+        alertId,
+        accountId,
+        eventId,
+        kind,
+        '0x52908400098527886e0f7030069857d2e4169ee7',
+        JSON.stringify({
+          positionId: '7',
+          market: 'BTC',
+          side: 'long',
+          leverage: 100,
+          marginUsd: 100,
+          entryPrice: 100000,
+          notionalUsd: 10000,
+        }),
+      ],
     );
     const id = randomUUID();
     await this.db.query(
@@ -105,23 +157,34 @@ export class DispatcherTestKit {
     await this.queues.add(ALERTS_DELIVERY_QUEUE, 'deliver', { deliveryId: id }, { jobId: id });
   }
 
-  async row(id: string): Promise<{ status: string; attempts: number; last_error: string | null; next_attempt_at: Date | null }> {
-    const r = await queryRow<{ status: string; attempts: number; last_error: string | null; next_attempt_at: Date | null }>(
-      this.db,
-      `SELECT status, attempts, last_error, next_attempt_at FROM alerts.deliveries WHERE id = $1`,
-      [id],
-    );
+  async row(
+    id: string,
+  ): Promise<{ status: string; attempts: number; last_error: string | null; next_attempt_at: Date | null }> {
+    const r = await queryRow<{
+      status: string;
+      attempts: number;
+      last_error: string | null;
+      next_attempt_at: Date | null;
+    }>(this.db, `SELECT status, attempts, last_error, next_attempt_at FROM alerts.deliveries WHERE id = $1`, [id]);
     return r!;
   }
 
   async channelRow(id: string): Promise<{ status: string; disabled_reason: string | null }> {
-    const r = await queryRow<{ status: string; disabled_reason: string | null }>(this.db, `SELECT status, disabled_reason FROM alerts.channels WHERE id = $1`, [id]);
+    const r = await queryRow<{ status: string; disabled_reason: string | null }>(
+      this.db,
+      `SELECT status, disabled_reason FROM alerts.channels WHERE id = $1`,
+      [id],
+    );
     return r!;
   }
 }
 
 /** Polls until the check passes (no fixed sleeps standing in for readiness). */
-export async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 15000): Promise<T> {
+export async function until<T>(
+  check: () => Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 15000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

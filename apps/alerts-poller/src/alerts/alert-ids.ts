@@ -27,4 +27,5 @@ export function uuidFrom(name: string): string {
 export const alertIdFor = (accountId: string, eventId: string): string => uuidFrom(`alert|${accountId}|${eventId}`);
 
 /** The delivery of an alert to a channel; also the BullMQ job id of its `deliver` job. */
-export const deliveryIdFor = (eventId: string, channelId: string): string => uuidFrom(`delivery|${eventId}|${channelId}`);
+export const deliveryIdFor = (eventId: string, channelId: string): string =>
+  uuidFrom(`delivery|${eventId}|${channelId}`);

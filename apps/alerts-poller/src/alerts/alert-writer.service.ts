@@ -66,7 +66,10 @@ export class AlertWriter {
       if (fence) await this.checkFence(m, cycle.poll.name, fence);
       await writeRuleStates(m, 'watch', cycle.ruleStates);
       await writeRuleStates(m, 'account', cycle.protocolStates);
-      const created = await insertNewAlerts(m, cycle.alerts.map((a) => ({ ...a, id: alertIdFor(a.accountId, a.eventId) })));
+      const created = await insertNewAlerts(
+        m,
+        cycle.alerts.map((a) => ({ ...a, id: alertIdFor(a.accountId, a.eventId) })),
+      );
       const deliveryIds = await this.insertDeliveries(m, created);
       await writePollStatus(m, cycle.poll);
       return { alertsCreated: created.length, deliveryIds };
@@ -86,7 +89,9 @@ export class AlertWriter {
     try {
       await this.queues.add(ALERTS_DELIVERY_QUEUE, 'deliveries-due', {}, { jobId: DELIVERIES_DUE_JOB_ID });
     } catch (error) {
-      this.logger.warn(`waking the dispatchers for ${deliveryIds.length} deliveries failed (they find due deliveries by themselves): ${(error as Error).message}`);
+      this.logger.warn(
+        `waking the dispatchers for ${deliveryIds.length} deliveries failed (they find due deliveries by themselves): ${(error as Error).message}`,
+      );
     }
   }
 
@@ -103,7 +108,13 @@ export class AlertWriter {
     const deliveries = created.flatMap((a) =>
       channels
         .filter((c) => c.account_id === a.account_id)
-        .map((c) => ({ id: deliveryIdFor(a.event_id, c.id), accountId: a.account_id, alertId: a.id, channelId: c.id, eventId: a.event_id })),
+        .map((c) => ({
+          id: deliveryIdFor(a.event_id, c.id),
+          accountId: a.account_id,
+          alertId: a.id,
+          channelId: c.id,
+          eventId: a.event_id,
+        })),
     );
     return insertQueuedDeliveries(m, deliveries);
   }

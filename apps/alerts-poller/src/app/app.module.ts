@@ -19,12 +19,26 @@ export class AppModule {
       imports: [
         InfraModule.forRoot({
           config,
-          database: () => createAlertsDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'alerts-poller' }),
+          database: () =>
+            createAlertsDataSource({
+              url: config.DATABASE_URL,
+              poolSize: config.DATABASE_POOL_SIZE,
+              applicationName: 'alerts-poller',
+            }),
           redis: config,
         }),
         QueueModule,
       ],
-      providers: [ToolApiClient, ExchangeStream, WatchStore, WalletObserver, AlertWriter, WalletPollService, ProtocolPollService, PollProcessor],
+      providers: [
+        ToolApiClient,
+        ExchangeStream,
+        WatchStore,
+        WalletObserver,
+        AlertWriter,
+        WalletPollService,
+        ProtocolPollService,
+        PollProcessor,
+      ],
     };
   }
 }

@@ -2,7 +2,14 @@ import type { WatchRow } from '@paper/alerts-data';
 import { sessionKeyAlertDue } from '../rules/session-key.rule';
 import type { TradeEvent } from '../tool-api/tool-data';
 import { nextScanPages, type ScanState, scanVerdict, type ScanVerdict } from './open-position-scan';
-import { needsAccount, needsBaseline, needsPositions, RECHECK_WINDOW_MS, type RuleStates, tradesChangeValues } from './watch-state';
+import {
+  needsAccount,
+  needsBaseline,
+  needsPositions,
+  RECHECK_WINDOW_MS,
+  type RuleStates,
+  tradesChangeValues,
+} from './watch-state';
 
 /**
  * Why a wallet's account is read, most urgent first:
@@ -16,9 +23,20 @@ import { needsAccount, needsBaseline, needsPositions, RECHECK_WINDOW_MS, type Ru
  * - baseline: a balance, session-key or rewards rule was never evaluated;
  * - idle: the slow refresh of a quiet wallet (deposits, payouts, staking, new keys are not in the feed).
  */
-export type FetchReason = 'activity' | 'pending' | 'recheck' | 'gap' | 'key_due' | 'seed' | 'unknown' | 'baseline' | 'idle';
+export type FetchReason =
+  'activity' | 'pending' | 'recheck' | 'gap' | 'key_due' | 'seed' | 'unknown' | 'baseline' | 'idle';
 
-const PRIORITY: Record<FetchReason, number> = { activity: 0, pending: 0, recheck: 0, gap: 1, key_due: 1, seed: 2, unknown: 2, baseline: 3, idle: 4 };
+const PRIORITY: Record<FetchReason, number> = {
+  activity: 0,
+  pending: 0,
+  recheck: 0,
+  gap: 1,
+  key_due: 1,
+  seed: 2,
+  unknown: 2,
+  baseline: 3,
+  idle: 4,
+};
 /** Reads of these priorities that do not fit the budget are remembered as `pending` (read first next cycle). */
 const URGENT = 1;
 
@@ -55,7 +73,12 @@ function activityNeedsRead(watch: WatchRow, events: readonly TradeEvent[] | unde
   return events.some((e) => e.type === 'open') || tradesChangeValues(watch.rules);
 }
 
-function reasonFor(watch: WatchRow, states: RuleStates | undefined, verdict: ScanVerdict | undefined, options: FetchPlanOptions): FetchReason | undefined {
+function reasonFor(
+  watch: WatchRow,
+  states: RuleStates | undefined,
+  verdict: ScanVerdict | undefined,
+  options: FetchPlanOptions,
+): FetchReason | undefined {
   const account = states?.account;
   const hasPositions = Object.keys(states?.positions?.positions ?? {}).length > 0;
   if (activityNeedsRead(watch, options.events.get(watch.address))) return 'activity';
@@ -66,7 +89,12 @@ function reasonFor(watch: WatchRow, states: RuleStates | undefined, verdict: Sca
   if (account?.status === 'unknown') return 'unknown';
   if (needsPositions(watch.rules, states)) {
     // The scan answers for its wallet (empty: seeded without a read) or will soon (waiting).
-    if (verdict === 'empty' || verdict === 'waiting' || (verdict === 'ineligible' && options.scan && !options.scan.complete)) return undefined;
+    if (
+      verdict === 'empty' ||
+      verdict === 'waiting' ||
+      (verdict === 'ineligible' && options.scan && !options.scan.complete)
+    )
+      return undefined;
     return 'seed';
   }
   if (needsBaseline(watch.rules, states)) return 'baseline';
@@ -75,12 +103,17 @@ function reasonFor(watch: WatchRow, states: RuleStates | undefined, verdict: Sca
 }
 
 /** What the scan says about each watch whose positions are unknown (by watch id). */
-export function scanVerdicts(watches: readonly WatchRow[], states: ReadonlyMap<string, RuleStates>, scan: ScanState | undefined): Map<string, ScanVerdict> {
+export function scanVerdicts(
+  watches: readonly WatchRow[],
+  states: ReadonlyMap<string, RuleStates>,
+  scan: ScanState | undefined,
+): Map<string, ScanVerdict> {
   const verdicts = new Map<string, ScanVerdict>();
   if (!scan) return verdicts;
   const open = new Set(scan.open);
   for (const watch of watches) {
-    if (needsPositions(watch.rules, states.get(watch.id))) verdicts.set(watch.id, scanVerdict(scan, watch.address, watch.changedAt, open));
+    if (needsPositions(watch.rules, states.get(watch.id)))
+      verdicts.set(watch.id, scanVerdict(scan, watch.address, watch.changedAt, open));
   }
   return verdicts;
 }
@@ -92,7 +125,11 @@ export function scanVerdicts(watches: readonly WatchRow[], states: ReadonlyMap<s
  * Never more than `max` calls in all. Price moves, closes (for liquidation risk and session keys) and
  * quiet wallets without positions need no read at all.
  */
-export function planAccountFetches(watches: readonly WatchRow[], states: ReadonlyMap<string, RuleStates>, options: FetchPlanOptions): FetchPlan {
+export function planAccountFetches(
+  watches: readonly WatchRow[],
+  states: ReadonlyMap<string, RuleStates>,
+  options: FetchPlanOptions,
+): FetchPlan {
   const best = new Map<string, { reason: FetchReason; fetchedAt: number }>();
   const verdicts = scanVerdicts(watches, states, options.scan);
   for (const watch of watches) {
@@ -102,11 +139,17 @@ export function planAccountFetches(watches: readonly WatchRow[], states: Readonl
     if (!reason) continue;
     const fetchedAt = s?.account?.fetchedAt ?? 0;
     const known = best.get(watch.address);
-    if (!known || PRIORITY[reason] < PRIORITY[known.reason] || (PRIORITY[reason] === PRIORITY[known.reason] && fetchedAt < known.fetchedAt)) {
+    if (
+      !known ||
+      PRIORITY[reason] < PRIORITY[known.reason] ||
+      (PRIORITY[reason] === PRIORITY[known.reason] && fetchedAt < known.fetchedAt)
+    ) {
       best.set(watch.address, { reason, fetchedAt });
     }
   }
-  const ordered = [...best.entries()].sort(([, a], [, b]) => PRIORITY[a.reason] - PRIORITY[b.reason] || a.fetchedAt - b.fetchedAt);
+  const ordered = [...best.entries()].sort(
+    ([, a], [, b]) => PRIORITY[a.reason] - PRIORITY[b.reason] || a.fetchedAt - b.fetchedAt,
+  );
   const urgent = ordered.filter(([, v]) => PRIORITY[v.reason] <= URGENT);
   const fetch = urgent.slice(0, options.max).map(([address]) => address);
   const deferred = new Set(urgent.slice(options.max).map(([address]) => address));

@@ -1,4 +1,10 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
 import { ALERTS_POLL_QUEUE, EVENT_STREAM_PATHS, type PriceEvent } from '@paper/contracts';
 import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
 import { EventSource } from 'eventsource';
@@ -98,7 +104,9 @@ export class ExchangeStream implements OnApplicationBootstrap, BeforeApplication
       this.lastWake = Date.now();
       // One job per wake-up slot: replicas woken by the same event add it once.
       const slot = Math.floor(this.lastWake / this.config.ALERTS_STREAM_WAKE_MS);
-      this.queues.add(ALERTS_POLL_QUEUE, 'poll-wallets', {}, { jobId: `wake-${slot}` }).catch((error: Error) => this.logger.debug(`wake-up not queued: ${error.message}`));
+      this.queues
+        .add(ALERTS_POLL_QUEUE, 'poll-wallets', {}, { jobId: `wake-${slot}` })
+        .catch((error: Error) => this.logger.debug(`wake-up not queued: ${error.message}`));
     }, wait);
     this.wakeTimer.unref();
   }

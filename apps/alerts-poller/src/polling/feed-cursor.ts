@@ -25,7 +25,12 @@ export interface FeedRead {
 }
 
 /** Splits a feed page into events not seen before and the cursor to remember. */
-export function readFeed(cursor: FeedCursor | undefined, trades: readonly TradeEvent[], overlapMs: number, pageSize = FEED_PAGE_SIZE): FeedRead {
+export function readFeed(
+  cursor: FeedCursor | undefined,
+  trades: readonly TradeEvent[],
+  overlapMs: number,
+  pageSize = FEED_PAGE_SIZE,
+): FeedRead {
   const seen: Record<string, number> = { ...(cursor?.seen ?? {}) };
   let newest = cursor?.newest ?? null;
   const floor = newest === null ? -Infinity : newest - overlapMs;
@@ -48,7 +53,11 @@ export function readFeed(cursor: FeedCursor | undefined, trades: readonly TradeE
 }
 
 /** A full page whose oldest event is newer than everything read before: the page may not reach back far enough. */
-export function pageHasGap(cursorNewest: number | null, trades: readonly TradeEvent[], pageSize = FEED_PAGE_SIZE): boolean {
+export function pageHasGap(
+  cursorNewest: number | null,
+  trades: readonly TradeEvent[],
+  pageSize = FEED_PAGE_SIZE,
+): boolean {
   if (cursorNewest === null || trades.length < pageSize) return false;
   const oldest = Math.min(...trades.map((e) => Date.parse(e.time)).filter((t) => !Number.isNaN(t)));
   return oldest > cursorNewest;

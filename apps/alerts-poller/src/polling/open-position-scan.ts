@@ -37,11 +37,24 @@ export interface ScanState {
 export type ScanVerdict = 'empty' | 'open' | 'waiting' | 'uncovered' | 'ineligible';
 
 export function startScan(now: number): ScanState {
-  return { startedAt: now, nextPage: 0, totalPages: null, coveredTo: null, coveredAll: false, complete: false, open: [] };
+  return {
+    startedAt: now,
+    nextPage: 0,
+    totalPages: null,
+    coveredTo: null,
+    coveredAll: false,
+    complete: false,
+    open: [],
+  };
 }
 
 /** `open` is `scan.open` as a set, when the caller asks about many wallets. */
-export function scanVerdict(scan: ScanState, address: string, changedAt: Date, open: ReadonlySet<string> = new Set(scan.open)): ScanVerdict {
+export function scanVerdict(
+  scan: ScanState,
+  address: string,
+  changedAt: Date,
+  open: ReadonlySet<string> = new Set(scan.open),
+): ScanVerdict {
   if (changedAt.getTime() > scan.startedAt - SCAN_MARGIN_MS) return 'ineligible';
   if (open.has(address)) return 'open';
   if (scan.coveredAll || (scan.coveredTo !== null && address <= scan.coveredTo)) return 'empty';
@@ -61,7 +74,11 @@ export function nextScanPages(scan: ScanState, budget: number): number[] {
  * Applies pages read this cycle, in page order, stopping at the first one that failed (`undefined`):
  * the scan continues from there next cycle. `asked` are the wallets whose verdict matters.
  */
-export function advanceScan(scan: ScanState, pages: readonly { page: number; data: LeaderboardData | undefined }[], asked: ReadonlySet<string>): ScanState {
+export function advanceScan(
+  scan: ScanState,
+  pages: readonly { page: number; data: LeaderboardData | undefined }[],
+  asked: ReadonlySet<string>,
+): ScanState {
   const next: ScanState = { ...scan, open: [...scan.open] };
   const open = new Set(scan.open);
   for (const { page, data } of [...pages].sort((a, b) => a.page - b.page)) {

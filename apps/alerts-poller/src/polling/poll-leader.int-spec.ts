@@ -5,7 +5,17 @@ import { type Lease, LeaseLostError, PollLeader } from './poll-leader';
 
 const W = '0x52908400098527886e0f7030069857d2e4169ee7';
 const open = (id: string): TradeEvent => ({
-  type: 'open', positionId: id, trader: W, market: 'BTC', side: 'long', leverage: 100, marginUsd: 100, notionalUsd: 10_000, price: 100_000, pnlUsd: null, time: new Date().toISOString(),
+  type: 'open',
+  positionId: id,
+  trader: W,
+  market: 'BTC',
+  side: 'long',
+  leverage: 100,
+  marginUsd: 100,
+  notionalUsd: 10_000,
+  price: 100_000,
+  pnlUsd: null,
+  time: new Date().toISOString(),
 });
 
 /** Two poller instances (their own services, leaders and Redis connections) against one Redis and one PostgreSQL. */
@@ -28,7 +38,11 @@ describe('poll leader and commit fencing (PostgreSQL + Redis, tool API stand-in)
     const services = t.kit.poller();
     const leader = new PollLeader(redis, key(), ttlMs);
     let lease: Lease | undefined;
-    return { redis, lease: () => lease, pass: () => leader.runExclusive((l) => ((lease = l), services.wallets.run(l))) };
+    return {
+      redis,
+      lease: () => lease,
+      pass: () => leader.runExclusive((l) => ((lease = l), services.wallets.run(l))),
+    };
   };
   /** The first feed read answers `held` only once released; later reads answer `trades()`. */
   const holdFirstFeed = (held: TradeEvent[], trades: () => TradeEvent[]) => {
@@ -49,10 +63,18 @@ describe('poll leader and commit fencing (PostgreSQL + Redis, tool API stand-in)
   const watchTradesOnly = async () => {
     const accountId = await t.kit.account();
     await t.kit.channel(accountId);
-    await t.kit.watch(accountId, W, { liquidation: { enabled: false }, sessionKey: { enabled: false } }, new Date(Date.now() - 60_000));
+    await t.kit.watch(
+      accountId,
+      W,
+      { liquidation: { enabled: false }, sessionKey: { enabled: false } },
+      new Date(Date.now() - 60_000),
+    );
     return accountId;
   };
-  const positionsAlerted = async () => (await t.kit.query<{ p: string }>(`SELECT details->>'positionId' AS p FROM alerts.alerts ORDER BY p`)).map((r) => r.p);
+  const positionsAlerted = async () =>
+    (await t.kit.query<{ p: string }>(`SELECT details->>'positionId' AS p FROM alerts.alerts ORDER BY p`)).map(
+      (r) => r.p,
+    );
 
   it('runs one pass at a time: a second poller skips while the first holds the lease', async () => {
     await watchTradesOnly();
@@ -68,7 +90,7 @@ describe('poll leader and commit fencing (PostgreSQL + Redis, tool API stand-in)
     expect(await positionsAlerted()).toEqual(['1']);
   });
 
-  it('a leader whose lease lapsed mid-pass commits nothing; the next leader\'s pass stands', async () => {
+  it("a leader whose lease lapsed mid-pass commits nothing; the next leader's pass stands", async () => {
     await watchTradesOnly();
     const a = instance(2000);
     const b = instance(2000);
@@ -77,11 +99,15 @@ describe('poll leader and commit fencing (PostgreSQL + Redis, tool API stand-in)
     await feed.reached;
     await b.redis.del(key());
     expect(await b.pass()).toMatchObject({ alerts: 1 });
-    const [afterB] = await t.kit.query<{ details: { generation: string }; last_ok: boolean }>(`SELECT details, last_ok FROM alerts.poll_status WHERE name = 'wallets'`);
+    const [afterB] = await t.kit.query<{ details: { generation: string }; last_ok: boolean }>(
+      `SELECT details, last_ok FROM alerts.poll_status WHERE name = 'wallets'`,
+    );
     feed.release();
     await expect(passA).rejects.toBeInstanceOf(LeaseLostError);
     expect(await positionsAlerted()).toEqual(['fresh']);
-    const [status] = await t.kit.query<{ details: { generation: string }; last_ok: boolean }>(`SELECT details, last_ok FROM alerts.poll_status WHERE name = 'wallets'`);
+    const [status] = await t.kit.query<{ details: { generation: string }; last_ok: boolean }>(
+      `SELECT details, last_ok FROM alerts.poll_status WHERE name = 'wallets'`,
+    );
     expect(status).toEqual(afterB);
   });
 

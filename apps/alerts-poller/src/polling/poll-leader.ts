@@ -63,9 +63,12 @@ export class PollLeader {
         await extend();
       },
     };
-    const renew = setInterval(() => {
-      if (!abort.signal.aborted) extend().catch(() => undefined);
-    }, Math.max(50, Math.floor(this.ttlMs / 3)));
+    const renew = setInterval(
+      () => {
+        if (!abort.signal.aborted) extend().catch(() => undefined);
+      },
+      Math.max(50, Math.floor(this.ttlMs / 3)),
+    );
     try {
       return await pass(lease);
     } finally {

@@ -15,7 +15,11 @@ const cycleSeconds = new Histogram({
   buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
   registers: [metricsRegistry],
 });
-const watchedGauge = new Gauge({ name: 'alerts_poller_watches', help: 'Watches evaluated by the last wallet cycle', registers: [metricsRegistry] });
+const watchedGauge = new Gauge({
+  name: 'alerts_poller_watches',
+  help: 'Watches evaluated by the last wallet cycle',
+  registers: [metricsRegistry],
+});
 
 /**
  * Schedules the polls with BullMQ job schedulers (one job per period, whichever replica takes it) and
@@ -44,7 +48,11 @@ export class PollProcessor implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     this.queues.schedule(ALERTS_POLL_QUEUE, 'poll-wallets', this.config.ALERTS_POLL_MS);
     this.queues.schedule(ALERTS_POLL_QUEUE, 'poll-protocol', this.config.ALERTS_PROTOCOL_POLL_MS);
-    this.queues.worker(ALERTS_POLL_QUEUE, { 'poll-wallets': () => this.handle('poll-wallets'), 'poll-protocol': () => this.handle('poll-protocol') }, { concurrency: 2 });
+    this.queues.worker(
+      ALERTS_POLL_QUEUE,
+      { 'poll-wallets': () => this.handle('poll-wallets'), 'poll-protocol': () => this.handle('poll-protocol') },
+      { concurrency: 2 },
+    );
   }
 
   async handle(name: 'poll-wallets' | 'poll-protocol'): Promise<unknown> {

@@ -8,9 +8,26 @@ import { evaluateWatch } from './watch-evaluator';
 
 const W = '0x52908400098527886e0f7030069857d2e4169ee7';
 const trade = (type: TradeEvent['type'], id: string, time: string, trader = W): TradeEvent => ({
-  type, positionId: id, trader, market: 'BTC', side: 'long', leverage: 100, marginUsd: 100, notionalUsd: 10_000, price: 100_000, pnlUsd: type === 'open' ? null : -100, time,
+  type,
+  positionId: id,
+  trader,
+  market: 'BTC',
+  side: 'long',
+  leverage: 100,
+  marginUsd: 100,
+  notionalUsd: 10_000,
+  price: 100_000,
+  pnlUsd: type === 'open' ? null : -100,
+  time,
 });
-const watch = (id: string, patch = {}, address = W): WatchRow => ({ id, accountId: 'acc', address, rules: rules(patch), createdAt: new Date('2030-01-01T00:00:00Z'), changedAt: new Date('2030-01-01T00:00:00Z') });
+const watch = (id: string, patch = {}, address = W): WatchRow => ({
+  id,
+  accountId: 'acc',
+  address,
+  rules: rules(patch),
+  createdAt: new Date('2030-01-01T00:00:00Z'),
+  changedAt: new Date('2030-01-01T00:00:00Z'),
+});
 
 describe('ids', () => {
   it('derives stable event ids and UUIDs', () => {
@@ -26,16 +43,30 @@ describe('ids', () => {
 
 describe('feed cursor', () => {
   it('returns each event once, oldest first, and keeps late events inside the overlap window', () => {
-    const first = readFeed(undefined, [trade('open', '2', '2030-01-01T00:00:02Z'), trade('open', '1', '2030-01-01T00:00:01Z')], 30_000);
+    const first = readFeed(
+      undefined,
+      [trade('open', '2', '2030-01-01T00:00:02Z'), trade('open', '1', '2030-01-01T00:00:01Z')],
+      30_000,
+    );
     expect(first.fresh.map((e) => e.positionId)).toEqual(['1', '2']);
-    const again = readFeed(first.cursor, [trade('close', '2', '2030-01-01T00:00:05Z'), trade('open', '3', '2030-01-01T00:00:00.500Z'), trade('open', '2', '2030-01-01T00:00:02Z')], 30_000);
+    const again = readFeed(
+      first.cursor,
+      [
+        trade('close', '2', '2030-01-01T00:00:05Z'),
+        trade('open', '3', '2030-01-01T00:00:00.500Z'),
+        trade('open', '2', '2030-01-01T00:00:02Z'),
+      ],
+      30_000,
+    );
     expect(again.fresh.map((e) => `${e.type}:${e.positionId}`)).toEqual(['open:3', 'close:2']);
     const old = readFeed(again.cursor, [trade('open', '9', '2029-12-31T23:00:00Z')], 30_000);
     expect(old.fresh).toEqual([]);
   });
 
   it('detects a full page that does not reach back to the cursor', () => {
-    const page = Array.from({ length: 50 }, (_, i) => trade('open', String(i), `2030-01-01T00:01:${String(i).padStart(2, '0')}Z`));
+    const page = Array.from({ length: 50 }, (_, i) =>
+      trade('open', String(i), `2030-01-01T00:01:${String(i).padStart(2, '0')}Z`),
+    );
     expect(pageHasGap(Date.parse('2030-01-01T00:00:00Z'), page)).toBe(true);
     expect(pageHasGap(Date.parse('2030-01-01T00:01:10Z'), page)).toBe(false);
     expect(pageHasGap(null, page)).toBe(false);
@@ -50,14 +81,31 @@ describe('watch evaluation', () => {
     const seed = evaluateWatch(w, {}, { now, feedOk: true, events: [], account: { ok: true, data: account() } });
     expect(seed.alerts).toEqual([]);
     const opened = evaluateWatch(w, seed.next, {
-      now, feedOk: true, events: [trade('open', '7', '2030-01-02T00:00:00Z')], account: { ok: true, data: account({ positions: [position('7', { liquidationDistancePercent: 0.9 })] }) },
+      now,
+      feedOk: true,
+      events: [trade('open', '7', '2030-01-02T00:00:00Z')],
+      account: { ok: true, data: account({ positions: [position('7', { liquidationDistancePercent: 0.9 })] }) },
     });
     expect(opened.alerts.map((a) => a.kind).sort()).toEqual(['liquidation_risk', 'position_opened']);
   });
 
   it('keeps rule states as they were, marked unknown, when the account read fails', () => {
-    const seed = evaluateWatch(w, {}, { now, feedOk: true, events: [], account: { ok: true, data: account({ positions: [position('7', { liquidationDistancePercent: 0.5 })] }) } });
-    const failed = evaluateWatch(w, seed.next, { now: now + 5000, feedOk: false, events: [], account: { ok: false, error: 'get_account: answered 502' } });
+    const seed = evaluateWatch(
+      w,
+      {},
+      {
+        now,
+        feedOk: true,
+        events: [],
+        account: { ok: true, data: account({ positions: [position('7', { liquidationDistancePercent: 0.5 })] }) },
+      },
+    );
+    const failed = evaluateWatch(w, seed.next, {
+      now: now + 5000,
+      feedOk: false,
+      events: [],
+      account: { ok: false, error: 'get_account: answered 502' },
+    });
     expect(failed.alerts).toEqual([]);
     expect(failed.next.account).toMatchObject({ status: 'unknown', okAt: now });
     expect(failed.next.positions).toEqual(seed.next.positions);
@@ -66,11 +114,26 @@ describe('watch evaluation', () => {
 
   it('asks for a re-read when a cached account does not show a reported open yet', () => {
     const seed = evaluateWatch(w, {}, { now, feedOk: true, events: [], account: { ok: true, data: account() } });
-    const stale = evaluateWatch(w, seed.next, { now, feedOk: true, events: [trade('open', '8', '2030-01-02T00:00:00Z')], account: { ok: true, data: account() } });
+    const stale = evaluateWatch(w, seed.next, {
+      now,
+      feedOk: true,
+      events: [trade('open', '8', '2030-01-02T00:00:00Z')],
+      account: { ok: true, data: account() },
+    });
     expect(stale.next.account?.awaiting).toEqual({ since: now, open: ['8'], gone: [] });
-    const still = evaluateWatch(w, stale.next, { now: now + 5000, feedOk: true, events: [], account: { ok: true, data: account() } });
+    const still = evaluateWatch(w, stale.next, {
+      now: now + 5000,
+      feedOk: true,
+      events: [],
+      account: { ok: true, data: account() },
+    });
     expect(still.next.account?.awaiting).toEqual({ since: now, open: ['8'], gone: [] });
-    const caught = evaluateWatch(w, still.next, { now: now + 6000, feedOk: true, events: [], account: { ok: true, data: account({ positions: [position('8', { liquidationDistancePercent: 5 })] }) } });
+    const caught = evaluateWatch(w, still.next, {
+      now: now + 6000,
+      feedOk: true,
+      events: [],
+      account: { ok: true, data: account({ positions: [position('8', { liquidationDistancePercent: 5 })] }) },
+    });
     expect(caught.next.account?.awaiting).toBeUndefined();
     expect(caught.alerts).toEqual([]);
     expect(Object.keys(caught.next.positions!.positions)).toEqual(['8']);
@@ -78,24 +141,56 @@ describe('watch evaluation', () => {
 
   it('reports an open the feed missed when the account shows it', () => {
     const seed = evaluateWatch(w, {}, { now, feedOk: true, events: [], account: { ok: true, data: account() } });
-    const seen = evaluateWatch(w, seed.next, { now, feedOk: true, events: [], account: { ok: true, data: account({ positions: [position('9', { openedAt: '2030-01-01T12:00:00.000Z', liquidationDistancePercent: 5 })] }) } });
+    const seen = evaluateWatch(w, seed.next, {
+      now,
+      feedOk: true,
+      events: [],
+      account: {
+        ok: true,
+        data: account({
+          positions: [position('9', { openedAt: '2030-01-01T12:00:00.000Z', liquidationDistancePercent: 5 })],
+        }),
+      },
+    });
     expect(seen.alerts.map((a) => [a.kind, a.episodeKey])).toEqual([['position_opened', '9']]);
   });
 
   it('seeds positions without a read when the scan found none, and only then', () => {
     const seeded = evaluateWatch(w, {}, { now, feedOk: true, events: [], verdict: 'empty' });
     expect(seeded.alerts).toEqual([]);
-    expect(seeded.next).toEqual({ positions: { enabled: true, positions: {} }, account: { status: 'unread', fetchedAt: now, okAt: null } });
+    expect(seeded.next).toEqual({
+      positions: { enabled: true, positions: {} },
+      account: { status: 'unread', fetchedAt: now, okAt: null },
+    });
     expect(evaluateWatch(w, {}, { now, feedOk: true, events: [], verdict: 'waiting' }).next).toEqual({});
   });
 
   it('drops a position the feed reports closed without reading the account, and a cached read does not bring it back', () => {
-    const seed = evaluateWatch(w, {}, { now, feedOk: true, events: [], account: { ok: true, data: account({ positions: [position('5', { liquidationDistancePercent: 5 })] }) } });
+    const seed = evaluateWatch(
+      w,
+      {},
+      {
+        now,
+        feedOk: true,
+        events: [],
+        account: { ok: true, data: account({ positions: [position('5', { liquidationDistancePercent: 5 })] }) },
+      },
+    );
     const marks = { BTC: 100_000, ETH: 3500 };
-    const closed = evaluateWatch(w, seed.next, { now: now + 5000, feedOk: true, events: [trade('close', '5', '2030-01-02T00:00:05Z')], marks });
+    const closed = evaluateWatch(w, seed.next, {
+      now: now + 5000,
+      feedOk: true,
+      events: [trade('close', '5', '2030-01-02T00:00:05Z')],
+      marks,
+    });
     expect(closed.alerts.map((a) => a.kind)).toEqual(['position_closed']);
     expect(closed.next.positions).toEqual({ enabled: true, positions: {}, closed: { '5': now + 5000 } });
-    const cached = evaluateWatch(w, closed.next, { now: now + 8000, feedOk: true, events: [], account: { ok: true, data: account({ positions: [position('5', { liquidationDistancePercent: 0.1 })] }) } });
+    const cached = evaluateWatch(w, closed.next, {
+      now: now + 8000,
+      feedOk: true,
+      events: [],
+      account: { ok: true, data: account({ positions: [position('5', { liquidationDistancePercent: 0.1 })] }) },
+    });
     expect(cached.alerts).toEqual([]);
     expect(cached.next.positions!.positions).toEqual({});
   });
@@ -105,13 +200,23 @@ describe('watch evaluation', () => {
     const off = watch('w1', { liquidation: { enabled: true, belowPct: 1 }, balance: { enabled: false } });
     const next = evaluateWatch(off, seed.next, { now, feedOk: true, events: [] }).next;
     expect(next.balance).toMatchObject({ enabled: false });
-    const back = evaluateWatch(w, next, { now, feedOk: true, events: [], account: { ok: true, data: account({ freeUsd: 5000 }) } });
+    const back = evaluateWatch(w, next, {
+      now,
+      feedOk: true,
+      events: [],
+      account: { ok: true, data: account({ freeUsd: 5000 }) },
+    });
     expect(back.alerts).toEqual([]);
   });
 
   it('drops account states when no rule needs the account any more', () => {
     const seed = evaluateWatch(w, {}, { now, feedOk: true, events: [], account: { ok: true, data: account() } });
-    const tradesOnly = watch('w1', { liquidation: { enabled: false }, sessionKey: { enabled: false }, balance: { enabled: false }, rewards: { enabled: false } });
+    const tradesOnly = watch('w1', {
+      liquidation: { enabled: false },
+      sessionKey: { enabled: false },
+      balance: { enabled: false },
+      rewards: { enabled: false },
+    });
     expect(evaluateWatch(tradesOnly, seed.next, { now, feedOk: true, events: [] }).next).toEqual({});
   });
 });

@@ -3,14 +3,20 @@ import { withPollerKit } from '../testing/poller-test-kit';
 
 const markets = (btc: { open: boolean; status: string }) => ({
   tradingEnabled: true,
-  markets: [{ market: 'BTC', markPrice: 100_000, ...btc }, { market: 'ETH', markPrice: 3500, open: true, status: 'open' }],
+  markets: [
+    { market: 'BTC', markPrice: 100_000, ...btc },
+    { market: 'ETH', markPrice: 3500, open: true, status: 'open' },
+  ],
 });
 
 describe('protocol poll cycles (PostgreSQL + Redis, tool API stand-in)', () => {
   const t = withPollerKit();
 
   const rules = async (accountId: string, patch: Partial<ProtocolRules>) =>
-    t.kit.query(`INSERT INTO alerts.protocol_rules (account_id, rules) VALUES ($1, $2)`, [accountId, JSON.stringify({ ...structuredClone(DEFAULT_PROTOCOL_RULES), ...patch })]);
+    t.kit.query(`INSERT INTO alerts.protocol_rules (account_id, rules) VALUES ($1, $2)`, [
+      accountId,
+      JSON.stringify({ ...structuredClone(DEFAULT_PROTOCOL_RULES), ...patch }),
+    ]);
 
   it('makes no calls while no account has a protocol rule on', async () => {
     await rules(await t.kit.account(), {});
@@ -23,7 +29,10 @@ describe('protocol poll cycles (PostgreSQL + Redis, tool API stand-in)', () => {
     const follower = await t.kit.account();
     const other = await t.kit.account();
     await t.kit.channel(follower);
-    await rules(follower, { marketStatus: { enabled: true, markets: ['BTC'] }, mintRate: { enabled: true, thresholdPerHour: 1000 } });
+    await rules(follower, {
+      marketStatus: { enabled: true, markets: ['BTC'] },
+      mintRate: { enabled: true, thresholdPerHour: 1000 },
+    });
     await rules(other, { marketStatus: { enabled: true, markets: ['ETH'] } });
     let supply = 10_000;
     t.api.data['get_markets'] = markets({ open: true, status: 'open' });
@@ -36,12 +45,28 @@ describe('protocol poll cycles (PostgreSQL + Redis, tool API stand-in)', () => {
     expect(await t.kit.poller().protocol.run()).toMatchObject({ alerts: 0 });
     supply += 10;
     expect(await p.protocol.run()).toMatchObject({ alerts: 0 });
-    const rows = await t.kit.query<{ account_id: string; kind: string; details: Record<string, unknown>; watch_id: string | null; wallet: string | null }>(
-      `SELECT account_id, kind, details, watch_id, wallet FROM alerts.alerts ORDER BY kind`,
-    );
+    const rows = await t.kit.query<{
+      account_id: string;
+      kind: string;
+      details: Record<string, unknown>;
+      watch_id: string | null;
+      wallet: string | null;
+    }>(`SELECT account_id, kind, details, watch_id, wallet FROM alerts.alerts ORDER BY kind`);
     expect(rows).toEqual([
-      { account_id: follower, kind: 'market_status', details: { market: 'BTC', from: 'open', to: 'close-only' }, watch_id: null, wallet: null },
-      { account_id: follower, kind: 'mint_rate', details: { mintedLastHour: '1500', thresholdPerHour: 1000 }, watch_id: null, wallet: null },
+      {
+        account_id: follower,
+        kind: 'market_status',
+        details: { market: 'BTC', from: 'open', to: 'close-only' },
+        watch_id: null,
+        wallet: null,
+      },
+      {
+        account_id: follower,
+        kind: 'mint_rate',
+        details: { mintedLastHour: '1500', thresholdPerHour: 1000 },
+        watch_id: null,
+        wallet: null,
+      },
     ]);
     expect(await t.kit.query(`SELECT 1 FROM alerts.deliveries`)).toHaveLength(2);
   });

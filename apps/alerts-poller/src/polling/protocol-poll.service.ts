@@ -5,8 +5,19 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { eventIdFor } from '../alerts/alert-ids';
 import { AlertWriter, type PendingAlert } from '../alerts/alert-writer.service';
-import { type MarketStatusMap, marketStatusAlerts, marketStatusChanges, type MarketTransitions } from '../rules/market-status.rule';
-import { addSupplySample, evaluateMintRate, mintedLastHourMicro, type MintRateState, type SupplySample } from '../rules/mint-rate.rule';
+import {
+  type MarketStatusMap,
+  marketStatusAlerts,
+  marketStatusChanges,
+  type MarketTransitions,
+} from '../rules/market-status.rule';
+import {
+  addSupplySample,
+  evaluateMintRate,
+  mintedLastHourMicro,
+  type MintRateState,
+  type SupplySample,
+} from '../rules/mint-rate.rule';
 import { ToolApiClient } from '../tool-api/tool-api.client';
 import type { MarketsData, ProtocolStatsData } from '../tool-api/tool-data';
 import type { AlertsPollerConfig } from '../config/alerts-poller.config';
@@ -34,7 +45,10 @@ export interface ProtocolCycleReport {
   statsOk: boolean | null;
 }
 
-async function attempt<T>(enabled: boolean, call: () => Promise<T>): Promise<{ value?: T; error?: string } | undefined> {
+async function attempt<T>(
+  enabled: boolean,
+  call: () => Promise<T>,
+): Promise<{ value?: T; error?: string } | undefined> {
   if (!enabled) return undefined;
   try {
     return { value: await call() };
@@ -64,7 +78,8 @@ export class ProtocolPollService {
     try {
       return await this.cycle(startedAt, lease);
     } catch (error) {
-      if (!isFenced(error)) await this.writer.recordFailure(PROTOCOL_POLL, startedAt, (error as Error).message).catch(() => undefined);
+      if (!isFenced(error))
+        await this.writer.recordFailure(PROTOCOL_POLL, startedAt, (error as Error).message).catch(() => undefined);
       throw error;
     }
   }
@@ -77,18 +92,37 @@ export class ProtocolPollService {
     const mintStates = new Map(stored.map((s) => [s.account_id, s.state]));
     const wantsMarkets = rows.some((r) => r.rules.marketStatus.enabled);
     const wantsStats = rows.some((r) => r.rules.mintRate.enabled);
-    const [markets, stats] = await Promise.all([attempt<MarketsData>(wantsMarkets, () => this.tools.markets()), attempt<ProtocolStatsData>(wantsStats, () => this.tools.protocolStats())]);
+    const [markets, stats] = await Promise.all([
+      attempt<MarketsData>(wantsMarkets, () => this.tools.markets()),
+      attempt<ProtocolStatsData>(wantsStats, () => this.tools.protocolStats()),
+    ]);
 
     const alerts: PendingAlert[] = [];
     const writes: StateWrite[] = [];
-    const next: ProtocolPollDetails = { supply: details.supply, marketTransitions: details.marketTransitions, generation: randomUUID() };
+    const next: ProtocolPollDetails = {
+      supply: details.supply,
+      marketTransitions: details.marketTransitions,
+      generation: randomUUID(),
+    };
     if (markets?.value) {
-      const { statuses, changes, transitions } = marketStatusChanges(details.marketStatus, markets.value, details.marketTransitions);
+      const { statuses, changes, transitions } = marketStatusChanges(
+        details.marketStatus,
+        markets.value,
+        details.marketTransitions,
+      );
       next.marketStatus = statuses;
       next.marketTransitions = transitions;
       for (const row of rows) {
         for (const a of marketStatusAlerts(row.rules, changes, startedAt)) {
-          alerts.push({ accountId: row.account_id, watchId: null, eventId: eventIdFor(row.account_id, a.kind, a.episodeKey), kind: a.kind, wallet: null, details: a.details, occurredAt: a.occurredAt });
+          alerts.push({
+            accountId: row.account_id,
+            watchId: null,
+            eventId: eventIdFor(row.account_id, a.kind, a.episodeKey),
+            kind: a.kind,
+            wallet: null,
+            details: a.details,
+            occurredAt: a.occurredAt,
+          });
         }
       }
     } else if (markets?.error) {
@@ -105,23 +139,49 @@ export class ProtocolPollService {
       if (minted === undefined) continue;
       const prev = mintStates.get(row.account_id);
       const result = evaluateMintRate(prev, row.rules, minted, this.config.ALERTS_REARM_MARGIN_PCT / 100);
-      if (!prev || canonicalJson(prev) !== canonicalJson(result.state)) writes.push({ scopeId: row.account_id, rule: 'mint_rate', state: result.state });
+      if (!prev || canonicalJson(prev) !== canonicalJson(result.state))
+        writes.push({ scopeId: row.account_id, rule: 'mint_rate', state: result.state });
       for (const a of result.alerts) {
-        alerts.push({ accountId: row.account_id, watchId: null, eventId: eventIdFor(row.account_id, a.kind, a.episodeKey), kind: a.kind, wallet: null, details: a.details, occurredAt: a.occurredAt });
+        alerts.push({
+          accountId: row.account_id,
+          watchId: null,
+          eventId: eventIdFor(row.account_id, a.kind, a.episodeKey),
+          kind: a.kind,
+          wallet: null,
+          details: a.details,
+          occurredAt: a.occurredAt,
+        });
       }
     }
-    for (const accountId of mintStates.keys()) if (!following.has(accountId)) writes.push({ scopeId: accountId, rule: 'mint_rate', state: null });
-    const errors = [markets?.error && `markets: ${markets.error}`, stats?.error && `protocol stats: ${stats.error}`].filter(Boolean) as string[];
+    for (const accountId of mintStates.keys())
+      if (!following.has(accountId)) writes.push({ scopeId: accountId, rule: 'mint_rate', state: null });
+    const errors = [
+      markets?.error && `markets: ${markets.error}`,
+      stats?.error && `protocol stats: ${stats.error}`,
+    ].filter(Boolean) as string[];
     const finishedAt = new Date();
     const { alertsCreated } = await this.writer.commit(
       {
         alerts,
         ruleStates: [],
         protocolStates: writes,
-        poll: { name: PROTOCOL_POLL, startedAt, finishedAt, ok: errors.length === 0, error: errors.join('; ') || null, durationMs: finishedAt.getTime() - now, details: next },
+        poll: {
+          name: PROTOCOL_POLL,
+          startedAt,
+          finishedAt,
+          ok: errors.length === 0,
+          error: errors.join('; ') || null,
+          durationMs: finishedAt.getTime() - now,
+          details: next,
+        },
       },
       { generation: details.generation, confirm: lease ? () => lease.confirm() : undefined },
     );
-    return { accounts: rows.length, alerts: alertsCreated, marketsOk: markets ? !markets.error : null, statsOk: stats ? !stats.error : null };
+    return {
+      accounts: rows.length,
+      alerts: alertsCreated,
+      marketsOk: markets ? !markets.error : null,
+      statsOk: stats ? !stats.error : null,
+    };
   }
 }

@@ -3,7 +3,14 @@ import { APP_CONFIG } from '@paper/nest-infra';
 import type { WatchRow } from '@paper/alerts-data';
 import type { AlertsPollerConfig } from '../config/alerts-poller.config';
 import { ToolApiClient } from '../tool-api/tool-api.client';
-import { type AccountData, type LeaderboardData, type Marks, marksOf, type TradeEvent, tradeOfEvent } from '../tool-api/tool-data';
+import {
+  type AccountData,
+  type LeaderboardData,
+  type Marks,
+  marksOf,
+  type TradeEvent,
+  tradeOfEvent,
+} from '../tool-api/tool-data';
 import { ExchangeStream } from './exchange-stream';
 import { type FetchPlan, planAccountFetches, scanVerdicts } from './account-fetch-plan';
 import { mapWithLimit } from './canonical-json';
@@ -60,7 +67,13 @@ export class WalletObserver {
     @Inject(APP_CONFIG) private readonly config: AlertsPollerConfig,
   ) {}
 
-  async observe(watches: readonly WatchRow[], states: ReadonlyMap<string, RuleStates>, cursor: FeedCursor | undefined, progress: ScanProgress, now: number): Promise<WalletObservations> {
+  async observe(
+    watches: readonly WatchRow[],
+    states: ReadonlyMap<string, RuleStates>,
+    cursor: FeedCursor | undefined,
+    progress: ScanProgress,
+    now: number,
+  ): Promise<WalletObservations> {
     const watched = new Set(watches.map((w) => w.address));
     const feed = await this.readFeed(cursor);
     const events = new Map<string, TradeEvent[]>();
@@ -88,14 +101,33 @@ export class WalletObserver {
     await this.explainVanished(watches, states, accounts, events);
     let next: ScanProgress = { listingPages: progress.listingPages };
     if (scan) {
-      const asked = new Set(watches.filter((w) => needsPositions(w.rules, states.get(w.id)) && w.changedAt.getTime() <= scan.startedAt - SCAN_MARGIN_MS).map((w) => w.address));
+      const asked = new Set(
+        watches
+          .filter(
+            (w) =>
+              needsPositions(w.rules, states.get(w.id)) && w.changedAt.getTime() <= scan.startedAt - SCAN_MARGIN_MS,
+          )
+          .map((w) => w.address),
+      );
       const advanced = advanceScan(scan, pages, asked);
       next = { scan: advanced, listingPages: advanced.totalPages ?? progress.listingPages };
       // Verdicts of this cycle's pages apply at once: wallets now known to have no position are seeded this cycle.
       plan.verdicts = scanVerdicts(watches, states, advanced);
     }
     const pagesFailed = pages.filter((p) => !p.data).length;
-    return { feedOk: feed.ok, feedError: feed.error, cursor: feed.cursor, gap: feed.gap, events, marks, accounts, plan, scan: next, pagesRead: pages.length, pagesFailed };
+    return {
+      feedOk: feed.ok,
+      feedError: feed.error,
+      cursor: feed.cursor,
+      gap: feed.gap,
+      events,
+      marks,
+      accounts,
+      plan,
+      scan: next,
+      pagesRead: pages.length,
+      pagesFailed,
+    };
   }
 
   /**
@@ -104,14 +136,22 @@ export class WalletObserver {
    * wallets a finished scan cannot answer for; else a finished scan while wallets it found with
    * positions still wait for their read.
    */
-  private scanFor(watches: readonly WatchRow[], states: ReadonlyMap<string, RuleStates>, progress: ScanProgress, now: number): ScanState | undefined {
+  private scanFor(
+    watches: readonly WatchRow[],
+    states: ReadonlyMap<string, RuleStates>,
+    progress: ScanProgress,
+    now: number,
+  ): ScanState | undefined {
     const current = progress.scan;
     if (current && !current.complete) return current;
     const unknown = watches.filter((w) => needsPositions(w.rules, states.get(w.id)));
     const open = new Set(current?.open ?? []);
-    const unanswered = unknown.filter((w) => !current || ['ineligible', 'uncovered'].includes(scanVerdict(current, w.address, w.changedAt, open)));
+    const unanswered = unknown.filter(
+      (w) => !current || ['ineligible', 'uncovered'].includes(scanVerdict(current, w.address, w.changedAt, open)),
+    );
     const wallets = new Set(unanswered.map((w) => w.address)).size;
-    if (wallets > Math.max(this.config.ALERTS_ACCOUNT_FETCH_MAX, scanCost(progress.listingPages))) return startScan(now);
+    if (wallets > Math.max(this.config.ALERTS_ACCOUNT_FETCH_MAX, scanCost(progress.listingPages)))
+      return startScan(now);
     return current && unknown.some((w) => open.has(w.address)) ? current : undefined;
   }
 
@@ -120,20 +160,27 @@ export class WalletObserver {
    * page (at most LOG_PAGES pages a cycle; the rest next cycle), so no gap or burst loses one. The first
    * cycle (no cursor yet) and an exchange whose log cannot be read fall back to the recent-trades feed.
    */
-  private async readFeed(cursor: FeedCursor | undefined): Promise<{ ok: boolean; error?: string; fresh: TradeEvent[]; cursor: FeedCursor | undefined; gap: boolean }> {
+  private async readFeed(
+    cursor: FeedCursor | undefined,
+  ): Promise<{ ok: boolean; error?: string; fresh: TradeEvent[]; cursor: FeedCursor | undefined; gap: boolean }> {
     if (cursor?.eventId !== undefined) {
       const logged = await this.readLog(cursor).catch(() => null);
       if (logged) return logged;
     }
     const recent = await this.readRecent(cursor);
     if (recent.ok && recent.cursor && cursor?.eventId === undefined) {
-      const latest = await this.tools.events('0', 1).then((page) => page.latestCursor).catch(() => undefined);
+      const latest = await this.tools
+        .events('0', 1)
+        .then((page) => page.latestCursor)
+        .catch(() => undefined);
       if (latest !== undefined) recent.cursor = { ...recent.cursor, eventId: latest };
     }
     return recent;
   }
 
-  private async readLog(cursor: FeedCursor): Promise<{ ok: boolean; fresh: TradeEvent[]; cursor: FeedCursor; gap: boolean }> {
+  private async readLog(
+    cursor: FeedCursor,
+  ): Promise<{ ok: boolean; fresh: TradeEvent[]; cursor: FeedCursor; gap: boolean }> {
     const fresh: TradeEvent[] = [];
     let after = cursor.eventId!;
     for (let page = 0; page < LOG_PAGES; page += 1) {
@@ -150,7 +197,9 @@ export class WalletObserver {
     return { ok: true, fresh, cursor: { newest, seen: {}, eventId: after }, gap: false };
   }
 
-  private async readRecent(cursor: FeedCursor | undefined): Promise<{ ok: boolean; error?: string; fresh: TradeEvent[]; cursor: FeedCursor | undefined; gap: boolean }> {
+  private async readRecent(
+    cursor: FeedCursor | undefined,
+  ): Promise<{ ok: boolean; error?: string; fresh: TradeEvent[]; cursor: FeedCursor | undefined; gap: boolean }> {
     try {
       let trades = (await this.tools.recentTrades()).trades;
       let gap = false;
@@ -193,7 +242,10 @@ export class WalletObserver {
   }
 
   /** Reads scan pages; while the listing's size is unknown, page 0 first, then only pages that exist. */
-  private async pages(numbers: readonly number[], scan: ScanState | undefined): Promise<{ page: number; data: LeaderboardData | undefined }[]> {
+  private async pages(
+    numbers: readonly number[],
+    scan: ScanState | undefined,
+  ): Promise<{ page: number; data: LeaderboardData | undefined }[]> {
     const pages: { page: number; data: LeaderboardData | undefined }[] = [];
     const read = async (page: number) => {
       pages.push({ page, data: await this.tools.tradersByAddress(page).catch(() => undefined) });
@@ -209,22 +261,33 @@ export class WalletObserver {
   }
 
   /** A remembered position missing from a fresh account without a close in the feed: look it up in the wallet's own trades. */
-  private async explainVanished(watches: readonly WatchRow[], states: ReadonlyMap<string, RuleStates>, accounts: Map<string, AccountRead>, events: Map<string, TradeEvent[]>): Promise<void> {
+  private async explainVanished(
+    watches: readonly WatchRow[],
+    states: ReadonlyMap<string, RuleStates>,
+    accounts: Map<string, AccountRead>,
+    events: Map<string, TradeEvent[]>,
+  ): Promise<void> {
     const vanished = new Map<string, Set<string>>();
     for (const watch of watches) {
       const read = accounts.get(watch.address);
       const known = states.get(watch.id)?.positions;
       if (!read?.ok || !known) continue;
       const open = new Set(read.data.positions.map((p) => p.positionId));
-      const reported = new Set([...(events.get(watch.address) ?? []).filter((e) => e.type !== 'open').map((e) => e.positionId), ...Object.keys(known.closed ?? {})]);
+      const reported = new Set([
+        ...(events.get(watch.address) ?? []).filter((e) => e.type !== 'open').map((e) => e.positionId),
+        ...Object.keys(known.closed ?? {}),
+      ]);
       for (const id of Object.keys(known.positions)) {
-        if (!open.has(id) && !reported.has(id)) vanished.set(watch.address, (vanished.get(watch.address) ?? new Set()).add(id));
+        if (!open.has(id) && !reported.has(id))
+          vanished.set(watch.address, (vanished.get(watch.address) ?? new Set()).add(id));
       }
     }
     await mapWithLimit([...vanished.keys()], this.config.ALERTS_ACCOUNT_CONCURRENCY, async (address) => {
       try {
         const ids = vanished.get(address)!;
-        const found = (await this.tools.recentTrades({ wallet: address })).trades.filter((e) => e.type !== 'open' && ids.has(e.positionId));
+        const found = (await this.tools.recentTrades({ wallet: address })).trades.filter(
+          (e) => e.type !== 'open' && ids.has(e.positionId),
+        );
         if (found.length > 0) events.set(address, [...(events.get(address) ?? []), ...found]);
       } catch {
         // The position is dropped from the state without an alert; the close stays unreported.

@@ -4,9 +4,25 @@ import type { AccountData, TradeEvent } from '../tool-api/tool-data';
 import { withPollerKit } from '../testing/poller-test-kit';
 
 const W = '0x52908400098527886e0f7030069857d2e4169ee7';
-const markets = (btc: number) => ({ tradingEnabled: true, markets: [{ market: 'BTC', markPrice: btc, open: true, status: 'open' }, { market: 'ETH', markPrice: 3500, open: true, status: 'open' }] });
+const markets = (btc: number) => ({
+  tradingEnabled: true,
+  markets: [
+    { market: 'BTC', markPrice: btc, open: true, status: 'open' },
+    { market: 'ETH', markPrice: 3500, open: true, status: 'open' },
+  ],
+});
 const trade = (type: TradeEvent['type'], id: string, time = new Date().toISOString()): TradeEvent => ({
-  type, positionId: id, trader: W, market: 'BTC', side: 'long', leverage: 100, marginUsd: 100, notionalUsd: 10_000, price: 100_000, pnlUsd: type === 'open' ? null : -100, time,
+  type,
+  positionId: id,
+  trader: W,
+  market: 'BTC',
+  side: 'long',
+  leverage: 100,
+  marginUsd: 100,
+  notionalUsd: 10_000,
+  price: 100_000,
+  pnlUsd: type === 'open' ? null : -100,
+  time,
 });
 
 describe('wallet poll cycles (PostgreSQL + Redis, tool API stand-in)', () => {
@@ -24,7 +40,11 @@ describe('wallet poll cycles (PostgreSQL + Redis, tool API stand-in)', () => {
     t.api.data['get_markets'] = markets(100_000);
   });
 
-  const alertsOf = (accountId: string) => t.kit.query<{ kind: string; event_id: string; details: Record<string, unknown> }>(`SELECT kind, event_id, details FROM alerts.alerts WHERE account_id = $1 ORDER BY created_at`, [accountId]);
+  const alertsOf = (accountId: string) =>
+    t.kit.query<{ kind: string; event_id: string; details: Record<string, unknown> }>(
+      `SELECT kind, event_id, details FROM alerts.alerts WHERE account_id = $1 ORDER BY created_at`,
+      [accountId],
+    );
 
   it('seeds silently, alerts a trade once with one delivery per active channel, and a restart does not alert again', async () => {
     const accountId = await t.kit.account();
@@ -41,7 +61,9 @@ describe('wallet poll cycles (PostgreSQL + Redis, tool API stand-in)', () => {
     expect(await first.wallets.run()).toMatchObject({ alerts: 1, deliveries: 1, accountReads: 1 });
     const [opened] = await alertsOf(accountId);
     expect(opened).toMatchObject({ kind: 'position_opened', details: { positionId: '11' } });
-    const [delivery] = await t.kit.query<{ id: string; channel_id: string; status: string }>(`SELECT id, channel_id, status FROM alerts.deliveries`);
+    const [delivery] = await t.kit.query<{ id: string; channel_id: string; status: string }>(
+      `SELECT id, channel_id, status FROM alerts.deliveries`,
+    );
     expect(delivery).toMatchObject({ channel_id: active, status: 'queued' });
     expect(await t.kit.queues.queue(ALERTS_DELIVERY_QUEUE).getJobState(DELIVERIES_DUE_JOB_ID)).toBe('waiting');
 
@@ -69,7 +91,10 @@ describe('wallet poll cycles (PostgreSQL + Redis, tool API stand-in)', () => {
     const accountId = await t.kit.account();
     await t.kit.channel(accountId);
     await t.kit.watch(accountId, W, { liquidation: { enabled: true, belowPct: 0.5 } });
-    acct = account({ wallet: W, positions: [position('21', { bustPrice: 99_047.6, liquidationDistancePercent: 0.9524 })] });
+    acct = account({
+      wallet: W,
+      positions: [position('21', { bustPrice: 99_047.6, liquidationDistancePercent: 0.9524 })],
+    });
     const p = t.kit.poller();
     await p.wallets.run();
     const step = async (mark: number | Error) => {
@@ -78,7 +103,9 @@ describe('wallet poll cycles (PostgreSQL + Redis, tool API stand-in)', () => {
     };
     expect(await step(99_400)).toMatchObject({ alerts: 1 });
     expect(await step(new Error('venue down'))).toMatchObject({ alerts: 0 });
-    const [positions] = await t.kit.query<{ state: { positions: Record<string, { phase: string }> } }>(`SELECT state FROM alerts.rule_state WHERE rule = 'positions'`);
+    const [positions] = await t.kit.query<{ state: { positions: Record<string, { phase: string }> } }>(
+      `SELECT state FROM alerts.rule_state WHERE rule = 'positions'`,
+    );
     expect(positions!.state.positions['21']!.phase).toBe('firing');
     expect(await step(99_500)).toMatchObject({ alerts: 0 });
     expect(await step(99_650)).toMatchObject({ alerts: 0 });
@@ -96,9 +123,13 @@ describe('wallet poll cycles (PostgreSQL + Redis, tool API stand-in)', () => {
     trades = [trade('close', '31')];
     t.api.data['get_account'] = new Error('exchange down');
     expect(await p.wallets.run()).toMatchObject({ alerts: 1 });
-    const [status] = await t.kit.query<{ last_ok: boolean; last_error: string }>(`SELECT last_ok, last_error FROM alerts.poll_status WHERE name = 'wallets'`);
+    const [status] = await t.kit.query<{ last_ok: boolean; last_error: string }>(
+      `SELECT last_ok, last_error FROM alerts.poll_status WHERE name = 'wallets'`,
+    );
     expect(status).toMatchObject({ last_ok: false, last_error: expect.stringContaining('exchange down') });
-    const [state] = await t.kit.query<{ state: { status: string } }>(`SELECT state FROM alerts.rule_state WHERE rule = 'account'`);
+    const [state] = await t.kit.query<{ state: { status: string } }>(
+      `SELECT state FROM alerts.rule_state WHERE rule = 'account'`,
+    );
     expect(state!.state.status).toBe('unknown');
     t.api.data['get_account'] = () => account({ wallet: W, freeUsd: 880 });
     expect(await p.wallets.run()).toMatchObject({ alerts: 1 });

@@ -63,7 +63,8 @@ export class WalletPollService {
     try {
       return await this.cycle(startedAt, lease);
     } catch (error) {
-      if (!isFenced(error)) await this.writer.recordFailure(WALLET_POLL, startedAt, (error as Error).message).catch(() => undefined);
+      if (!isFenced(error))
+        await this.writer.recordFailure(WALLET_POLL, startedAt, (error as Error).message).catch(() => undefined);
       throw error;
     }
   }
@@ -77,7 +78,13 @@ export class WalletPollService {
       states = watches.length > 0 ? await this.store.ruleStates() : new Map<string, RuleStates>();
       this.cache.load(states, details.generation);
     }
-    const obs = await this.observer.observe(watches, states, details.cursor, { scan: details.scan, listingPages: details.listingPages }, now);
+    const obs = await this.observer.observe(
+      watches,
+      states,
+      details.cursor,
+      { scan: details.scan, listingPages: details.listingPages },
+      now,
+    );
     const margin = this.config.ALERTS_REARM_MARGIN_PCT / 100;
     const alerts: PendingAlert[] = [];
     const writes: StateWrite[] = [];
@@ -102,12 +109,23 @@ export class WalletPollService {
       if (needsPositions(watch.rules, result.next)) unseeded += 1;
       writes.push(...changedStates(watch, prev, result.next));
       for (const a of result.alerts) {
-        alerts.push({ accountId: watch.accountId, watchId: watch.id, eventId: eventIdFor(watch.id, a.kind, a.episodeKey), kind: a.kind, wallet: watch.address, details: a.details, occurredAt: a.occurredAt });
+        alerts.push({
+          accountId: watch.accountId,
+          watchId: watch.id,
+          eventId: eventIdFor(watch.id, a.kind, a.episodeKey),
+          kind: a.kind,
+          wallet: watch.address,
+          details: a.details,
+          occurredAt: a.occurredAt,
+        });
       }
     }
     const errors = [
       obs.feedOk ? null : `recent trades: ${obs.feedError}`,
-      ...[...obs.accounts.values()].filter((r) => !r.ok).slice(0, 1).map((r) => (r.ok ? '' : `account: ${r.error}`)),
+      ...[...obs.accounts.values()]
+        .filter((r) => !r.ok)
+        .slice(0, 1)
+        .map((r) => (r.ok ? '' : `account: ${r.error}`)),
       obs.pagesFailed > 0 ? `leaderboard: ${obs.pagesFailed} page(s) failed` : null,
     ].filter(Boolean);
     const report = {
@@ -135,7 +153,12 @@ export class WalletPollService {
           ok: errors.length === 0,
           error: errors.length > 0 ? errors.join('; ') : null,
           durationMs: finishedAt.getTime() - now,
-          details: { cursor: obs.cursor ?? details.cursor ?? { newest: null, seen: {} }, ...obs.scan, last: report, generation },
+          details: {
+            cursor: obs.cursor ?? details.cursor ?? { newest: null, seen: {} },
+            ...obs.scan,
+            last: report,
+            generation,
+          },
         },
       },
       { generation: details.generation, confirm: lease ? () => lease.confirm() : undefined },
@@ -146,7 +169,13 @@ export class WalletPollService {
     });
     this.cache.apply(writes, generation, new Set(watches.map((w) => w.id)));
     if (alertsCreated > 0) this.logger.log(`${alertsCreated} alert(s), ${deliveryIds.length} deliveries`);
-    return { ...report, alerts: alertsCreated, deliveries: deliveryIds.length, stateWrites: writes.length, durationMs: Date.now() - now };
+    return {
+      ...report,
+      alerts: alertsCreated,
+      deliveries: deliveryIds.length,
+      stateWrites: writes.length,
+      durationMs: Date.now() - now,
+    };
   }
 }
 
@@ -155,13 +184,13 @@ export class WalletPollService {
  * open position to re-estimate, no scan verdict to apply, and its states match its rules.
  */
 function isQuiet(watch: WatchRow, prev: RuleStates, obs: WalletObservations): boolean {
-  if (obs.events.has(watch.address) || obs.accounts.has(watch.address) || obs.plan.deferred.has(watch.address)) return false;
+  if (obs.events.has(watch.address) || obs.accounts.has(watch.address) || obs.plan.deferred.has(watch.address))
+    return false;
   if (Object.keys(prev.positions?.positions ?? {}).length > 0) return false;
   if (obs.plan.verdicts.get(watch.id) === 'empty') return false;
   if (hasStaleEnabled(watch.rules, prev)) return false;
   return needsAccount(watch.rules) || Object.keys(prev).length === 0;
 }
-
 
 /** Rule-state rows that differ from what is stored (compared as canonical JSON: jsonb reorders keys). */
 function changedStates(watch: WatchRow, prev: RuleStates, next: RuleStates): StateWrite[] {

@@ -3,7 +3,13 @@ import type { TradeEvent } from '../tool-api/tool-data';
 import { withPollerKit } from '../testing/poller-test-kit';
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
-const markets = (btc: number) => ({ tradingEnabled: true, markets: [{ market: 'BTC', markPrice: btc, open: true, status: 'open' }, { market: 'ETH', markPrice: 3500, open: true, status: 'open' }] });
+const markets = (btc: number) => ({
+  tradingEnabled: true,
+  markets: [
+    { market: 'BTC', markPrice: btc, open: true, status: 'open' },
+    { market: 'ETH', markPrice: 3500, open: true, status: 'open' },
+  ],
+});
 
 /** Many new watches at once: liquidation coverage from a scan of the trader listing, not one account read per watch. */
 describe('seeding many watches (PostgreSQL + Redis, tool API stand-in)', () => {
@@ -14,7 +20,12 @@ describe('seeding many watches (PostgreSQL + Redis, tool API stand-in)', () => {
   let trades: TradeEvent[];
 
   const reads = (tool: string) => t.api.calls.filter((c) => c.tool === tool);
-  const positionsKnown = async () => (await t.kit.query<{ n: number }>(`SELECT count(*)::int AS n FROM alerts.rule_state WHERE rule = 'positions' AND (state->>'enabled')::boolean`))[0]!.n;
+  const positionsKnown = async () =>
+    (
+      await t.kit.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM alerts.rule_state WHERE rule = 'positions' AND (state->>'enabled')::boolean`,
+      )
+    )[0]!.n;
 
   it('covers every watch after one scan and reads only the wallets with open positions; then calls grow with what changed', async () => {
     trades = [];
@@ -25,28 +36,65 @@ describe('seeding many watches (PostgreSQL + Redis, tool API stand-in)', () => {
     t.api.data['get_leaderboard'] = (q: URLSearchParams) => {
       expect(Object.fromEntries(q)).toMatchObject({ window: 'all', sortKey: 'address', sortDir: 'asc' });
       const page = Number(q.get('page'));
-      const rows = listed.slice(page * 25, page * 25 + 25).map((i) => ({ address: addr(i), currentOpenPositionCount: WITH_POSITIONS.includes(i) ? 1 : 0 }));
-      return { window: 'all', sortKey: 'address', sortDir: 'asc', page, pageSize: 25, totalRows: listed.length, totalPages: Math.ceil(listed.length / 25), rows };
+      const rows = listed
+        .slice(page * 25, page * 25 + 25)
+        .map((i) => ({ address: addr(i), currentOpenPositionCount: WITH_POSITIONS.includes(i) ? 1 : 0 }));
+      return {
+        window: 'all',
+        sortKey: 'address',
+        sortDir: 'asc',
+        page,
+        pageSize: 25,
+        totalRows: listed.length,
+        totalPages: Math.ceil(listed.length / 25),
+        rows,
+      };
     };
     t.api.data['get_account'] = (q: URLSearchParams) => {
       const wallet = q.get('wallet')!;
       const n = parseInt(wallet.slice(2), 16);
-      return account({ wallet, positions: WITH_POSITIONS.includes(n) ? [position(`p${n}`, { bustPrice: 99_000, liquidationDistancePercent: 1 })] : [] });
+      return account({
+        wallet,
+        positions: WITH_POSITIONS.includes(n)
+          ? [position(`p${n}`, { bustPrice: 99_000, liquidationDistancePercent: 1 })]
+          : [],
+      });
     };
     const accountId = await t.kit.account();
     await t.kit.channel(accountId);
     const created = new Date(Date.now() - 60_000);
-    for (let i = 0; i < WATCHES; i += 1) await t.kit.watch(accountId, addr(i), { liquidation: { enabled: true, belowPct: 0.5 }, sessionKey: { enabled: false } }, created);
+    for (let i = 0; i < WATCHES; i += 1)
+      await t.kit.watch(
+        accountId,
+        addr(i),
+        { liquidation: { enabled: true, belowPct: 0.5 }, sessionKey: { enabled: false } },
+        created,
+      );
     const p = t.kit.poller();
 
     const first = await p.wallets.run();
-    expect(first).toMatchObject({ watches: WATCHES, accountReads: 0, scanPages: 8, unseeded: WITH_POSITIONS.length, alerts: 0 });
+    expect(first).toMatchObject({
+      watches: WATCHES,
+      accountReads: 0,
+      scanPages: 8,
+      unseeded: WITH_POSITIONS.length,
+      alerts: 0,
+    });
     expect(reads('get_leaderboard')).toHaveLength(8);
     expect(await positionsKnown()).toBe(WATCHES - WITH_POSITIONS.length);
 
     t.api.calls.length = 0;
-    expect(await p.wallets.run()).toMatchObject({ accountReads: WITH_POSITIONS.length, scanPages: 0, unseeded: 0, alerts: 0 });
-    expect(reads('get_account').map((c) => parseInt(new URLSearchParams(c.query).get('wallet')!.slice(2), 16)).sort((a, b) => a - b)).toEqual(WITH_POSITIONS);
+    expect(await p.wallets.run()).toMatchObject({
+      accountReads: WITH_POSITIONS.length,
+      scanPages: 0,
+      unseeded: 0,
+      alerts: 0,
+    });
+    expect(
+      reads('get_account')
+        .map((c) => parseInt(new URLSearchParams(c.query).get('wallet')!.slice(2), 16))
+        .sort((a, b) => a - b),
+    ).toEqual(WITH_POSITIONS);
     expect(await positionsKnown()).toBe(WATCHES);
 
     t.api.calls.length = 0;
@@ -62,8 +110,32 @@ describe('seeding many watches (PostgreSQL + Redis, tool API stand-in)', () => {
     // A new open is read once (bust price); a close needs no read.
     t.api.calls.length = 0;
     trades = [
-      { type: 'open', positionId: 'n1', trader: addr(33), market: 'ETH', side: 'long', leverage: 10, marginUsd: 100, notionalUsd: 1000, price: 3500, pnlUsd: null, time: new Date().toISOString() },
-      { type: 'close', positionId: 'p64', trader: addr(64), market: 'BTC', side: 'long', leverage: 100, marginUsd: 100, notionalUsd: 10_000, price: 99_400, pnlUsd: -60, time: new Date().toISOString() },
+      {
+        type: 'open',
+        positionId: 'n1',
+        trader: addr(33),
+        market: 'ETH',
+        side: 'long',
+        leverage: 10,
+        marginUsd: 100,
+        notionalUsd: 1000,
+        price: 3500,
+        pnlUsd: null,
+        time: new Date().toISOString(),
+      },
+      {
+        type: 'close',
+        positionId: 'p64',
+        trader: addr(64),
+        market: 'BTC',
+        side: 'long',
+        leverage: 100,
+        marginUsd: 100,
+        notionalUsd: 10_000,
+        price: 99_400,
+        pnlUsd: -60,
+        time: new Date().toISOString(),
+      },
     ];
     expect(await p.wallets.run()).toMatchObject({ events: 2, accountReads: 1, alerts: 2 });
     expect(reads('get_account').map((c) => c.query)).toEqual([`wallet=${addr(33)}`]);

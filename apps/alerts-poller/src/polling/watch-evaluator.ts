@@ -7,7 +7,14 @@ import { evaluateSessionKeys } from '../rules/session-key.rule';
 import { evaluateTradeEvents, tradeDetails } from '../rules/trade-events.rule';
 import type { AccountData, Marks, TradeEvent } from '../tool-api/tool-data';
 import type { ScanVerdict } from './open-position-scan';
-import { type AccountFetchState, disableOffRules, needsAccount, needsPositions, RECHECK_WINDOW_MS, type RuleStates } from './watch-state';
+import {
+  type AccountFetchState,
+  disableOffRules,
+  needsAccount,
+  needsPositions,
+  RECHECK_WINDOW_MS,
+  type RuleStates,
+} from './watch-state';
 
 /** What one cycle observed about a watch's wallet. */
 export interface WatchObservation {
@@ -35,9 +42,20 @@ export interface WatchEvaluation {
  * What the feed reported (this cycle and, still unmet, earlier ones) that the possibly cached account
  * does not show yet: kept for RECHECK_WINDOW_MS so the account is read again until it agrees.
  */
-function awaitedTrades(prev: AccountFetchState | undefined, account: AccountData, events: readonly TradeEvent[], now: number): AccountFetchState['awaiting'] {
-  const gone = new Set([...(prev?.awaiting?.gone ?? []), ...events.filter((e) => e.type !== 'open').map((e) => e.positionId)]);
-  const open = new Set([...(prev?.awaiting?.open ?? []), ...events.filter((e) => e.type === 'open').map((e) => e.positionId)]);
+function awaitedTrades(
+  prev: AccountFetchState | undefined,
+  account: AccountData,
+  events: readonly TradeEvent[],
+  now: number,
+): AccountFetchState['awaiting'] {
+  const gone = new Set([
+    ...(prev?.awaiting?.gone ?? []),
+    ...events.filter((e) => e.type !== 'open').map((e) => e.positionId),
+  ]);
+  const open = new Set([
+    ...(prev?.awaiting?.open ?? []),
+    ...events.filter((e) => e.type === 'open').map((e) => e.positionId),
+  ]);
   const shown = new Set(account.positions.map((p) => p.positionId));
   const stillGone = [...gone].filter((id) => shown.has(id));
   const stillOpen = [...open].filter((id) => !shown.has(id) && !gone.has(id));
@@ -47,15 +65,37 @@ function awaitedTrades(prev: AccountFetchState | undefined, account: AccountData
 }
 
 /** Positions the account shows that were not known before and that the feed did not report: opened unseen. */
-function openedUnseen(prev: PositionsState | undefined, account: AccountData, reported: ReadonlySet<string>, watch: WatchRow): RuleAlert[] {
+function openedUnseen(
+  prev: PositionsState | undefined,
+  account: AccountData,
+  reported: ReadonlySet<string>,
+  watch: WatchRow,
+): RuleAlert[] {
   if (!prev || !watch.rules.opened) return [];
   return account.positions
-    .filter((p) => !(p.positionId in prev.positions) && !reported.has(p.positionId) && Date.parse(p.openedAt) >= watch.createdAt.getTime())
+    .filter(
+      (p) =>
+        !(p.positionId in prev.positions) &&
+        !reported.has(p.positionId) &&
+        Date.parse(p.openedAt) >= watch.createdAt.getTime(),
+    )
     .map((p) => ({
       kind: 'position_opened' as const,
       episodeKey: p.positionId,
       occurredAt: new Date(p.openedAt),
-      details: tradeDetails({ type: 'open', positionId: p.positionId, trader: account.wallet, market: p.market, side: p.side, leverage: p.leverage, marginUsd: p.marginUsd, notionalUsd: p.notionalUsd, price: p.entryPrice, pnlUsd: null, time: p.openedAt }),
+      details: tradeDetails({
+        type: 'open',
+        positionId: p.positionId,
+        trader: account.wallet,
+        market: p.market,
+        side: p.side,
+        leverage: p.leverage,
+        marginUsd: p.marginUsd,
+        notionalUsd: p.notionalUsd,
+        price: p.entryPrice,
+        pnlUsd: null,
+        time: p.openedAt,
+      }),
     }));
 }
 
@@ -69,7 +109,10 @@ export function evaluateWatch(watch: WatchRow, prev: RuleStates, obs: WatchObser
   const alerts: RuleAlert[] = obs.feedOk ? evaluateTradeEvents(watch.rules, watch.createdAt, obs.events) : [];
   if (!needsAccount(watch.rules)) return { next: {}, alerts };
   const next: RuleStates = { ...prev };
-  const closedIds = new Set([...obs.events.filter((e) => e.type !== 'open').map((e) => e.positionId), ...(prev.account?.awaiting?.gone ?? [])]);
+  const closedIds = new Set([
+    ...obs.events.filter((e) => e.type !== 'open').map((e) => e.positionId),
+    ...(prev.account?.awaiting?.gone ?? []),
+  ]);
   const account = obs.account;
   if (account?.ok) {
     const data = account.data;
@@ -81,7 +124,14 @@ export function evaluateWatch(watch: WatchRow, prev: RuleStates, obs: WatchObser
       ...Object.keys(prev.positions?.closed ?? {}),
     ]);
     alerts.push(...openedUnseen(prev.positions, data, reported, watch));
-    const liquidation = evaluateLiquidationRisk({ prev: prev.positions, rules: watch.rules, account: data, closedIds, margin: obs.margin, now: obs.now });
+    const liquidation = evaluateLiquidationRisk({
+      prev: prev.positions,
+      rules: watch.rules,
+      account: data,
+      closedIds,
+      margin: obs.margin,
+      now: obs.now,
+    });
     if (liquidation.status === 'ok') {
       next.positions = liquidation.state;
       alerts.push(...liquidation.alerts);
@@ -96,7 +146,13 @@ export function evaluateWatch(watch: WatchRow, prev: RuleStates, obs: WatchObser
     return { next, alerts };
   }
   if (account && !account.ok) {
-    next.account = { ...(prev.account ?? { okAt: null }), status: 'unknown', fetchedAt: obs.now, error: account.error.slice(0, 300), pending: undefined };
+    next.account = {
+      ...(prev.account ?? { okAt: null }),
+      status: 'unknown',
+      fetchedAt: obs.now,
+      error: account.error.slice(0, 300),
+      pending: undefined,
+    };
   } else if (obs.deferred) {
     next.account = { ...(prev.account ?? { status: 'unread', fetchedAt: obs.now, okAt: null }), pending: true };
   }
@@ -105,7 +161,14 @@ export function evaluateWatch(watch: WatchRow, prev: RuleStates, obs: WatchObser
     next.positions = { enabled: true, positions: {} };
     next.account ??= { status: 'unread', fetchedAt: obs.now, okAt: null };
   } else if (obs.feedOk && prev.positions) {
-    const liquidation = evaluateLiquidationRisk({ prev: prev.positions, rules: watch.rules, marks: obs.marks, closedIds, margin: obs.margin, now: obs.now });
+    const liquidation = evaluateLiquidationRisk({
+      prev: prev.positions,
+      rules: watch.rules,
+      marks: obs.marks,
+      closedIds,
+      margin: obs.margin,
+      now: obs.now,
+    });
     if (liquidation.status === 'ok') {
       next.positions = liquidation.state;
       alerts.push(...liquidation.alerts);

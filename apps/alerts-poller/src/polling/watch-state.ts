@@ -64,7 +64,9 @@ export function needsPositions(rules: WalletRules, states: RuleStates | undefine
 
 /** A rule other than liquidation is on but was never evaluated: its baseline needs one account read. */
 export function needsBaseline(rules: WalletRules, states: RuleStates | undefined): boolean {
-  return ACCOUNT_RULE_STATES.some(([rule, state]) => rule !== 'liquidation' && rules[rule].enabled && !states?.[state]?.enabled);
+  return ACCOUNT_RULE_STATES.some(
+    ([rule, state]) => rule !== 'liquidation' && rules[rule].enabled && !states?.[state]?.enabled,
+  );
 }
 
 /** A rule was turned off but its state still says it is on (flipped without a read, so turning it on again starts silently). */

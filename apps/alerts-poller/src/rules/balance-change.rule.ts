@@ -20,7 +20,11 @@ export function accountBalanceMicro(account: AccountData): bigint {
  * moves to the new balance (the next alert needs another full change). The first evaluation, and the
  * first one after the rule is turned on, only set the baseline.
  */
-export function evaluateBalanceChange(prev: BalanceState | undefined, rules: WalletRules, account: AccountData): { state: BalanceState; alerts: RuleAlert[] } {
+export function evaluateBalanceChange(
+  prev: BalanceState | undefined,
+  rules: WalletRules,
+  account: AccountData,
+): { state: BalanceState; alerts: RuleAlert[] } {
   const enabled = rules.balance.enabled;
   const balance = accountBalanceMicro(account);
   if (!prev || !prev.enabled || !enabled) {

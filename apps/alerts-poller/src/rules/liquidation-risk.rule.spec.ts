@@ -4,8 +4,18 @@ import { account, position, rules } from './rule-fixtures';
 const below1 = rules({ liquidation: { enabled: true, belowPct: 1 } });
 const none = new Set<string>();
 
-function step(prev: PositionsState | undefined, distance: number, extra: Partial<Parameters<typeof evaluateLiquidationRisk>[0]> = {}) {
-  const result = evaluateLiquidationRisk({ prev, rules: below1, account: account({ positions: [position('7', { liquidationDistancePercent: distance })] }), closedIds: none, ...extra });
+function step(
+  prev: PositionsState | undefined,
+  distance: number,
+  extra: Partial<Parameters<typeof evaluateLiquidationRisk>[0]> = {},
+) {
+  const result = evaluateLiquidationRisk({
+    prev,
+    rules: below1,
+    account: account({ positions: [position('7', { liquidationDistancePercent: distance })] }),
+    closedIds: none,
+    ...extra,
+  });
   if (result.status !== 'ok') throw new Error('expected ok');
   return result;
 }
@@ -29,7 +39,11 @@ describe('liquidation risk', () => {
     const seeded = step(undefined, 5).state;
     const first = step(seeded, 0.9);
     expect(first.alerts).toHaveLength(1);
-    expect(first.alerts[0]).toMatchObject({ kind: 'liquidation_risk', episodeKey: '7:1', details: { positionId: '7', belowPct: 1 } });
+    expect(first.alerts[0]).toMatchObject({
+      kind: 'liquidation_risk',
+      episodeKey: '7:1',
+      details: { positionId: '7', belowPct: 1 },
+    });
     const still = step(first.state, 0.5);
     expect(still.alerts).toEqual([]);
     const notRecovered = step(still.state, 1.1);
@@ -62,7 +76,12 @@ describe('liquidation risk', () => {
 
   it('forgets positions the feed reported closed', () => {
     const seeded = step(undefined, 5).state;
-    const result = evaluateLiquidationRisk({ prev: seeded, rules: below1, marks: { BTC: 99_100 }, closedIds: new Set(['7']) });
+    const result = evaluateLiquidationRisk({
+      prev: seeded,
+      rules: below1,
+      marks: { BTC: 99_100 },
+      closedIds: new Set(['7']),
+    });
     expect(result.status === 'ok' && result.state.positions).toEqual({});
   });
 

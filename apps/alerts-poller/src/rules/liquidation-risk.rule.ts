@@ -69,7 +69,15 @@ function observe(input: LiquidationInput, closedIds: ReadonlySet<string>): Obser
       .filter((p) => !closedIds.has(p.positionId))
       .map((p) => ({
         id: p.positionId,
-        position: { market: p.market, side: p.side, leverage: p.leverage, marginUsd: p.marginUsd, entryPrice: p.entryPrice, bustPrice: p.bustPrice, openedAt: p.openedAt },
+        position: {
+          market: p.market,
+          side: p.side,
+          leverage: p.leverage,
+          marginUsd: p.marginUsd,
+          entryPrice: p.entryPrice,
+          bustPrice: p.bustPrice,
+          openedAt: p.openedAt,
+        },
         markPrice: p.markPrice,
         distancePct: p.liquidationDistancePercent,
       }));
@@ -110,7 +118,12 @@ export function evaluateLiquidationRisk(input: LiquidationInput): LiquidationRes
   const alerts: RuleAlert[] = [];
   for (const o of observed) {
     const before = prev?.positions[o.id] ?? ARMED;
-    const { next, fired } = stepEpisode({ phase: before.phase, episode: before.episode }, o.distancePct < below, o.distancePct >= rearmAt, silent);
+    const { next, fired } = stepEpisode(
+      { phase: before.phase, episode: before.episode },
+      o.distancePct < below,
+      o.distancePct >= rearmAt,
+      silent,
+    );
     positions[o.id] = { ...o.position, phase: next.phase, episode: next.episode };
     if (fired) {
       alerts.push({

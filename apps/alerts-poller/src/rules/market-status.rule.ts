@@ -49,7 +49,11 @@ export function marketStatusChanges(
 }
 
 /** One alert per change of a market the account follows; the key is the market's transition (number, from, to). */
-export function marketStatusAlerts(rules: ProtocolRules, changes: readonly MarketStatusChange[], observedAt: Date): RuleAlert[] {
+export function marketStatusAlerts(
+  rules: ProtocolRules,
+  changes: readonly MarketStatusChange[],
+  observedAt: Date,
+): RuleAlert[] {
   if (!rules.marketStatus.enabled) return [];
   return changes
     .filter((c) => rules.marketStatus.markets.includes(c.market))

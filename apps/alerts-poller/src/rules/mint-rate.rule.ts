@@ -1,5 +1,13 @@
 import type { ProtocolRules } from '@paper/contracts';
-import { ARMED, DEFAULT_REARM_MARGIN, type Episode, microToUsd, type RuleAlert, stepEpisode, usdToMicro } from './rule-types';
+import {
+  ARMED,
+  DEFAULT_REARM_MARGIN,
+  type Episode,
+  microToUsd,
+  type RuleAlert,
+  stepEpisode,
+  usdToMicro,
+} from './rule-types';
 
 const HOUR_MS = 3_600_000;
 
@@ -10,7 +18,12 @@ export interface SupplySample {
 }
 
 /** Keeps at most one sample per `spacingMs` and only what the last hour needs (plus one older sample). */
-export function addSupplySample(samples: readonly SupplySample[], now: number, supply: number, spacingMs = 30_000): SupplySample[] {
+export function addSupplySample(
+  samples: readonly SupplySample[],
+  now: number,
+  supply: number,
+  spacingMs = 30_000,
+): SupplySample[] {
   const next = [...samples].sort((a, b) => a.t - b.t);
   const last = next[next.length - 1];
   if (!last || now - last.t >= spacingMs) next.push({ t: now, supplyMicro: usdToMicro(supply).toString() });
@@ -25,7 +38,11 @@ export function addSupplySample(samples: readonly SupplySample[], now: number, s
  * PAPER minted over the last hour: the latest supply minus the supply an hour ago (or the oldest
  * sample when the history is younger than an hour, which can only under-estimate). Micro-units.
  */
-export function mintedLastHourMicro(samples: readonly SupplySample[], now: number, currentSupply: number): bigint | undefined {
+export function mintedLastHourMicro(
+  samples: readonly SupplySample[],
+  now: number,
+  currentSupply: number,
+): bigint | undefined {
   const sorted = [...samples].sort((a, b) => a.t - b.t);
   if (sorted.length === 0) return undefined;
   const cutoff = now - HOUR_MS;
@@ -44,14 +61,26 @@ export interface MintRateState extends Episode {
  * Mint rate above `thresholdPerHour`: fires once when more PAPER than the threshold was minted over the
  * last hour, re-arms at or below `threshold * (1 - margin)`. First evaluation and rule turn-on are silent.
  */
-export function evaluateMintRate(prev: MintRateState | undefined, rules: ProtocolRules, mintedMicro: bigint, margin = DEFAULT_REARM_MARGIN): { state: MintRateState; alerts: RuleAlert[] } {
+export function evaluateMintRate(
+  prev: MintRateState | undefined,
+  rules: ProtocolRules,
+  mintedMicro: bigint,
+  margin = DEFAULT_REARM_MARGIN,
+): { state: MintRateState; alerts: RuleAlert[] } {
   const enabled = rules.mintRate.enabled;
   const silent = !prev || !prev.enabled || !enabled;
   const threshold = usdToMicro(rules.mintRate.thresholdPerHour);
   const rearmAt = usdToMicro(rules.mintRate.thresholdPerHour * (1 - margin));
   const { next, fired } = stepEpisode(prev ?? ARMED, mintedMicro > threshold, mintedMicro <= rearmAt, silent);
   const alerts: RuleAlert[] = fired
-    ? [{ kind: 'mint_rate', episodeKey: String(next.episode), occurredAt: new Date(), details: { mintedLastHour: microToUsd(mintedMicro), thresholdPerHour: rules.mintRate.thresholdPerHour } }]
+    ? [
+        {
+          kind: 'mint_rate',
+          episodeKey: String(next.episode),
+          occurredAt: new Date(),
+          details: { mintedLastHour: microToUsd(mintedMicro), thresholdPerHour: rules.mintRate.thresholdPerHour },
+        },
+      ]
     : [];
   return { state: { enabled, ...next }, alerts };
 }

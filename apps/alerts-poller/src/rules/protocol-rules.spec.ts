@@ -4,10 +4,14 @@ import { marketStatusAlerts, marketStatusChanges } from './market-status.rule';
 import { addSupplySample, evaluateMintRate, mintedLastHourMicro } from './mint-rate.rule';
 
 const MIN = 60_000;
-const rules = (patch: Partial<ProtocolRules>): ProtocolRules => ({ ...structuredClone(DEFAULT_PROTOCOL_RULES) as ProtocolRules, ...patch });
+const rules = (patch: Partial<ProtocolRules>): ProtocolRules => ({
+  ...(structuredClone(DEFAULT_PROTOCOL_RULES) as ProtocolRules),
+  ...patch,
+});
 
 function markets(btc: { open: boolean; status: 'open' | 'paused' | 'close-only' }, tradingEnabled = true): MarketsData {
-  const entry = (market: 'BTC' | 'ETH', s: typeof btc) => ({ market, markPrice: 1, open: s.open, status: s.status }) as unknown as MarketsData['markets'][number];
+  const entry = (market: 'BTC' | 'ETH', s: typeof btc) =>
+    ({ market, markPrice: 1, open: s.open, status: s.status }) as unknown as MarketsData['markets'][number];
   return { tradingEnabled, markets: [entry('BTC', btc), entry('ETH', { open: true, status: 'open' })] };
 }
 
@@ -15,9 +19,17 @@ describe('market status', () => {
   it('records the first observation without a change, then reports changes', () => {
     const first = marketStatusChanges(undefined, markets({ open: true, status: 'open' }));
     expect(first.changes).toEqual([]);
-    const paused = marketStatusChanges(first.statuses, markets({ open: false, status: 'close-only' }), first.transitions);
+    const paused = marketStatusChanges(
+      first.statuses,
+      markets({ open: false, status: 'close-only' }),
+      first.transitions,
+    );
     expect(paused.changes).toEqual([{ market: 'BTC', from: 'open', to: 'close-only', seq: 1 }]);
-    const halted = marketStatusChanges(paused.statuses, markets({ open: false, status: 'close-only' }, false), paused.transitions);
+    const halted = marketStatusChanges(
+      paused.statuses,
+      markets({ open: false, status: 'close-only' }, false),
+      paused.transitions,
+    );
     expect(halted.changes).toEqual([
       { market: 'BTC', from: 'close-only', to: 'paused', seq: 2 },
       { market: 'ETH', from: 'open', to: 'paused', seq: 1 },
@@ -28,7 +40,9 @@ describe('market status', () => {
   it('names a transition the same way whenever it is observed from the same state (no observation time in the key)', () => {
     const r = rules({ marketStatus: { enabled: true, markets: ['BTC'] } });
     const observe = (at: string) => {
-      const change = marketStatusChanges({ BTC: 'open', ETH: 'open' }, markets({ open: false, status: 'paused' }), { BTC: 4 });
+      const change = marketStatusChanges({ BTC: 'open', ETH: 'open' }, markets({ open: false, status: 'paused' }), {
+        BTC: 4,
+      });
       return marketStatusAlerts(r, change.changes, new Date(at)).map((a) => a.episodeKey);
     };
     expect(observe('2030-01-01T00:00:00Z')).toEqual(['BTC:5:open->paused']);
@@ -41,7 +55,11 @@ describe('market status', () => {
     expect(marketStatusAlerts(rules({ marketStatus: { enabled: true, markets: ['ETH'] } }), change, at)).toEqual([]);
     expect(marketStatusAlerts(rules({ marketStatus: { enabled: false, markets: ['BTC'] } }), change, at)).toEqual([]);
     const [alert] = marketStatusAlerts(rules({ marketStatus: { enabled: true, markets: ['BTC'] } }), change, at);
-    expect(alert).toMatchObject({ kind: 'market_status', episodeKey: 'BTC:3:open->paused', details: { market: 'BTC', to: 'paused' } });
+    expect(alert).toMatchObject({
+      kind: 'market_status',
+      episodeKey: 'BTC:3:open->paused',
+      details: { market: 'BTC', to: 'paused' },
+    });
   });
 });
 

@@ -12,7 +12,12 @@ export interface RewardsState extends Episode {
  * paid out by the exchange's harvest). Fires once when they exceed the threshold and re-arms when
  * they are back at or below `aboveUsdc * (1 - margin)`. First evaluation and rule turn-on are silent.
  */
-export function evaluateRewards(prev: RewardsState | undefined, rules: WalletRules, account: AccountData, margin = DEFAULT_REARM_MARGIN): { state: RewardsState; alerts: RuleAlert[] } {
+export function evaluateRewards(
+  prev: RewardsState | undefined,
+  rules: WalletRules,
+  account: AccountData,
+  margin = DEFAULT_REARM_MARGIN,
+): { state: RewardsState; alerts: RuleAlert[] } {
   const enabled = rules.rewards.enabled;
   const silent = !prev || !prev.enabled || !enabled;
   const value = usdToMicro(account.queuedUsd);
@@ -25,7 +30,12 @@ export function evaluateRewards(prev: RewardsState | undefined, rules: WalletRul
           kind: 'rewards',
           episodeKey: String(next.episode),
           occurredAt: new Date(),
-          details: { queuedUsd: account.queuedUsd, aboveUsdc: rules.rewards.aboveUsdc, paper: account.paper, paperStaked: account.paperStaked },
+          details: {
+            queuedUsd: account.queuedUsd,
+            aboveUsdc: rules.rewards.aboveUsdc,
+            paper: account.paper,
+            paperStaked: account.paperStaked,
+          },
         },
       ]
     : [];

@@ -41,7 +41,16 @@ export function account(overrides: Partial<AccountData> = {}): AccountData {
     positions: [],
     pendingIntents: [],
     sessionKeys: [],
-    lifetime: { realizedPnlUsd: 0, volumeUsd: 0, feesPaidUsd: 0, stakingRewardsUsd: 0, trades: 0, wins: 0, losses: 0, liquidations: 0 },
+    lifetime: {
+      realizedPnlUsd: 0,
+      volumeUsd: 0,
+      feesPaidUsd: 0,
+      stakingRewardsUsd: 0,
+      trades: 0,
+      wins: 0,
+      losses: 0,
+      liquidations: 0,
+    },
     ...overrides,
   };
 }

@@ -26,8 +26,14 @@ export interface RuleAlert {
  * Moves an episode on: armed + breached fires (unless silent: seeding, or the rule is off); firing +
  * recovered re-arms. Anything else keeps the phase. Neither happens when the value is unknown.
  */
-export function stepEpisode(prev: Episode, breached: boolean, recovered: boolean, silent: boolean): { next: Episode; fired: boolean } {
-  if (prev.phase === 'armed' && breached) return { next: { phase: 'firing', episode: prev.episode + 1 }, fired: !silent };
+export function stepEpisode(
+  prev: Episode,
+  breached: boolean,
+  recovered: boolean,
+  silent: boolean,
+): { next: Episode; fired: boolean } {
+  if (prev.phase === 'armed' && breached)
+    return { next: { phase: 'firing', episode: prev.episode + 1 }, fired: !silent };
   if (prev.phase === 'firing' && recovered) return { next: { phase: 'armed', episode: prev.episode }, fired: false };
   return { next: { phase: prev.phase, episode: prev.episode }, fired: false };
 }

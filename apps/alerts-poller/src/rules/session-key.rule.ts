@@ -20,7 +20,12 @@ function isDue(expiresAt: string, withinDays: number, now: number): boolean {
  * new expiry can alert again). Revoked and expired keys are forgotten. The first evaluation, and the
  * first after the rule is turned on, mark keys already inside the window as announced, silently.
  */
-export function evaluateSessionKeys(prev: SessionKeyState | undefined, rules: WalletRules, account: AccountData, now = Date.now()): { state: SessionKeyState; alerts: RuleAlert[] } {
+export function evaluateSessionKeys(
+  prev: SessionKeyState | undefined,
+  rules: WalletRules,
+  account: AccountData,
+  now = Date.now(),
+): { state: SessionKeyState; alerts: RuleAlert[] } {
   const enabled = rules.sessionKey.enabled;
   const silent = !prev || !prev.enabled || !enabled;
   const keys: SessionKeyState['keys'] = {};

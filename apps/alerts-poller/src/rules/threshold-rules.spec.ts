@@ -25,7 +25,11 @@ describe('balance change', () => {
     const small = evaluateBalanceChange(seed.state, r, account({ freeUsd: 999.99, lockedUsd: 0 }));
     expect(small.alerts).toEqual([]);
     const drop = evaluateBalanceChange(small.state, r, account({ freeUsd: 850, lockedUsd: 50 }));
-    expect(drop.alerts[0]).toMatchObject({ kind: 'balance_change', episodeKey: '1', details: { previousUsd: '1000', currentUsd: '900', changeUsd: '-100' } });
+    expect(drop.alerts[0]).toMatchObject({
+      kind: 'balance_change',
+      episodeKey: '1',
+      details: { previousUsd: '1000', currentUsd: '900', changeUsd: '-100' },
+    });
     expect(evaluateBalanceChange(drop.state, r, account({ freeUsd: 850, lockedUsd: 50 })).alerts).toEqual([]);
   });
 
@@ -44,7 +48,15 @@ describe('balance change', () => {
 describe('session key expiry', () => {
   const now = Date.parse('2030-01-10T00:00:00Z');
   const r = rules({ sessionKey: { enabled: true, withinDays: 3 } });
-  const key = (expiresAt: string, extra = {}) => ({ address: '0xkey', label: 'bot', active: true, expiresAt, revokedAt: null, guardrails: {} as never, ...extra });
+  const key = (expiresAt: string, extra = {}) => ({
+    address: '0xkey',
+    label: 'bot',
+    active: true,
+    expiresAt,
+    revokedAt: null,
+    guardrails: {} as never,
+    ...extra,
+  });
 
   it('alerts once per key and expiry when the key enters the window', () => {
     const seed = evaluateSessionKeys(undefined, r, account({ sessionKeys: [key('2030-01-20T00:00:00.000Z')] }), now);
@@ -55,8 +67,16 @@ describe('session key expiry', () => {
     expect(due.alerts).toHaveLength(1);
     expect(due.alerts[0]!.details).toMatchObject({ sessionKey: '0xkey', daysLeft: 2 });
     expect(sessionKeyAlertDue(due.state, r, later)).toBe(false);
-    expect(evaluateSessionKeys(due.state, r, account({ sessionKeys: [key('2030-01-20T00:00:00.000Z')] }), later + 1000).alerts).toEqual([]);
-    const renewed = evaluateSessionKeys(due.state, r, account({ sessionKeys: [key('2030-01-20T12:00:00.000Z')] }), later + 1000);
+    expect(
+      evaluateSessionKeys(due.state, r, account({ sessionKeys: [key('2030-01-20T00:00:00.000Z')] }), later + 1000)
+        .alerts,
+    ).toEqual([]);
+    const renewed = evaluateSessionKeys(
+      due.state,
+      r,
+      account({ sessionKeys: [key('2030-01-20T12:00:00.000Z')] }),
+      later + 1000,
+    );
     expect(renewed.alerts).toHaveLength(1);
   });
 
@@ -64,7 +84,12 @@ describe('session key expiry', () => {
     const seed = evaluateSessionKeys(undefined, r, account({ sessionKeys: [key('2030-01-11T00:00:00.000Z')] }), now);
     expect(seed.alerts).toEqual([]);
     expect(seed.state.keys['0xkey']!.notified).toBe(true);
-    const revoked = evaluateSessionKeys(seed.state, r, account({ sessionKeys: [key('2030-01-12T00:00:00.000Z', { revokedAt: '2030-01-09T00:00:00Z' })] }), now);
+    const revoked = evaluateSessionKeys(
+      seed.state,
+      r,
+      account({ sessionKeys: [key('2030-01-12T00:00:00.000Z', { revokedAt: '2030-01-09T00:00:00Z' })] }),
+      now,
+    );
     expect(revoked.alerts).toEqual([]);
     expect(revoked.state.keys).toEqual({});
   });

@@ -28,7 +28,11 @@ export function tradeDetails(event: TradeEvent): Record<string, unknown> {
  * before the watch existed are ignored (a new watch starts silently); the episode key is the position
  * id, so an event seen twice (feed overlap, restart) yields the same event id.
  */
-export function evaluateTradeEvents(rules: WalletRules, watchCreatedAt: Date, events: readonly TradeEvent[]): RuleAlert[] {
+export function evaluateTradeEvents(
+  rules: WalletRules,
+  watchCreatedAt: Date,
+  events: readonly TradeEvent[],
+): RuleAlert[] {
   const alerts: RuleAlert[] = [];
   for (const event of events) {
     const { kind, rule } = KIND[event.type];

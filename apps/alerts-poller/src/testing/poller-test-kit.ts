@@ -1,6 +1,13 @@
 import { createAlertsDataSource } from '@paper/alerts-data';
 import { DEFAULT_WALLET_RULES, mergeWalletRules, type WalletRulesPatch } from '@paper/contracts';
-import { createTestDatabase, type FakeServer, json, migrateDatabase, startFakeServer, type TestDatabase } from '@paper/dev-stack';
+import {
+  createTestDatabase,
+  type FakeServer,
+  json,
+  migrateDatabase,
+  startFakeServer,
+  type TestDatabase,
+} from '@paper/dev-stack';
 import { QueueRegistry } from '@paper/nest-infra';
 import { queryRows } from '@paper/sql-rows';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -25,11 +32,13 @@ export async function startToolApiStub(): Promise<ToolApiStub> {
   const calls: ToolApiStub['calls'] = [];
   const server = await startFakeServer(async (req, res) => {
     const tool = /^\/api\/v1\/tools\/(\w+)$/.exec(req.path)?.[1];
-    if (!tool || !(tool in data)) return json(res, 404, { ok: false, error: { code: 'unknown_tool', message: 'no such tool' } });
+    if (!tool || !(tool in data))
+      return json(res, 404, { ok: false, error: { code: 'unknown_tool', message: 'no such tool' } });
     calls.push({ tool, query: req.query.toString() });
     const entry = data[tool];
     const value = typeof entry === 'function' ? await (entry as (q: URLSearchParams) => unknown)(req.query) : entry;
-    if (value instanceof Error) return json(res, 502, { ok: false, error: { code: 'upstream_unavailable', message: value.message } });
+    if (value instanceof Error)
+      return json(res, 502, { ok: false, error: { code: 'upstream_unavailable', message: value.message } });
     return json(res, 200, { ok: true, summary: 'stub', data: value });
   });
   return { ...server, data, calls };
@@ -52,7 +61,12 @@ export class PollerTestKit {
   static async start(env: Record<string, string>): Promise<PollerTestKit> {
     const database = await createTestDatabase('paper_poller');
     migrateDatabase(database.url, ['alerts']);
-    const config = alertsPollerConfigSchema.parse({ DATABASE_URL: database.url, REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`, ALERTS_TOOL_CALLS_PER_SECOND: '1000', ...env });
+    const config = alertsPollerConfigSchema.parse({
+      DATABASE_URL: database.url,
+      REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
+      ALERTS_TOOL_CALLS_PER_SECOND: '1000',
+      ...env,
+    });
     const db = createAlertsDataSource({ url: database.url, poolSize: 5, applicationName: 'poller-int-test' });
     await db.initialize();
     return new PollerTestKit(database, db, config);
@@ -64,7 +78,12 @@ export class PollerTestKit {
     const store = new WatchStore(this.db);
     return {
       tools,
-      wallets: new WalletPollService(store, new WalletObserver(tools, new ExchangeStream(this.queues, this.config), this.config), this.writer, this.config),
+      wallets: new WalletPollService(
+        store,
+        new WalletObserver(tools, new ExchangeStream(this.queues, this.config), this.config),
+        this.writer,
+        this.config,
+      ),
       protocol: new ProtocolPollService(this.db, store, tools, this.writer, this.config),
     };
   }
@@ -77,25 +96,33 @@ export class PollerTestKit {
 
   async account(): Promise<string> {
     const id = randomUUID();
-    await this.db.query(`INSERT INTO alerts.accounts (id, token_hash) VALUES ($1, $2)`, [id, randomBytes(32).toString('hex')]);
+    await this.db.query(`INSERT INTO alerts.accounts (id, token_hash) VALUES ($1, $2)`, [
+      id,
+      randomBytes(32).toString('hex'),
+    ]);
     return id;
   }
 
   async channel(accountId: string, status = 'active'): Promise<string> {
     const id = randomUUID();
-    await this.db.query(`INSERT INTO alerts.channels (id, account_id, kind, target, secret, status) VALUES ($1, $2, 'webhook', 'https://example.com/hook', 'whsec_x', $3)`, [id, accountId, status]);
+    await this.db.query(
+      `INSERT INTO alerts.channels (id, account_id, kind, target, secret, status) VALUES ($1, $2, 'webhook', 'https://example.com/hook', 'whsec_x', $3)`,
+      [id, accountId, status],
+    );
     return id;
   }
 
-  async watch(accountId: string, address: string, rules: WalletRulesPatch = {}, createdAt = new Date()): Promise<string> {
+  async watch(
+    accountId: string,
+    address: string,
+    rules: WalletRulesPatch = {},
+    createdAt = new Date(),
+  ): Promise<string> {
     const id = randomUUID();
-    await this.db.query(`INSERT INTO alerts.watches (id, account_id, address, rules, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)`, [
-      id,
-      accountId,
-      address,
-      JSON.stringify(mergeWalletRules(DEFAULT_WALLET_RULES, rules)),
-      createdAt,
-    ]);
+    await this.db.query(
+      `INSERT INTO alerts.watches (id, account_id, address, rules, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)`,
+      [id, accountId, address, JSON.stringify(mergeWalletRules(DEFAULT_WALLET_RULES, rules)), createdAt],
+    );
     return id;
   }
 
@@ -105,7 +132,10 @@ export class PollerTestKit {
 }
 
 /** A tool API stand-in and a test kit, started before a suite's tests and stopped after them. */
-export function withPollerKit(env: Record<string, string> = {}): { readonly kit: PollerTestKit; readonly api: ToolApiStub } {
+export function withPollerKit(env: Record<string, string> = {}): {
+  readonly kit: PollerTestKit;
+  readonly api: ToolApiStub;
+} {
   const started: { kit?: PollerTestKit; api?: ToolApiStub } = {};
   beforeAll(async () => {
     started.api = await startToolApiStub();

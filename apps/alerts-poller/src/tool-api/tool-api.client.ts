@@ -2,7 +2,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, metricsRegistry } from '@paper/nest-infra';
 import { Counter } from 'prom-client';
 import type { AlertsPollerConfig } from '../config/alerts-poller.config';
-import type { AccountData, EventsData, LeaderboardData, MarketsData, ProtocolStatsData, RecentTradesData } from './tool-data';
+import type {
+  AccountData,
+  EventsData,
+  LeaderboardData,
+  MarketsData,
+  ProtocolStatsData,
+  RecentTradesData,
+} from './tool-data';
 
 /** A tool call that did not produce a successful result (network, status, envelope `ok: false`). */
 export class ToolApiError extends Error {
@@ -32,7 +39,13 @@ export class ToolApiClient {
   private nextSlot = 0;
   private calls = 0;
 
-  constructor(@Inject(APP_CONFIG) private readonly config: Pick<AlertsPollerConfig, 'EXCHANGE_API_URL' | 'ALERTS_TOOL_TIMEOUT_MS' | 'ALERTS_TOOL_CALLS_PER_SECOND'>) {}
+  constructor(
+    @Inject(APP_CONFIG)
+    private readonly config: Pick<
+      AlertsPollerConfig,
+      'EXCHANGE_API_URL' | 'ALERTS_TOOL_TIMEOUT_MS' | 'ALERTS_TOOL_CALLS_PER_SECOND'
+    >,
+  ) {}
 
   /** Calls made since start (benchmarks and poll statistics read it). */
   get callCount(): number {

@@ -1,4 +1,13 @@
-import type { ExchangeEvent, GET_ACCOUNT, GET_EVENTS, GET_LEADERBOARD, GET_MARKETS, GET_PROTOCOL_STATS, GET_RECENT_TRADES, ToolData } from '@paper/contracts';
+import type {
+  ExchangeEvent,
+  GET_ACCOUNT,
+  GET_EVENTS,
+  GET_LEADERBOARD,
+  GET_MARKETS,
+  GET_PROTOCOL_STATS,
+  GET_RECENT_TRADES,
+  ToolData,
+} from '@paper/contracts';
 import type { MarketName } from '@paper/markets';
 
 /** The `data` of the public tools the poller reads (field names from the tool catalog). */
@@ -12,13 +21,27 @@ export type ProtocolStatsData = ToolData<typeof GET_PROTOCOL_STATS>;
 export type LeaderboardData = ToolData<typeof GET_LEADERBOARD>;
 export type EventsData = ToolData<typeof GET_EVENTS>;
 
-const TRADE_TYPES: Record<string, TradeEvent['type']> = { 'position.opened': 'open', 'position.closed': 'close', 'position.liquidated': 'liquidation' };
+const TRADE_TYPES: Record<string, TradeEvent['type']> = {
+  'position.opened': 'open',
+  'position.closed': 'close',
+  'position.liquidated': 'liquidation',
+};
 
 /** A trade of the exchange's event log as the recent-trades feed reports it (null for other events). */
 export function tradeOfEvent(event: ExchangeEvent): TradeEvent | null {
   const type = TRADE_TYPES[event.type];
   if (!type || !event.wallet) return null;
-  const d = event.data as { positionId: string; market: MarketName; side: 'long' | 'short'; leverage: number; marginUsd: number; notionalUsd: number; entryPrice: number; exitPrice?: number; pnlUsd?: number };
+  const d = event.data as {
+    positionId: string;
+    market: MarketName;
+    side: 'long' | 'short';
+    leverage: number;
+    marginUsd: number;
+    notionalUsd: number;
+    entryPrice: number;
+    exitPrice?: number;
+    pnlUsd?: number;
+  };
   return {
     type,
     positionId: d.positionId,

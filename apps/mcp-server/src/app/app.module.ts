@@ -21,7 +21,12 @@ export class AppModule {
       imports: [
         InfraModule.forRoot({
           config,
-          database: () => createExchangeDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'mcp-server' }),
+          database: () =>
+            createExchangeDataSource({
+              url: config.DATABASE_URL,
+              poolSize: config.DATABASE_POOL_SIZE,
+              applicationName: 'mcp-server',
+            }),
           redis: config,
         }),
         runtime,

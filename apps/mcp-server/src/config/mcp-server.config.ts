@@ -13,9 +13,11 @@ export const mcpServerConfigSchema = z
     ...toolsRuntimeEnvShape,
     ...mcpTransportEnvShape,
     PORT: env.port(3002).describe('HTTP port (API, probes and /metrics).'),
-    PUBLIC_BASE_URL: env.baseUrl('http://localhost:8080').describe(
-      'The one public base URL: token issuer, authorization server, and `{base}/mcp` is the MCP resource (token audience).',
-    ),
+    PUBLIC_BASE_URL: env
+      .baseUrl('http://localhost:8080')
+      .describe(
+        'The one public base URL: token issuer, authorization server, and `{base}/mcp` is the MCP resource (token audience).',
+      ),
     MCP_MAX_BODY_BYTES: env.positiveInt(262144).describe('Largest accepted POST /mcp body (bytes).'),
   })
   .superRefine(refuseDevSessionKeyInProduction);

@@ -1,7 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ToolErrorCode, findTool, isCodedError } from '@paper/contracts';
 import { APP_CONFIG } from '@paper/nest-infra';
-import { AccessTokenVerifier, RateLimiter, type RateLimit, ToolExecutor, type ToolContext, anonymousContext, tokenContext } from '@paper/tools-runtime';
+import {
+  AccessTokenVerifier,
+  RateLimiter,
+  type RateLimit,
+  ToolExecutor,
+  type ToolContext,
+  anonymousContext,
+  tokenContext,
+} from '@paper/tools-runtime';
 import type { McpServerConfig } from '../config/mcp-server.config';
 import { MCP_CHALLENGE_SCOPE, mcpBearerChallenge, needsConnectedWallet, scopesFor } from './mcp-challenge';
 
@@ -55,7 +63,11 @@ export class McpAccessGate {
     this.meLimit = { perSecond: config.RATE_LIMIT_ME_PER_SECOND, burst: config.RATE_LIMIT_ME_BURST };
   }
 
-  async check(authorization: string | undefined, callerIp: string, messages: readonly unknown[]): Promise<Proceed | Refusal> {
+  async check(
+    authorization: string | undefined,
+    callerIp: string,
+    messages: readonly unknown[],
+  ): Promise<Proceed | Refusal> {
     const calls = messages.map(toolCall).filter((c): c is CallMessage => c !== undefined);
     const firstId = calls[0]?.id ?? requestId(messages[0]);
     const caller = await this.caller(authorization);
@@ -71,8 +83,18 @@ export class McpAccessGate {
         this.executor.authorize(tool, ctx);
       } catch (error) {
         if (!isCodedError(error) || error.code !== ToolErrorCode.InsufficientScope) throw error;
-        const challenge = mcpBearerChallenge(this.config.PUBLIC_BASE_URL, { error: 'insufficient_scope', scope: MCP_CHALLENGE_SCOPE });
-        return { kind: 'refuse', status: 403, code: error.code, message: error.message, headers: { 'WWW-Authenticate': challenge }, id: call.id };
+        const challenge = mcpBearerChallenge(this.config.PUBLIC_BASE_URL, {
+          error: 'insufficient_scope',
+          scope: MCP_CHALLENGE_SCOPE,
+        });
+        return {
+          kind: 'refuse',
+          status: 403,
+          code: error.code,
+          message: error.message,
+          headers: { 'WWW-Authenticate': challenge },
+          id: call.id,
+        };
       }
     }
     return { kind: 'proceed', ctx };
@@ -87,7 +109,11 @@ export class McpAccessGate {
       if (!isCodedError(error)) throw error;
       const headers = { ...error.headers };
       if (error.status === 401) {
-        headers['WWW-Authenticate'] = mcpBearerChallenge(this.config.PUBLIC_BASE_URL, { error: 'invalid_token', description: error.message, scope: MCP_CHALLENGE_SCOPE });
+        headers['WWW-Authenticate'] = mcpBearerChallenge(this.config.PUBLIC_BASE_URL, {
+          error: 'invalid_token',
+          description: error.message,
+          scope: MCP_CHALLENGE_SCOPE,
+        });
       }
       return { kind: 'refuse', status: error.status, code: error.code, message: error.message, headers };
     }
@@ -98,7 +124,8 @@ export class McpAccessGate {
    * cost one by one), per wallet and client with a valid token, else per client address.
    */
   private async limit(caller: Caller, callerIp: string, id: JsonRpcId, messages: number): Promise<Refusal | undefined> {
-    const [key, limit] = caller.kind === 'token' ? [caller.ctx.callerId, this.meLimit] : [`ip:${callerIp}`, this.publicLimit];
+    const [key, limit] =
+      caller.kind === 'token' ? [caller.ctx.callerId, this.meLimit] : [`ip:${callerIp}`, this.publicLimit];
     try {
       for (let i = 0; i < messages; i += 1) {
         const limiting = this.limiter.spend(key, limit);
@@ -107,7 +134,14 @@ export class McpAccessGate {
       return undefined;
     } catch (error) {
       if (!isCodedError(error) || error.code !== ToolErrorCode.RateLimited) throw error;
-      return { kind: 'refuse', status: error.status, code: error.code, message: error.message, headers: { ...error.headers }, id };
+      return {
+        kind: 'refuse',
+        status: error.status,
+        code: error.code,
+        message: error.message,
+        headers: { ...error.headers },
+        id,
+      };
     }
   }
 
@@ -125,7 +159,9 @@ export class McpAccessGate {
         status: 401,
         code: ToolErrorCode.Unauthorized,
         message,
-        headers: { 'WWW-Authenticate': mcpBearerChallenge(this.config.PUBLIC_BASE_URL, { scope: MCP_CHALLENGE_SCOPE }) },
+        headers: {
+          'WWW-Authenticate': mcpBearerChallenge(this.config.PUBLIC_BASE_URL, { scope: MCP_CHALLENGE_SCOPE }),
+        },
         id: call.id,
       };
     }

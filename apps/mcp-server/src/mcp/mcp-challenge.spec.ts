@@ -1,6 +1,12 @@
 import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { TOOL_CATALOG, findTool } from '@paper/contracts';
-import { MCP_CHALLENGE_SCOPE, mcpBearerChallenge, needsConnectedWallet, protectedResourceMetadataUrl, scopesFor } from './mcp-challenge';
+import {
+  MCP_CHALLENGE_SCOPE,
+  mcpBearerChallenge,
+  needsConnectedWallet,
+  protectedResourceMetadataUrl,
+  scopesFor,
+} from './mcp-challenge';
 
 const BASE = 'https://perps.example.com';
 const WALLET = '0x1111111111111111111111111111111111111111';
@@ -12,21 +18,26 @@ describe('MCP OAuth challenge', () => {
   });
 
   it('is read by the SDK client: resource metadata, scope and error', () => {
-    const read = (header: string) => extractWWWAuthenticateParams(new Response(null, { status: 401, headers: { 'WWW-Authenticate': header } }));
+    const read = (header: string) =>
+      extractWWWAuthenticateParams(new Response(null, { status: 401, headers: { 'WWW-Authenticate': header } }));
     const start = read(mcpBearerChallenge(BASE, { scope: 'trade:read' }));
     expect(start.resourceMetadataUrl?.href).toBe(`${BASE}/.well-known/oauth-protected-resource/mcp`);
     expect(start.scope).toBe('trade:read');
     expect(start.error).toBeUndefined();
     const more = read(mcpBearerChallenge(BASE, { error: 'insufficient_scope', scope: 'trade:read trade:write' }));
     expect(more).toMatchObject({ error: 'insufficient_scope', scope: 'trade:read trade:write' });
-    const invalid = mcpBearerChallenge(BASE, { error: 'invalid_token', description: 'it has "expired"', scope: 'trade:read' });
+    const invalid = mcpBearerChallenge(BASE, {
+      error: 'invalid_token',
+      description: 'it has "expired"',
+      scope: 'trade:read',
+    });
     expect(invalid).toBe(
       `Bearer error="invalid_token", error_description="it has 'expired'", resource_metadata="${BASE}/.well-known/oauth-protected-resource/mcp", scope="trade:read"`,
     );
     expect(read(invalid).error).toBe('invalid_token');
   });
 
-  it('challenges with every scope the tools need plus offline_access, the resource\'s scopes_supported: one sign-in reads and trades', () => {
+  it("challenges with every scope the tools need plus offline_access, the resource's scopes_supported: one sign-in reads and trades", () => {
     expect(MCP_CHALLENGE_SCOPE).toBe('trade:read trade:write offline_access');
   });
 

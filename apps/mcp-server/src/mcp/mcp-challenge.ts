@@ -49,6 +49,7 @@ export function scopesFor(tool: ToolDefinition): string {
 export function needsConnectedWallet(tool: ToolDefinition, args: unknown): boolean {
   if (tool.family === 'me-only' || tool.wallet === 'connected') return true;
   if (tool.wallet !== 'optional') return false;
-  const wallet = args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>)['wallet'] : undefined;
+  const wallet =
+    args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>)['wallet'] : undefined;
   return wallet === undefined || wallet === null;
 }

@@ -42,7 +42,8 @@ function readText(req: Request, maxBytes: number): Promise<string | undefined> {
       req.resume();
       resolve(undefined);
     };
-    const onEnd = () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    const onEnd = () =>
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
     req.on('data', onData).on('end', onEnd).once('error', reject);
   });
 }

@@ -26,7 +26,12 @@ function response(): { res: Response; body: Promise<unknown> } {
   return { res: res as unknown as Response, body };
 }
 
-const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+const call = (id: number, name: string) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: {} },
+});
 
 describe('MCP server factory', () => {
   const seen: { name: string; ctx: ToolContext }[] = [];
@@ -56,7 +61,10 @@ describe('MCP server factory', () => {
     const pooled = (factory as unknown as { idle: unknown[] }).idle.length;
     expect(pooled).toBe(2);
     for (const caller of ['carol', 'dave', 'erin']) {
-      expect(await serve(call(7, 'fast'), caller).answer).toMatchObject({ id: 7, result: { content: [{ text: `fast for ${caller}` }] } });
+      expect(await serve(call(7, 'fast'), caller).answer).toMatchObject({
+        id: 7,
+        result: { content: [{ text: `fast for ${caller}` }] },
+      });
       await settle();
     }
     expect((factory as unknown as { idle: unknown[] }).idle.length).toBe(pooled);
@@ -70,6 +78,9 @@ describe('MCP server factory', () => {
     gates.get('slow-b')!();
     await settle();
     expect((factory as unknown as { idle: unknown[] }).idle.length).toBe(before - 1);
-    expect(await serve(call(4, 'fast'), 'grace').answer).toMatchObject({ id: 4, result: { content: [{ text: 'fast for grace' }] } });
+    expect(await serve(call(4, 'fast'), 'grace').answer).toMatchObject({
+      id: 4,
+      result: { content: [{ text: 'fast for grace' }] },
+    });
   });
 });

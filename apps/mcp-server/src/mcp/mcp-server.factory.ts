@@ -65,14 +65,21 @@ export class McpServerFactory {
 
   private create(): PooledServer {
     let ctx: ToolContext | undefined;
-    const server = new RequestServer(MCP_SERVER_INFO, { capabilities: CAPABILITIES, instructions: MCP_SERVER_INSTRUCTIONS, jsonSchemaValidator: this.validator });
+    const server = new RequestServer(MCP_SERVER_INFO, {
+      capabilities: CAPABILITIES,
+      instructions: MCP_SERVER_INSTRUCTIONS,
+      jsonSchemaValidator: this.validator,
+    });
     server.setRequestHandler(ListToolsRequestSchema, () => this.listing);
     server.setToolCallHandler((request) => this.calls.call(request.params.name, request.params.arguments, ctx!));
     server.setRequestHandler(ListResourcesRequestSchema, () => this.views.listing);
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => this.templates);
     server.setRequestHandler(ReadResourceRequestSchema, (request) => {
       const read = this.views.read(request.params.uri);
-      if (!read) throw new McpError(RESOURCE_NOT_FOUND as ErrorCode, `Resource not found: ${request.params.uri.slice(0, 200)}`, { uri: request.params.uri.slice(0, 200) });
+      if (!read)
+        throw new McpError(RESOURCE_NOT_FOUND as ErrorCode, `Resource not found: ${request.params.uri.slice(0, 200)}`, {
+          uri: request.params.uri.slice(0, 200),
+        });
       return read;
     });
     return { server, bind: (next) => (ctx = next) };

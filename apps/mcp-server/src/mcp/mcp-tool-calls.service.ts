@@ -36,7 +36,9 @@ export class McpToolCalls {
       this.executor.authorize(tool, ctx);
       const args = this.executor.parse(tool, rawArgs);
       if (ctx.family !== 'public' || !tool.cacheable) return successResult(await this.executor.run(tool, args, ctx));
-      const cached = await this.cache.getOrCompute(this.cache.key(tool.name, args), async () => JSON.stringify(await this.executor.run(tool, args, ctx)));
+      const cached = await this.cache.getOrCompute(this.cache.key(tool.name, args), async () =>
+        JSON.stringify(await this.executor.run(tool, args, ctx)),
+      );
       return this.readyResult(cached.body);
     } catch (error) {
       if (isCodedError(error) && error.code === ToolErrorCode.ToolNotFound) throw unknownTool(name);
@@ -55,11 +57,13 @@ export class McpToolCalls {
     }
     return result;
   }
-
 }
 
 /** A JSON-RPC error the SDK sends as is (code -32602, as MCP specifies for unknown tools). */
 function unknownTool(name: string): Error {
   const message = `Unknown tool: ${String(name).slice(0, 64)}. tools/list lists the tools: ${TOOL_CATALOG.map((t) => t.name).join(', ')}.`;
-  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams, data: { code: ToolErrorCode.ToolNotFound } });
+  return Object.assign(new Error(message), {
+    code: ErrorCode.InvalidParams,
+    data: { code: ToolErrorCode.ToolNotFound },
+  });
 }

@@ -4,7 +4,9 @@ import { errorResult, successResult } from './mcp-tool-result';
 
 describe('MCP tool results', () => {
   it('puts the data in structuredContent and the summary plus JSON in the text', () => {
-    const result = CallToolResultSchema.parse(successResult(toolSuccess('2 markets are open.', { markets: [{ market: 'BTC' }] })));
+    const result = CallToolResultSchema.parse(
+      successResult(toolSuccess('2 markets are open.', { markets: [{ market: 'BTC' }] })),
+    );
     expect(result.structuredContent).toEqual({ markets: [{ market: 'BTC' }] });
     expect(result.isError).toBeUndefined();
     const text = (result.content[0] as { text: string }).text;
@@ -13,10 +15,17 @@ describe('MCP tool results', () => {
   });
 
   it('reports failures as isError results with the REST code and message', () => {
-    const result = CallToolResultSchema.parse(errorResult('invalid_arguments', 'Invalid arguments for get_price_chart: "count" must be at most 500.'));
+    const result = CallToolResultSchema.parse(
+      errorResult('invalid_arguments', 'Invalid arguments for get_price_chart: "count" must be at most 500.'),
+    );
     expect(result).toEqual({
       isError: true,
-      content: [{ type: 'text', text: 'invalid_arguments: Invalid arguments for get_price_chart: "count" must be at most 500.' }],
+      content: [
+        {
+          type: 'text',
+          text: 'invalid_arguments: Invalid arguments for get_price_chart: "count" must be at most 500.',
+        },
+      ],
     });
   });
 });

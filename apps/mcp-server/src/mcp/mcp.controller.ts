@@ -28,7 +28,12 @@ export class McpController {
     if (body.kind === 'invalid') return sendRpcError(res, 400, PARSE_ERROR, 'Parse error: Invalid JSON');
     if (body.kind === 'too_large') {
       res.setHeader('Connection', 'close');
-      return sendRpcError(res, 413, SERVER_ERROR, `Payload too large: the body of POST /mcp may have at most ${this.config.MCP_MAX_BODY_BYTES} bytes.`);
+      return sendRpcError(
+        res,
+        413,
+        SERVER_ERROR,
+        `Payload too large: the body of POST /mcp may have at most ${this.config.MCP_MAX_BODY_BYTES} bytes.`,
+      );
     }
     const value = body.kind === 'json' ? body.value : undefined;
     const messages = Array.isArray(value) ? value : value === undefined ? [] : [value];
@@ -55,10 +60,22 @@ export class McpController {
 
 function methodNotAllowed(res: Response): void {
   res.setHeader('Allow', 'POST, OPTIONS');
-  sendRpcError(res, 405, SERVER_ERROR, 'Method not allowed: this MCP server is stateless; send JSON-RPC messages by POST (no event stream, no session to delete).');
+  sendRpcError(
+    res,
+    405,
+    SERVER_ERROR,
+    'Method not allowed: this MCP server is stateless; send JSON-RPC messages by POST (no event stream, no session to delete).',
+  );
 }
 
-function sendRpcError(res: Response, status: number, code: number, message: string, id: JsonRpcId = null, data?: unknown): void {
+function sendRpcError(
+  res: Response,
+  status: number,
+  code: number,
+  message: string,
+  id: JsonRpcId = null,
+  data?: unknown,
+): void {
   const error = data === undefined ? { code, message } : { code, message, data };
   res.status(status).setHeader('Content-Type', 'application/json; charset=utf-8');
   res.end(JSON.stringify({ jsonrpc: '2.0', error, id }));

@@ -7,10 +7,19 @@ describe('UI resources (MCP Apps)', () => {
 
   it('lists one ui://paper-perps resource per view of the catalog, with empty CSP allow-lists', () => {
     expect(ui.listing.resources.map((r) => r.uri)).toEqual(TOOL_VIEWS.map(toolViewUri));
-    expect(TOOL_CATALOG.filter((t) => t.view).map((t) => t.name).sort()).toEqual(['get_account', 'get_liquidation_map', 'get_price_chart', 'preview_trade']);
+    expect(
+      TOOL_CATALOG.filter((t) => t.view)
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['get_account', 'get_liquidation_map', 'get_price_chart', 'preview_trade']);
     for (const resource of ui.listing.resources) {
       expect(resource.mimeType).toBe('text/html;profile=mcp-app');
-      expect(resource._meta).toEqual({ ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true } });
+      expect(resource._meta).toEqual({
+        ui: {
+          csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] },
+          prefersBorder: true,
+        },
+      });
     }
     expect(JSON.parse(storedJson(ui.listing)!.json.toString())).toEqual(ui.listing);
   });

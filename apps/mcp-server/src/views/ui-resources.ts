@@ -13,15 +13,17 @@ const VIEW_TEXTS: Record<ToolView, { title: string; description: string }> = {
   'trade-ticket': {
     title: 'Trade ticket',
     description:
-      'The preview of a trade (size, entry, bust price, PnL scenarios, guardrails) with a countdown to the quote\'s expiry, and the Confirm button that opens the position.',
+      "The preview of a trade (size, entry, bust price, PnL scenarios, guardrails) with a countdown to the quote's expiry, and the Confirm button that opens the position.",
   },
   account: {
     title: 'Account',
-    description: 'Balances and open positions with live PnL, bust price and distance to liquidation, each with a Close button.',
+    description:
+      'Balances and open positions with live PnL, bust price and distance to liquidation, each with a Close button.',
   },
   'liquidation-map': {
     title: 'Liquidation map',
-    description: 'Open notional by bust price, longs and shorts, 10% either side of the mark, with the largest clusters.',
+    description:
+      'Open notional by bust price, longs and shorts, 10% either side of the mark, with the largest clusters.',
   },
 };
 
@@ -60,7 +62,12 @@ export function buildUiResources(catalog: readonly ToolDefinition[] = TOOL_CATAL
     views.map((view) => {
       const uri = toolViewUri(view);
       const text = documents.get(view)!;
-      return [uri, serialisedOnce<ReadResourceResult>({ contents: [{ uri, mimeType: MCP_APP_MIME_TYPE, text, _meta: { ui: VIEW_RESOURCE_META } }] })];
+      return [
+        uri,
+        serialisedOnce<ReadResourceResult>({
+          contents: [{ uri, mimeType: MCP_APP_MIME_TYPE, text, _meta: { ui: VIEW_RESOURCE_META } }],
+        }),
+      ];
     }),
   );
   return { listing: serialisedOnce({ resources }), read: (uri) => contents.get(uri) };

@@ -14,10 +14,11 @@ function viewScript(): string {
   const built = path.join(BROWSER_DIR, 'views.bundle.js');
   if (fs.existsSync(built)) return fs.readFileSync(built, 'utf8');
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- development only: the build ships the bundle
-  const bundler = require(path.join(__dirname, '..', '..', '..', '..', 'tools', 'dev', 'browser-bundle.cjs')) as { bundleBrowserScript(entry: string): string };
+  const bundler = require(path.join(__dirname, '..', '..', '..', '..', 'tools', 'dev', 'browser-bundle.cjs')) as {
+    bundleBrowserScript(entry: string): string;
+  };
   return bundler.bundleBrowserScript(path.join(BROWSER_DIR, 'views.bundle.ts'));
 }
-
 
 /** Text placed inside a <script> or <style> element may not close it early. */
 function inert(text: string, element: 'script' | 'style'): string {

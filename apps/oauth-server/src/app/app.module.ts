@@ -22,7 +22,11 @@ export class AppModule {
         InfraModule.forRoot({
           config,
           database: () =>
-            createOauthDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'oauth-server' }),
+            createOauthDataSource({
+              url: config.DATABASE_URL,
+              poolSize: config.DATABASE_POOL_SIZE,
+              applicationName: 'oauth-server',
+            }),
           redis: config,
         }),
         QueueModule,

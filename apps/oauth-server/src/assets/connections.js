@@ -14,8 +14,12 @@ async function signIn(wallet) {
 }
 
 if ($('connect-browser')) {
-  $('connect-browser').addEventListener('click', (event) => withBusy(event.currentTarget, ui, async () => signIn(await browserWallet())));
-  $('connect-demo').addEventListener('click', (event) => withBusy(event.currentTarget, ui, async () => signIn(await demoWallet({ create: false }))));
+  $('connect-browser').addEventListener('click', (event) =>
+    withBusy(event.currentTarget, ui, async () => signIn(await browserWallet())),
+  );
+  $('connect-demo').addEventListener('click', (event) =>
+    withBusy(event.currentTarget, ui, async () => signIn(await demoWallet({ create: false }))),
+  );
   if (!hasBrowserWallet()) {
     $('connect-browser').disabled = true;
     $('no-browser-wallet').hidden = false;

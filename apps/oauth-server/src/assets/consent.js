@@ -1,5 +1,15 @@
 // The consent page: connect a wallet, prove ownership, set limits, sign the session-key approval.
-import { api, browserWallet, demoWallet, describeError, feedback, hasBrowserWallet, pageData, shortAddress, withBusy } from './wallet.js';
+import {
+  api,
+  browserWallet,
+  demoWallet,
+  describeError,
+  feedback,
+  hasBrowserWallet,
+  pageData,
+  shortAddress,
+  withBusy,
+} from './wallet.js';
 
 const data = pageData();
 const ui = feedback();
@@ -24,12 +34,14 @@ function showAccessChoice() {
   $('read-access').hidden = trading;
   $('approve').textContent = trading ? 'Approve and sign' : 'Approve read-only access';
 }
-for (const radio of document.querySelectorAll('input[name="access"]')) radio.addEventListener('change', showAccessChoice);
+for (const radio of document.querySelectorAll('input[name="access"]'))
+  radio.addEventListener('change', showAccessChoice);
 
 function showWallet() {
   for (const node of document.querySelectorAll('.wallet-address')) node.textContent = wallet.address;
   for (const node of document.querySelectorAll('.wallet-short')) node.textContent = shortAddress(wallet.address);
-  for (const node of document.querySelectorAll('.wallet-kind')) node.textContent = wallet.kind === 'demo' ? 'Demo wallet · paper only' : 'Browser wallet';
+  for (const node of document.querySelectorAll('.wallet-kind'))
+    node.textContent = wallet.kind === 'demo' ? 'Demo wallet · paper only' : 'Browser wallet';
 }
 
 async function connected(next) {
@@ -91,7 +103,8 @@ function readLimits() {
     const input = $(id);
     const value = input.value.trim().replace(/,/g, '');
     if (value === '') return null;
-    if (!/^\d{1,12}(\.\d{1,6})?$/.test(value) || Number(value) <= 0) fail(input, `${id}-error`, `${label}: enter an amount in USDC like 100 or 12.5, or leave it empty for no limit.`);
+    if (!/^\d{1,12}(\.\d{1,6})?$/.test(value) || Number(value) <= 0)
+      fail(input, `${id}-error`, `${label}: enter an amount in USDC like 100 or 12.5, or leave it empty for no limit.`);
     return value;
   };
   const whole = (id, label, min, max, optional = true) => {
@@ -99,11 +112,17 @@ function readLimits() {
     const value = input.value.trim();
     if (value === '' && optional) return null;
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) fail(input, `${id}-error`, `${label}: enter a whole number from ${min} to ${max}.`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      fail(input, `${id}-error`, `${label}: enter a whole number from ${min} to ${max}.`);
     return n;
   };
   const markets = [...form.querySelectorAll('input[name="market"]:checked')].map((i) => i.value);
-  if (markets.length === 0) fail(form.querySelector('input[name="market"]'), 'markets-error', 'Markets: choose at least one market the app may trade.');
+  if (markets.length === 0)
+    fail(
+      form.querySelector('input[name="market"]'),
+      'markets-error',
+      'Markets: choose at least one market the app may trade.',
+    );
   return {
     guardrails: {
       maxMarginPerTradeUsd: amount('max-margin', 'Maximum margin per trade'),
@@ -141,7 +160,11 @@ $('approve').addEventListener('click', (event) =>
       result = await api(`${data.base}/approve`, data.tradeRequested ? { readOnly: true } : {});
     }
     ui.status('');
-    finish(result.redirectTo, 'Connected', `${data.clientName} is now connected. Taking you back to ${data.redirectHost}…`);
+    finish(
+      result.redirectTo,
+      'Connected',
+      `${data.clientName} is now connected. Taking you back to ${data.redirectHost}…`,
+    );
   }),
 );
 
@@ -192,7 +215,11 @@ $('deny-form').addEventListener('submit', (event) => {
     ui.status('Denying the request…');
     const result = await api(`${data.base}/deny`, {});
     ui.status('');
-    finish(result.redirectTo, 'Request denied', `Nothing was shared with ${data.clientName}. Taking you back to ${data.redirectHost}…`);
+    finish(
+      result.redirectTo,
+      'Request denied',
+      `Nothing was shared with ${data.clientName}. Taking you back to ${data.redirectHost}…`,
+    );
   });
 });
 

@@ -32,7 +32,11 @@ export async function api(path, body) {
   const payload = await res.json().catch(() => ({}));
   if (!res.ok) {
     const error = payload.error ?? {};
-    throw new ApiError(error.message ?? `The server answered with an error (${res.status}). Please try again.`, error.code ?? 'error', res.status);
+    throw new ApiError(
+      error.message ?? `The server answered with an error (${res.status}). Please try again.`,
+      error.code ?? 'error',
+      res.status,
+    );
   }
   return payload;
 }
@@ -67,10 +71,15 @@ async function ensureChain(provider, chainId) {
   const current = await provider.request({ method: 'eth_chainId' }).catch(() => null);
   if (current !== null && Number(current) === chainId) return;
   try {
-    await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x' + chainId.toString(16) }] });
+    await provider.request({
+      method: 'wallet_switchEthereumChain',
+      params: [{ chainId: '0x' + chainId.toString(16) }],
+    });
   } catch (error) {
     if (error?.code === 4001) throw error;
-    throw new Error(`Switch your wallet to Arbitrum One (chain ${chainId}) and try again. The approval is only valid there.`);
+    throw new Error(
+      `Switch your wallet to Arbitrum One (chain ${chainId}) and try again. The approval is only valid there.`,
+    );
   }
 }
 

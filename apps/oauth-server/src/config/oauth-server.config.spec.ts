@@ -4,7 +4,12 @@ import { oauthServerConfigSchema } from './oauth-server.config';
 describe('oauth-server configuration', () => {
   it('works locally with defaults', () => {
     const config = oauthServerConfigSchema.parse({});
-    expect(config).toMatchObject({ PORT: 3003, PUBLIC_BASE_URL: 'http://localhost:8080', PAPER_MODE: true, EXECUTOR_INTERNAL_URL: 'http://127.0.0.1:3004' });
+    expect(config).toMatchObject({
+      PORT: 3003,
+      PUBLIC_BASE_URL: 'http://localhost:8080',
+      PAPER_MODE: true,
+      EXECUTOR_INTERNAL_URL: 'http://127.0.0.1:3004',
+    });
     expect(config.OAUTH_JWKS).toBeUndefined();
     expect(config.OAUTH_COOKIE_KEYS).toEqual([]);
   });
@@ -32,7 +37,11 @@ describe('oauth-server configuration', () => {
 
   it('explains a JWKS that is not private ES256 keys', async () => {
     const { publicKey } = await generateKeyPair('ES256', { extractable: true });
-    for (const value of ['not json', JSON.stringify({ keys: [] }), JSON.stringify({ keys: [await exportJWK(publicKey)] })]) {
+    for (const value of [
+      'not json',
+      JSON.stringify({ keys: [] }),
+      JSON.stringify({ keys: [await exportJWK(publicKey)] }),
+    ]) {
       const result = oauthServerConfigSchema.safeParse({ OAUTH_JWKS: value });
       expect(result.success).toBe(false);
       expect(result.error!.issues[0]!.message).toMatch(/JSON JWKS of private ES256 keys/);
@@ -40,9 +49,14 @@ describe('oauth-server configuration', () => {
   });
 
   it('bounds the access-token lifetime and defaults the per-IP limits', () => {
-    expect(oauthServerConfigSchema.parse({})).toMatchObject({ OAUTH_ACCESS_TTL_SECONDS: 900, RATE_LIMIT_REGISTER_PER_MINUTE: 20, RATE_LIMIT_SIGN_IN_PER_MINUTE: 30 });
+    expect(oauthServerConfigSchema.parse({})).toMatchObject({
+      OAUTH_ACCESS_TTL_SECONDS: 900,
+      RATE_LIMIT_REGISTER_PER_MINUTE: 20,
+      RATE_LIMIT_SIGN_IN_PER_MINUTE: 30,
+    });
     expect(oauthServerConfigSchema.parse({ OAUTH_ACCESS_TTL_SECONDS: '20' }).OAUTH_ACCESS_TTL_SECONDS).toBe(20);
-    for (const value of ['9', '3601', 'soon']) expect(oauthServerConfigSchema.safeParse({ OAUTH_ACCESS_TTL_SECONDS: value }).success).toBe(false);
+    for (const value of ['9', '3601', 'soon'])
+      expect(oauthServerConfigSchema.safeParse({ OAUTH_ACCESS_TTL_SECONDS: value }).success).toBe(false);
     expect(oauthServerConfigSchema.safeParse({ RATE_LIMIT_REGISTER_PER_MINUTE: '0' }).success).toBe(false);
   });
 });

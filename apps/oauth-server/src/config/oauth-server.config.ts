@@ -2,7 +2,6 @@ import { baseEnvShape, databaseEnvShape, env, redisEnvShape } from '@paper/nest-
 import { DEV_SESSION_KEY_ENCRYPTION_KEY } from '@paper/session-key-vault';
 import { z } from 'zod';
 
-
 const jwks = z
   .string()
   .optional()
@@ -17,7 +16,10 @@ const jwks = z
       }
       return { keys };
     } catch (error) {
-      ctx.addIssue({ code: 'custom', message: `must be a JSON JWKS of private ES256 keys (${(error as Error).message})` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be a JSON JWKS of private ES256 keys (${(error as Error).message})`,
+      });
       return z.NEVER;
     }
   });
@@ -29,8 +31,14 @@ export const oauthServerConfigSchema = z
     ...databaseEnvShape,
     ...redisEnvShape,
     PORT: env.port(3003).describe('HTTP port (API, probes and /metrics).'),
-    PUBLIC_BASE_URL: env.baseUrl('http://localhost:8080').describe('The one public base URL: token issuer, authorization server, and `{base}/mcp` is the MCP resource (token audience).'),
-    OAUTH_JWKS: jwks.describe('Private ES256 signing keys as a JSON JWKS; the first signs, all are published. Required in production; generated once and kept in the database in development.'),
+    PUBLIC_BASE_URL: env
+      .baseUrl('http://localhost:8080')
+      .describe(
+        'The one public base URL: token issuer, authorization server, and `{base}/mcp` is the MCP resource (token audience).',
+      ),
+    OAUTH_JWKS: jwks.describe(
+      'Private ES256 signing keys as a JSON JWKS; the first signs, all are published. Required in production; generated once and kept in the database in development.',
+    ),
     OAUTH_ACCESS_TTL_SECONDS: z.coerce
       .number()
       .int()
@@ -40,11 +48,19 @@ export const oauthServerConfigSchema = z
       .describe('Lifetime (seconds) of the access tokens oauth-server issues (`expires_in`), 10 to 3600.'),
     RATE_LIMIT_REGISTER_PER_MINUTE: env
       .positiveInt(20)
-      .describe('Client registrations (POST /register) accepted per client IP per minute, shared by every replica (Redis); more get 429 with Retry-After.'),
+      .describe(
+        'Client registrations (POST /register) accepted per client IP per minute, shared by every replica (Redis); more get 429 with Retry-After.',
+      ),
     RATE_LIMIT_SIGN_IN_PER_MINUTE: env
       .positiveInt(30)
-      .describe('Wallet sign-in messages (the consent and connections pages\' challenge endpoints) issued per client IP per minute, shared by every replica (Redis).'),
-    OAUTH_COOKIE_KEYS: env.list().describe("Secrets signing the authorization server's cookies, comma-separated, newest first. Required in production; generated in development."),
+      .describe(
+        "Wallet sign-in messages (the consent and connections pages' challenge endpoints) issued per client IP per minute, shared by every replica (Redis).",
+      ),
+    OAUTH_COOKIE_KEYS: env
+      .list()
+      .describe(
+        "Secrets signing the authorization server's cookies, comma-separated, newest first. Required in production; generated in development.",
+      ),
     SESSION_KEY_ENCRYPTION_KEY: z
       .string()
       .min(32)
@@ -52,10 +68,20 @@ export const oauthServerConfigSchema = z
       .describe(
         'Encrypts (AES-256-GCM) the session-key private keys oauth-server generates: 32 bytes as hex or base64, or a passphrase of at least 32 characters. tools-gateway and mcp-server decrypt them with the same value. Required in production.',
       ),
-    SESSION_KEY_ENCRYPTION_KEYS_OLD: env.list().describe('Earlier session-key encryption keys, comma-separated, still accepted for decryption.'),
-    SESSION_KEY_REGISTRATION_TIMEOUT_MS: env.positiveInt(20000).describe('How long (ms) approving on the consent page waits for the exchange to register the new session key.'),
-    EXECUTOR_INTERNAL_URL: env.baseUrl('http://127.0.0.1:3004').describe("trading-executor's internal URL: the consent page's faucet button calls its paper-mode funding endpoints."),
-    PAPER_MODE: env.bool(true).describe('Paper mode: the consent page offers to fund the wallet with test USDC from the faucet.'),
+    SESSION_KEY_ENCRYPTION_KEYS_OLD: env
+      .list()
+      .describe('Earlier session-key encryption keys, comma-separated, still accepted for decryption.'),
+    SESSION_KEY_REGISTRATION_TIMEOUT_MS: env
+      .positiveInt(20000)
+      .describe('How long (ms) approving on the consent page waits for the exchange to register the new session key.'),
+    EXECUTOR_INTERNAL_URL: env
+      .baseUrl('http://127.0.0.1:3004')
+      .describe(
+        "trading-executor's internal URL: the consent page's faucet button calls its paper-mode funding endpoints.",
+      ),
+    PAPER_MODE: env
+      .bool(true)
+      .describe('Paper mode: the consent page offers to fund the wallet with test USDC from the faucet.'),
     PAPER_FAUCET_USDC: z
       .string()
       .regex(/^\d+(\.\d{1,6})?$/)
@@ -65,13 +91,25 @@ export const oauthServerConfigSchema = z
   .superRefine((config, ctx) => {
     if (config.NODE_ENV !== 'production') return;
     if (config.SESSION_KEY_ENCRYPTION_KEY === DEV_SESSION_KEY_ENCRYPTION_KEY) {
-      ctx.addIssue({ code: 'custom', path: ['SESSION_KEY_ENCRYPTION_KEY'], message: 'set a real key in production (the development default is refused)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SESSION_KEY_ENCRYPTION_KEY'],
+        message: 'set a real key in production (the development default is refused)',
+      });
     }
     if (!config.OAUTH_JWKS) {
-      ctx.addIssue({ code: 'custom', path: ['OAUTH_JWKS'], message: 'required in production (JSON JWKS with private ES256 keys)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OAUTH_JWKS'],
+        message: 'required in production (JSON JWKS with private ES256 keys)',
+      });
     }
     if (config.OAUTH_COOKIE_KEYS.length === 0) {
-      ctx.addIssue({ code: 'custom', path: ['OAUTH_COOKIE_KEYS'], message: 'required in production (comma-separated random secrets)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OAUTH_COOKIE_KEYS'],
+        message: 'required in production (comma-separated random secrets)',
+      });
     }
   });
 

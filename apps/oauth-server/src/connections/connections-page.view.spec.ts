@@ -1,7 +1,14 @@
 import { renderConnectionsPage } from './connections-page.view';
 import type { ConnectionSummary, SessionKeySummary } from './connections.service';
 
-const guardrails = { maxMarginPerTradeUsd: '50', maxLeverage: 300, maxDailyNotionalUsd: '40000', maxOpenPositions: 3, allowedMarkets: ['BTC' as const], requireConfirmation: true };
+const guardrails = {
+  maxMarginPerTradeUsd: '50',
+  maxLeverage: 300,
+  maxDailyNotionalUsd: '40000',
+  maxOpenPositions: 3,
+  allowedMarkets: ['BTC' as const],
+  requireConfirmation: true,
+};
 const keyOf = (address: string, state: SessionKeySummary['state'], grantId: string): SessionKeySummary => ({
   address,
   label: 'Agent',
@@ -24,7 +31,14 @@ const connection: ConnectionSummary = {
   sessionKey: active,
 };
 const page = () =>
-  renderConnectionsPage({ wallet: `0x${'1'.repeat(40)}`, formToken: 't', connections: [connection], keys: [active, revoked], notice: null, paperMode: true });
+  renderConnectionsPage({
+    wallet: `0x${'1'.repeat(40)}`,
+    formToken: 't',
+    connections: [connection],
+    keys: [active, revoked],
+    notice: null,
+    paperMode: true,
+  });
 
 describe('connections page', () => {
   it('names permissions in the consent page words, not scope ids', () => {

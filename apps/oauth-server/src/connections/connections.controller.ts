@@ -10,7 +10,12 @@ import { parseBody } from '../pages/parse-body';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { WalletAuthError, WalletAuthErrorCode } from '../wallet-auth/wallet-auth.exception';
 import { WalletAuthService } from '../wallet-auth/wallet-auth.service';
-import { clearWalletSessionCookie, readCookie, setWalletSessionCookie, WALLET_SESSION_COOKIE } from '../wallet-auth/wallet-session-cookie';
+import {
+  clearWalletSessionCookie,
+  readCookie,
+  setWalletSessionCookie,
+  WALLET_SESSION_COOKIE,
+} from '../wallet-auth/wallet-session-cookie';
 import { noticeFor, renderConnectionsPage } from './connections-page.view';
 import { ConnectionsService } from './connections.service';
 
@@ -81,7 +86,8 @@ export class ConnectionsController {
   async revokeKey(@Param('address') address: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const wallet = await this.signedIn(req, res);
     if (!wallet) return;
-    const done = /^0x[0-9a-fA-F]{40}$/.test(address) && (await this.connections.revokeKey(wallet, address)) ? 'key' : 'not-found';
+    const done =
+      /^0x[0-9a-fA-F]{40}$/.test(address) && (await this.connections.revokeKey(wallet, address)) ? 'key' : 'not-found';
     res.redirect(303, `/connections?done=${done}`);
   }
 
@@ -103,7 +109,13 @@ export class ConnectionsController {
     res
       .status(401)
       .type('html')
-      .send(renderErrorPage('Please sign in again', 'Your sign-in has expired, so nothing was changed.', 'Open your connections page and sign in with your wallet again.'));
+      .send(
+        renderErrorPage(
+          'Please sign in again',
+          'Your sign-in has expired, so nothing was changed.',
+          'Open your connections page and sign in with your wallet again.',
+        ),
+      );
     return undefined;
   }
 

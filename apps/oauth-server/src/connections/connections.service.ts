@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { grantsOfAccount, isGrantOfAccount, registeredClients, SessionKeySecretEntity, type StoredGuardrails } from '@paper/oauth-data';
+import {
+  grantsOfAccount,
+  isGrantOfAccount,
+  registeredClients,
+  SessionKeySecretEntity,
+  type StoredGuardrails,
+} from '@paper/oauth-data';
 import { DataSource } from 'typeorm';
 import { redirectHostLabel } from '../pages/redirect-host';
 import { revokeGrant } from '../provider/grant-revocation';
@@ -41,7 +47,11 @@ export class ConnectionsService {
     const clientIds = [...new Set(grants.map((g) => g.clientId).filter(Boolean))];
     const clients = await registeredClients(this.dataSource, clientIds);
     const clientById = new Map(clients.map((c) => [c.id, c.payload]));
-    const keys = (await this.dataSource.getRepository(SessionKeySecretEntity).find({ where: { wallet }, order: { createdAt: 'DESC' } })).map(summariseKey);
+    const keys = (
+      await this.dataSource
+        .getRepository(SessionKeySecretEntity)
+        .find({ where: { wallet }, order: { createdAt: 'DESC' } })
+    ).map(summariseKey);
 
     const connections = grants.map((grant): ConnectionSummary => {
       const client = clientById.get(grant.clientId);

@@ -21,7 +21,14 @@ describe('guardrails in plain words', () => {
   });
 
   it('says "All markets" when the owner allowed every market', () => {
-    const rows = describeGuardrails({ maxMarginPerTradeUsd: null, maxLeverage: null, maxDailyNotionalUsd: '50000', maxOpenPositions: 2, allowedMarkets: null, requireConfirmation: false });
+    const rows = describeGuardrails({
+      maxMarginPerTradeUsd: null,
+      maxLeverage: null,
+      maxDailyNotionalUsd: '50000',
+      maxOpenPositions: 2,
+      allowedMarkets: null,
+      requireConfirmation: false,
+    });
     expect(rows.find((r) => r.label === 'Markets')?.value).toBe('All markets');
     expect(rows.find((r) => r.label === 'Maximum daily notional')?.value).toBe('50,000 USDC');
   });

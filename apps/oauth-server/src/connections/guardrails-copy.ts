@@ -8,7 +8,8 @@ function usdc(value: string | null): string {
 }
 
 /** What "preview before each open" enforces, in the words of the consent page. */
-export const PREVIEW_NOTE = 'Preview before each open: every open must present a quote from a preview of the same trade, valid for 3 minutes and usable once.';
+export const PREVIEW_NOTE =
+  'Preview before each open: every open must present a quote from a preview of the same trade, valid for 3 minutes and usable once.';
 
 /** Guardrails as label/value pairs in plain words. */
 export function describeGuardrails(g: StoredGuardrails): { label: string; value: string }[] {

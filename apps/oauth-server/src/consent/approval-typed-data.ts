@@ -8,7 +8,12 @@ const EIP712_DOMAIN = [
   { name: 'verifyingContract', type: 'address' },
 ] as const;
 
-export function approvalFor(wallet: string, sessionKey: string, guardrails: GuardrailsPayload, expiresAt: Date): SessionKeyApproval {
+export function approvalFor(
+  wallet: string,
+  sessionKey: string,
+  guardrails: GuardrailsPayload,
+  expiresAt: Date,
+): SessionKeyApproval {
   return approvalFromGuardrails(wallet, sessionKey, guardrails, BigInt(Math.floor(expiresAt.getTime() / 1000)));
 }
 

@@ -20,7 +20,11 @@ describe('consent page', () => {
     expect(page).not.toContain('<script>alert(1)</script>');
     expect(page).toContain('Agent &lt;script&gt;alert(1)&lt;/script&gt;');
     const data = /<script type="application\/json" id="page-data">(.*?)<\/script>/s.exec(page)![1]!;
-    expect(JSON.parse(data)).toMatchObject({ clientName: view.clientName, base: '/interaction/abc', minNotionalUsd: 10000 });
+    expect(JSON.parse(data)).toMatchObject({
+      clientName: view.clientName,
+      base: '/interaction/abc',
+      minNotionalUsd: 10000,
+    });
   });
 
   it('says what the app may do with whose funds, where it returns, and that it cannot withdraw', () => {

@@ -37,7 +37,12 @@ export class ConsentController {
 
   @Post('challenge')
   @HttpCode(200)
-  async challenge(@Param('uid') uid: string, @Body() body: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async challenge(
+    @Param('uid') uid: string,
+    @Body() body: unknown,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     noStore(res);
     await this.rateLimit.take('sign-in', clientIp(req));
     const { wallet } = parseBody(challengeBody, body);
@@ -46,7 +51,12 @@ export class ConsentController {
 
   @Post('proof')
   @HttpCode(200)
-  async proof(@Param('uid') uid: string, @Body() body: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async proof(
+    @Param('uid') uid: string,
+    @Body() body: unknown,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const { challengeId, signature } = parseBody(proofBody, body);
     const wallet = await this.consent.proof(uid, challengeId, signature, req, res);
     setWalletSessionCookie(res, await this.walletAuth.createSession(wallet), this.secure());
@@ -56,7 +66,12 @@ export class ConsentController {
 
   @Post('approval')
   @HttpCode(200)
-  async approval(@Param('uid') uid: string, @Body() body: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async approval(
+    @Param('uid') uid: string,
+    @Body() body: unknown,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const parsed = parseBody(approvalRequestBody, body);
     noStore(res);
     return this.consent.prepareApproval(uid, parsed, req, res);
@@ -64,7 +79,12 @@ export class ConsentController {
 
   @Post('approve')
   @HttpCode(200)
-  async approve(@Param('uid') uid: string, @Body() body: unknown, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async approve(
+    @Param('uid') uid: string,
+    @Body() body: unknown,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     const approval = parseBody(approveBody, body);
     noStore(res);
     return { redirectTo: await this.consent.approve(uid, approval, req, res) };

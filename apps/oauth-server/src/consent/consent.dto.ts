@@ -5,7 +5,9 @@ const address = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x wallet address')
   .transform((v) => v.toLowerCase());
-const signature = z.string().regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte 0x signature') as unknown as z.ZodType<`0x${string}`>;
+const signature = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{130}$/, 'must be a 65-byte 0x signature') as unknown as z.ZodType<`0x${string}`>;
 
 export const challengeBody = z.object({ wallet: address }).strict();
 export const proofBody = z.object({ challengeId: z.uuid(), signature }).strict();

@@ -85,14 +85,27 @@ export class ConsentService {
     const details = await this.details(uid, req, res);
     const wallet = await this.walletAuth.verifyChallenge(challengeId, signature, uid);
     await this.requests().upsert(
-      { uid, wallet, sessionKeyAddress: null, encryptedPrivateKey: null, guardrails: null, keyExpiresAt: null, expiresAt: new Date((details.exp ?? 0) * 1000) },
+      {
+        uid,
+        wallet,
+        sessionKeyAddress: null,
+        encryptedPrivateKey: null,
+        guardrails: null,
+        keyExpiresAt: null,
+        expiresAt: new Date((details.exp ?? 0) * 1000),
+      },
       ['uid'],
     );
     return wallet;
   }
 
   /** Generates the session key server-side and returns the typed data the owner signs to approve it. */
-  async prepareApproval(uid: string, body: ApprovalRequestBody, req: Request, res: Response): Promise<PreparedApproval> {
+  async prepareApproval(
+    uid: string,
+    body: ApprovalRequestBody,
+    req: Request,
+    res: Response,
+  ): Promise<PreparedApproval> {
     await this.details(uid, req, res);
     const request = await this.verifiedRequest(uid);
     if (request.approvingUntil && request.approvingUntil.getTime() > Date.now()) throw approvalInProgress();
@@ -101,7 +114,12 @@ export class ConsentService {
     const keyExpiresAt = new Date(Math.floor((Date.now() + body.expiresInDays * DAY_MS) / 1000) * 1000);
     await this.requests().update(
       { uid },
-      { sessionKeyAddress: sessionKey, encryptedPrivateKey: this.vault.encrypt(privateKey), guardrails: body.guardrails, keyExpiresAt },
+      {
+        sessionKeyAddress: sessionKey,
+        encryptedPrivateKey: this.vault.encrypt(privateKey),
+        guardrails: body.guardrails,
+        keyExpiresAt,
+      },
     );
     const approval = approvalFor(request.wallet!, sessionKey, body.guardrails, keyExpiresAt);
     return { sessionKey, expiresAt: keyExpiresAt.toISOString(), typedData: browserTypedData(approval) };
@@ -138,10 +156,14 @@ export class ConsentService {
     const scopes = approval.readOnly ? requested.filter((s) => s !== SCOPES.write) : requested;
     const trading = scopes.includes(SCOPES.write);
     const signature = approval.signature;
-    if (trading && (!request.sessionKeyAddress || !request.guardrails || !request.keyExpiresAt || !request.encryptedPrivateKey)) {
+    if (
+      trading &&
+      (!request.sessionKeyAddress || !request.guardrails || !request.keyExpiresAt || !request.encryptedPrivateKey)
+    ) {
       throw new ConsentError(ConsentErrorCode.ApprovalNotPrepared, 'Choose your limits first, then sign the approval.');
     }
-    if (trading && !signature) throw new ConsentError(ConsentErrorCode.SignatureRequired, 'Sign the approval in your wallet to continue.');
+    if (trading && !signature)
+      throw new ConsentError(ConsentErrorCode.SignatureRequired, 'Sign the approval in your wallet to continue.');
     if (trading) {
       const approval = approvalFor(wallet, request.sessionKeyAddress!, request.guardrails!, request.keyExpiresAt!);
       if (!(await verifyApproval(approval, signature!))) {
@@ -154,13 +176,20 @@ export class ConsentService {
 
     const { provider } = this.oidc;
     // A trading connection lasts as long as its session key; a read-only one the default 30 days.
-    const expiresIn = trading ? Math.max(1, Math.ceil((request.keyExpiresAt!.getTime() - Date.now()) / 1000)) : undefined;
-    const grant = new provider.Grant({ accountId: wallet, clientId, ...(expiresIn ? { expiresIn } : {}) } as ConstructorParameters<typeof provider.Grant>[0]);
+    const expiresIn = trading
+      ? Math.max(1, Math.ceil((request.keyExpiresAt!.getTime() - Date.now()) / 1000))
+      : undefined;
+    const grant = new provider.Grant({
+      accountId: wallet,
+      clientId,
+      ...(expiresIn ? { expiresIn } : {}),
+    } as ConstructorParameters<typeof provider.Grant>[0]);
     // Every scope is also one of the provider's own scopes (so metadata lists them); the access token's
     // scope comes from the resource scopes.
     const tradeScopes = scopes.filter((s) => s === SCOPES.read || s === SCOPES.write);
     if (scopes.length) grant.addOIDCScope(scopes.join(' '));
-    if (tradeScopes.length) for (const resource of this.resources(details)) grant.addResourceScope(resource, tradeScopes.join(' '));
+    if (tradeScopes.length)
+      for (const resource of this.resources(details)) grant.addResourceScope(resource, tradeScopes.join(' '));
     // What the owner declined is recorded as such, so the provider does not ask again for it.
     const declined = requested.filter((s) => !scopes.includes(s));
     if (declined.length) {
@@ -186,7 +215,8 @@ export class ConsentService {
       } catch (error) {
         await grant.destroy();
         if (!(error instanceof SessionKeyRegistrationError)) throw error;
-        if (error.message !== 'timeout') await this.requests().update({ uid }, { sessionKeyAddress: null, encryptedPrivateKey: null });
+        if (error.message !== 'timeout')
+          await this.requests().update({ uid }, { sessionKeyAddress: null, encryptedPrivateKey: null });
         throw new ConsentError(
           ConsentErrorCode.SessionKeyNotConfirmed,
           error.message === 'timeout'
@@ -196,7 +226,12 @@ export class ConsentService {
       }
     }
     this.logger.log(`connection approved: client ${clientId}, wallet ${wallet}, grant ${grantId}`);
-    return provider.interactionResult(req, res, { login: { accountId: wallet }, consent: { grantId } }, { mergeWithLastSubmission: false });
+    return provider.interactionResult(
+      req,
+      res,
+      { login: { accountId: wallet }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    );
   }
 
   /** The owner said no: the client receives access_denied. */
@@ -234,7 +269,8 @@ export class ConsentService {
 
   private async verifiedRequest(uid: string): Promise<ConsentRequestEntity> {
     const request = await this.requests().findOneBy({ uid });
-    if (!request?.wallet) throw new ConsentError(ConsentErrorCode.WalletNotVerified, 'Connect your wallet and sign in first.');
+    if (!request?.wallet)
+      throw new ConsentError(ConsentErrorCode.WalletNotVerified, 'Connect your wallet and sign in first.');
     return request;
   }
 
@@ -256,5 +292,8 @@ function requestedScopes(details: Interaction): string[] {
 }
 
 function approvalInProgress(): ConsentError {
-  return new ConsentError(ConsentErrorCode.ApprovalInProgress, 'Your approval is already being registered. Wait a moment; this page will continue on its own.');
+  return new ConsentError(
+    ConsentErrorCode.ApprovalInProgress,
+    'Your approval is already being registered. Wait a moment; this page will continue on its own.',
+  );
 }

@@ -11,11 +11,15 @@ export interface PermissionCopy {
 export function describeScope(scope: string): PermissionCopy {
   switch (scope) {
     case SCOPES.read:
-      return { title: 'See your account', detail: 'Read the balances, positions, orders and history of the wallet you connect.' };
+      return {
+        title: 'See your account',
+        detail: 'Read the balances, positions, orders and history of the wallet you connect.',
+      };
     case SCOPES.write:
       return {
         title: 'Trade within your limits',
-        detail: 'Open and close positions with the funds of the wallet you connect, only within the limits you set in the last step. It can never withdraw.',
+        detail:
+          'Open and close positions with the funds of the wallet you connect, only within the limits you set in the last step. It can never withdraw.',
       };
     case 'openid':
       return { title: 'Know your wallet address', detail: 'Learn which wallet you connected.' };

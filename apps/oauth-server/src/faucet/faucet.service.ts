@@ -16,7 +16,8 @@ export class FaucetService {
   constructor(@Inject(APP_CONFIG) private readonly config: OauthServerConfig) {}
 
   async fund(wallet: string): Promise<FaucetResult> {
-    if (!this.config.PAPER_MODE) throw new FaucetError(FaucetErrorCode.PaperModeOff, 'The faucet exists only in paper mode.');
+    if (!this.config.PAPER_MODE)
+      throw new FaucetError(FaucetErrorCode.PaperModeOff, 'The faucet exists only in paper mode.');
     const usdc = this.config.PAPER_FAUCET_USDC;
     await this.call('/dev/faucet', { wallet, usdc });
     await this.call('/dev/deposit', { wallet, usdc, sweep: true });
@@ -38,6 +39,9 @@ export class FaucetService {
       status = (error as Error).message;
     }
     this.logger.warn(`faucet call ${path} failed: ${status}`);
-    throw new FaucetError(FaucetErrorCode.FaucetUnavailable, 'The test-money faucet is not answering right now. Please try again in a minute.');
+    throw new FaucetError(
+      FaucetErrorCode.FaucetUnavailable,
+      'The test-money faucet is not answering right now. Please try again in a minute.',
+    );
   }
 }

@@ -29,7 +29,8 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const key = [...issue.path].reverse().find((p) => typeof p === 'string');
-  if (key === 'allowedMarkets' && issue.code === 'too_small') throw new InvalidRequestError('Markets: choose at least one market.');
+  if (key === 'allowedMarkets' && issue.code === 'too_small')
+    throw new InvalidRequestError('Markets: choose at least one market.');
   const field = key ? (FIELD_NAMES[key] ?? key) : 'Request';
   const text = issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
   throw new InvalidRequestError(`${field}: ${text.replace(/\.$/, '')}.`);

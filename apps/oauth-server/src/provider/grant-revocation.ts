@@ -8,7 +8,11 @@ export type RevokeSessionKeys = (grantId: string) => Promise<unknown>;
  * Ends a connection: its session keys are revoked first (awaited, so a failure leaves the grant in place
  * to be revoked again), then the grant and everything issued from it (codes, refresh tokens) are deleted.
  */
-export async function revokeGrant(dataSource: DataSource, revokeSessionKeys: RevokeSessionKeys, grantId: string): Promise<void> {
+export async function revokeGrant(
+  dataSource: DataSource,
+  revokeSessionKeys: RevokeSessionKeys,
+  grantId: string,
+): Promise<void> {
   await revokeSessionKeys(grantId);
   await deleteGrantAndIssued(dataSource, grantId);
 }

@@ -1,7 +1,11 @@
 import { redirectUriMatches } from './loopback-redirect';
 
 describe('redirect URI matching', () => {
-  const registered = ['https://claude.ai/api/mcp/auth_callback', 'http://127.0.0.1:33418/callback', 'http://localhost:6274/oauth/callback'];
+  const registered = [
+    'https://claude.ai/api/mcp/auth_callback',
+    'http://127.0.0.1:33418/callback',
+    'http://localhost:6274/oauth/callback',
+  ];
 
   it('accepts exactly registered URIs', () => {
     expect(redirectUriMatches('https://claude.ai/api/mcp/auth_callback', registered)).toBe(true);

@@ -12,7 +12,11 @@ import { treatOfflineAccessAsConsent } from './offline-access';
 import { loadProviderKeys } from './provider-keys';
 import { answerOutagesAsUnavailable } from './provider-outages';
 
-const PROVIDER_PATHS = [...Object.values(OAUTH_ROUTES), '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'];
+const PROVIDER_PATHS = [
+  ...Object.values(OAUTH_ROUTES),
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/openid-configuration',
+];
 const CLEANUP_INTERVAL_MS = 10 * 60 * 1000;
 
 /** True for the paths oidc-provider serves (and whose request bodies it reads itself). */
@@ -59,7 +63,12 @@ export class OidcProviderService implements OnModuleInit, OnApplicationShutdown 
     return (req: Request, res: Response, next: NextFunction): void => {
       if (!isProviderPath(req.path)) return next();
       if (!this.handler) {
-        res.status(503).json({ error: 'temporarily_unavailable', error_description: 'The authorization server is starting; retry shortly.' });
+        res
+          .status(503)
+          .json({
+            error: 'temporarily_unavailable',
+            error_description: 'The authorization server is starting; retry shortly.',
+          });
         return;
       }
       this.handler(req, res);
@@ -91,7 +100,10 @@ export class OidcProviderService implements OnModuleInit, OnApplicationShutdown 
       });
       this.handler = provider.callback() as unknown as (req: Request, res: Response) => void;
       this.instance = provider;
-      this.cleanup = setInterval(() => void deleteExpiredRows(this.dataSource).catch(() => undefined), CLEANUP_INTERVAL_MS);
+      this.cleanup = setInterval(
+        () => void deleteExpiredRows(this.dataSource).catch(() => undefined),
+        CLEANUP_INTERVAL_MS,
+      );
       this.cleanup.unref();
     } catch (error) {
       if (this.stopped) return;

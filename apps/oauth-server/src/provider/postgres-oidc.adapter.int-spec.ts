@@ -27,11 +27,17 @@ describe('PostgresOidcAdapter (PostgreSQL)', () => {
       revokedKeysOf.push(grantId);
     });
   const rowsOf = async (grantId: string) =>
-    ((await dataSource.query(`SELECT kind, id FROM oauth.oidc_models WHERE grant_id = $1 ORDER BY kind, id`, [grantId])) as { kind: string; id: string }[]).map(
-      (r) => `${r.kind}:${r.id}`,
-    );
+    (
+      (await dataSource.query(`SELECT kind, id FROM oauth.oidc_models WHERE grant_id = $1 ORDER BY kind, id`, [
+        grantId,
+      ])) as { kind: string; id: string }[]
+    ).map((r) => `${r.kind}:${r.id}`);
   const expiryOf = async (kind: string, id: string) =>
-    ((await dataSource.query(`SELECT expires_at FROM oauth.oidc_models WHERE kind = $1 AND id = $2`, [kind, id])) as { expires_at: Date | null }[])[0]?.expires_at;
+    (
+      (await dataSource.query(`SELECT expires_at FROM oauth.oidc_models WHERE kind = $1 AND id = $2`, [kind, id])) as {
+        expires_at: Date | null;
+      }[]
+    )[0]?.expires_at;
 
   beforeEach(() => {
     revokedKeysOf = [];
@@ -64,11 +70,15 @@ describe('PostgresOidcAdapter (PostgreSQL)', () => {
     await interactions.upsert('i1', { jti: 'i1', kind: 'Interaction', uid: 'u1' }, 3600);
     await interactions.upsert('i2', { jti: 'i2', kind: 'Interaction', uid: 'u2' }, 3600);
     expect(await interactions.findByUid('u1')).toMatchObject({ jti: 'i1' });
-    await dataSource.query(`UPDATE oauth.oidc_models SET expires_at = now() - interval '1 hour' WHERE kind = 'Interaction' AND id = 'i1'`);
+    await dataSource.query(
+      `UPDATE oauth.oidc_models SET expires_at = now() - interval '1 hour' WHERE kind = 'Interaction' AND id = 'i1'`,
+    );
     expect(await interactions.find('i1')).toBeUndefined();
     expect(await interactions.findByUid('u1')).toBeUndefined();
     expect(await deleteExpiredRows(dataSource)).toBeGreaterThanOrEqual(1);
-    const left = (await dataSource.query(`SELECT id FROM oauth.oidc_models WHERE kind = 'Interaction' ORDER BY id`)) as { id: string }[];
+    const left = (await dataSource.query(
+      `SELECT id FROM oauth.oidc_models WHERE kind = 'Interaction' ORDER BY id`,
+    )) as { id: string }[];
     expect(left.map((r) => r.id)).toEqual(['i2']);
   });
 
@@ -80,8 +90,12 @@ describe('PostgresOidcAdapter (PostgreSQL)', () => {
       `INSERT INTO oauth.wallet_sessions (id, wallet, expires_at) VALUES (repeat('a', 64), '0x${'1'.repeat(40)}', now() - interval '1 day'), (repeat('b', 64), '0x${'1'.repeat(40)}', now() + interval '1 hour')`,
     );
     expect(await deleteExpiredRows(dataSource)).toBe(2);
-    expect(((await dataSource.query(`SELECT uid FROM oauth.consent_requests`)) as { uid: string }[]).map((r) => r.uid)).toEqual(['live']);
-    expect(((await dataSource.query(`SELECT count(*)::int AS n FROM oauth.wallet_sessions`)) as { n: number }[])[0]!.n).toBe(1);
+    expect(
+      ((await dataSource.query(`SELECT uid FROM oauth.consent_requests`)) as { uid: string }[]).map((r) => r.uid),
+    ).toEqual(['live']);
+    expect(
+      ((await dataSource.query(`SELECT count(*)::int AS n FROM oauth.wallet_sessions`)) as { n: number }[])[0]!.n,
+    ).toBe(1);
   });
 
   it('finds device-flow models by user code', async () => {
@@ -108,7 +122,9 @@ describe('PostgresOidcAdapter (PostgreSQL)', () => {
   it('keeps a grant findable under its own id as grant id (so a connection can be removed with all it issued)', async () => {
     const grants = adapter('Grant');
     await grants.upsert('g5', { jti: 'g5', kind: 'Grant', accountId: '0xabc' }, 600);
-    const rows = (await dataSource.query(`SELECT grant_id FROM oauth.oidc_models WHERE kind = 'Grant' AND id = 'g5'`)) as { grant_id: string }[];
+    const rows = (await dataSource.query(
+      `SELECT grant_id FROM oauth.oidc_models WHERE kind = 'Grant' AND id = 'g5'`,
+    )) as { grant_id: string }[];
     expect(rows[0]?.grant_id).toBe('g5');
   });
 
@@ -119,7 +135,11 @@ describe('PostgresOidcAdapter (PostgreSQL)', () => {
       const tokens = adapter(kind);
       await adapter('Grant').upsert(grantId, { jti: grantId, kind: 'Grant', accountId: '0xabc', clientId: 'c' }, 600);
       await tokens.upsert('t1', { jti: 't1', kind, grantId }, 600);
-      await adapter('RefreshToken').upsert(`${kind}-sibling`, { jti: `${kind}-sibling`, kind: 'RefreshToken', grantId }, 600);
+      await adapter('RefreshToken').upsert(
+        `${kind}-sibling`,
+        { jti: `${kind}-sibling`, kind: 'RefreshToken', grantId },
+        600,
+      );
 
       const outcomes = await Promise.allSettled([tokens.consume('t1'), tokens.consume('t1')]);
       expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
@@ -160,12 +180,18 @@ describe('PostgresOidcAdapter (PostgreSQL)', () => {
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThanOrEqual(30);
 
-    await adapter('Grant').upsert('g-used', { jti: 'g-used', kind: 'Grant', accountId: '0xabc', clientId: 'used' }, 600);
+    await adapter('Grant').upsert(
+      'g-used',
+      { jti: 'g-used', kind: 'Grant', accountId: '0xabc', clientId: 'used' },
+      600,
+    );
     expect(await expiryOf('Client', 'used')).toBeNull();
     await clients.upsert('used', { client_id: 'used', client_name: 'renamed' });
     expect(await expiryOf('Client', 'used')).toBeNull();
 
-    await dataSource.query(`UPDATE oauth.oidc_models SET expires_at = now() - interval '1 hour' WHERE kind = 'Client' AND id = 'unused'`);
+    await dataSource.query(
+      `UPDATE oauth.oidc_models SET expires_at = now() - interval '1 hour' WHERE kind = 'Client' AND id = 'unused'`,
+    );
     expect(await clients.find('unused')).toBeUndefined();
     await deleteExpiredRows(dataSource);
     expect(await expiryOf('Client', 'unused')).toBeUndefined();

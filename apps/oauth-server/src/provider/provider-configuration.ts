@@ -100,7 +100,8 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
         defaultResource: () => mcpResource(config.PUBLIC_BASE_URL),
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resourceIndicator) => {
-          if (!audiences.has(resourceIndicator)) throw new errors.InvalidTarget(`unknown resource ${resourceIndicator}`);
+          if (!audiences.has(resourceIndicator))
+            throw new errors.InvalidTarget(`unknown resource ${resourceIndicator}`);
           return {
             scope: TRADE_SCOPES,
             audience: resourceIndicator,
@@ -165,6 +166,8 @@ function describeAuthorizationError(code: string, description: unknown): string 
     case 'invalid_request':
       return `The app sent an incomplete or malformed request (${String(description ?? 'invalid request')}).`;
     default:
-      return typeof description === 'string' && description ? description : 'Something went wrong while processing this request.';
+      return typeof description === 'string' && description
+        ? description
+        : 'Something went wrong while processing this request.';
   }
 }

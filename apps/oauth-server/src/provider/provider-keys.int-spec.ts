@@ -26,14 +26,22 @@ describe('authorization server keys (PostgreSQL)', () => {
     expect(a!.jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig', d: expect.any(String) });
     expect(b!.jwks).toEqual(a!.jwks);
     expect(c!.cookieKeys).toEqual(a!.cookieKeys);
-    const rows = (await dataSource.query(`SELECT purpose FROM oauth.signing_keys ORDER BY purpose`)) as { purpose: string }[];
+    const rows = (await dataSource.query(`SELECT purpose FROM oauth.signing_keys ORDER BY purpose`)) as {
+      purpose: string;
+    }[];
     expect(rows.map((r) => r.purpose)).toEqual(['cookie', 'jwt']);
   });
 
   it('uses configured keys as given (first signs), with a kid derived when missing', async () => {
     const first = await exportJWK((await generateKeyPair('ES256', { extractable: true })).privateKey);
-    const second = { ...(await exportJWK((await generateKeyPair('ES256', { extractable: true })).privateKey)), kid: 'old-key' };
-    const config = oauthServerConfigSchema.parse({ OAUTH_JWKS: JSON.stringify({ keys: [first, second] }), OAUTH_COOKIE_KEYS: 'one,two' });
+    const second = {
+      ...(await exportJWK((await generateKeyPair('ES256', { extractable: true })).privateKey)),
+      kid: 'old-key',
+    };
+    const config = oauthServerConfigSchema.parse({
+      OAUTH_JWKS: JSON.stringify({ keys: [first, second] }),
+      OAUTH_COOKIE_KEYS: 'one,two',
+    });
     const keys = await loadProviderKeys(config, dataSource);
     expect(keys.jwks.keys.map((k) => k.x)).toEqual([first.x, second.x]);
     expect(keys.jwks.keys[0]!.kid).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -18,7 +18,9 @@ const DEV_COOKIE_KEY_ID = 'dev-cookie';
  * oauth.signing_keys, so every replica signs and verifies with the same keys. Keys are never committed.
  */
 export async function loadProviderKeys(config: OauthServerConfig, dataSource: DataSource): Promise<ProviderKeys> {
-  const jwks = config.OAUTH_JWKS ? { keys: await Promise.all(config.OAUTH_JWKS.keys.map((k) => withKid(k as JWK))) } : await devJwks(dataSource);
+  const jwks = config.OAUTH_JWKS
+    ? { keys: await Promise.all(config.OAUTH_JWKS.keys.map((k) => withKid(k as JWK))) }
+    : await devJwks(dataSource);
   const cookieKeys = config.OAUTH_COOKIE_KEYS.length > 0 ? config.OAUTH_COOKIE_KEYS : await devCookieKeys(dataSource);
   return { jwks, cookieKeys };
 }
@@ -34,5 +36,9 @@ async function devJwks(dataSource: DataSource): Promise<{ keys: JWK[] }> {
 }
 
 async function devCookieKeys(dataSource: DataSource): Promise<string[]> {
-  return (await signingKeyStoredOnce(dataSource, DEV_COOKIE_KEY_ID, 'cookie', { keys: [randomBytes(32).toString('base64url')] })).keys;
+  return (
+    await signingKeyStoredOnce(dataSource, DEV_COOKIE_KEY_ID, 'cookie', {
+      keys: [randomBytes(32).toString('base64url')],
+    })
+  ).keys;
 }

@@ -25,7 +25,10 @@ export function answerOutagesAsUnavailable(provider: Provider, log: (message: st
     ctx.status = 503;
     ctx.set('Retry-After', String(OUTAGE_RETRY_AFTER_SECONDS));
     if (typeof ctx.body !== 'string') {
-      ctx.body = { error: 'temporarily_unavailable', error_description: 'The authorization server could not reach its storage just now; retry shortly.' };
+      ctx.body = {
+        error: 'temporarily_unavailable',
+        error_description: 'The authorization server could not reach its storage just now; retry shortly.',
+      };
     }
   });
 }

@@ -25,7 +25,8 @@ export function checkRegistration(metadata: Record<string, unknown>): void {
     } catch {
       continue; // oidc-provider refuses it with its own message
     }
-    if (FORBIDDEN_SCHEMES.has(url.protocol)) throw new errors.InvalidClientMetadata(`redirect_uris: the ${url.protocol} scheme cannot be a redirect URI`);
+    if (FORBIDDEN_SCHEMES.has(url.protocol))
+      throw new errors.InvalidClientMetadata(`redirect_uris: the ${url.protocol} scheme cannot be a redirect URI`);
     if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
       throw new errors.InvalidClientMetadata(
         `redirect_uris: ${uri.slice(0, 200)} uses plain http to a host that is not this computer; use https (plain http is only for loopback addresses: 127.0.0.1, [::1], localhost)`,

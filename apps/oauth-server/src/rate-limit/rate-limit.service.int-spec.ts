@@ -6,7 +6,11 @@ import { RateLimitError } from './rate-limit.exception';
 import { RateLimitService } from './rate-limit.service';
 
 describe('per-IP rate limits of unauthenticated writes (Redis)', () => {
-  const config = oauthServerConfigSchema.parse({ REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`, RATE_LIMIT_REGISTER_PER_MINUTE: '3', RATE_LIMIT_SIGN_IN_PER_MINUTE: '2' });
+  const config = oauthServerConfigSchema.parse({
+    REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
+    RATE_LIMIT_REGISTER_PER_MINUTE: '3',
+    RATE_LIMIT_SIGN_IN_PER_MINUTE: '2',
+  });
   let redisA: Redis;
   let redisB: Redis;
   let replicaA: RateLimitService;

@@ -41,7 +41,8 @@ export class RateLimitService {
 
   /** Counts one request of this IP; throws RateLimitError (429, Retry-After) past the action's limit. */
   async take(action: RateLimitedAction, ip: string): Promise<void> {
-    const limit = action === 'register' ? this.config.RATE_LIMIT_REGISTER_PER_MINUTE : this.config.RATE_LIMIT_SIGN_IN_PER_MINUTE;
+    const limit =
+      action === 'register' ? this.config.RATE_LIMIT_REGISTER_PER_MINUTE : this.config.RATE_LIMIT_SIGN_IN_PER_MINUTE;
     let counted: [number, number];
     try {
       const key = `${this.config.REDIS_PREFIX}:oauth:rate:${action}:${ip}`;
@@ -53,6 +54,9 @@ export class RateLimitService {
     const [count, remainingMs] = counted;
     if (count <= limit) return;
     const seconds = Math.max(1, Math.ceil(remainingMs / 1000));
-    throw new RateLimitError(`${MESSAGES[action]} At most ${limit} per minute are accepted; try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, seconds);
+    throw new RateLimitError(
+      `${MESSAGES[action]} At most ${limit} per minute are accepted; try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+      seconds,
+    );
   }
 }

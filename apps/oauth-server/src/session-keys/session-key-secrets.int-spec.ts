@@ -2,7 +2,14 @@ import type { DataSource } from 'typeorm';
 import { findActiveSessionKeySecret, SessionKeySecretEntity } from '@paper/oauth-data';
 import { createOauthTestDatabase, type OauthTestDatabase } from '../testing/oauth-test-database';
 
-const guardrails = { maxMarginPerTradeUsd: '100', maxLeverage: 200, maxDailyNotionalUsd: null, maxOpenPositions: 5, allowedMarkets: null, requireConfirmation: true };
+const guardrails = {
+  maxMarginPerTradeUsd: '100',
+  maxLeverage: 200,
+  maxDailyNotionalUsd: null,
+  maxOpenPositions: 5,
+  allowedMarkets: null,
+  requireConfirmation: true,
+};
 
 const ADMIN_URL = process.env['TEST_DATABASE_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -39,7 +46,12 @@ describe('findActiveSessionKeySecret (PostgreSQL)', () => {
 
   it('returns an approved, unexpired, unrevoked key (address in any case)', async () => {
     const found = await findActiveSessionKeySecret(dataSource, address(1).toUpperCase().replace('0X', '0x'));
-    expect(found).toMatchObject({ address: address(1), wallet: address(99), encryptedPrivateKey: 'v1.sealed', guardrails });
+    expect(found).toMatchObject({
+      address: address(1),
+      wallet: address(99),
+      encryptedPrivateKey: 'v1.sealed',
+      guardrails,
+    });
   });
 
   it('returns null for a revoked, expired or unknown key', async () => {

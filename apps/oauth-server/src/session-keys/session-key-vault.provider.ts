@@ -7,5 +7,6 @@ import type { OauthServerConfig } from '../config/oauth-server.config';
 export const sessionKeyVaultProvider: Provider = {
   provide: SessionKeyVault,
   inject: [APP_CONFIG],
-  useFactory: (config: OauthServerConfig) => new SessionKeyVault(config.SESSION_KEY_ENCRYPTION_KEY, config.SESSION_KEY_ENCRYPTION_KEYS_OLD),
+  useFactory: (config: OauthServerConfig) =>
+    new SessionKeyVault(config.SESSION_KEY_ENCRYPTION_KEY, config.SESSION_KEY_ENCRYPTION_KEYS_OLD),
 };

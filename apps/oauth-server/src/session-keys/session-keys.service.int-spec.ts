@@ -6,7 +6,14 @@ import { createOauthTestDatabase, type OauthTestDatabase } from '../testing/oaut
 import { type NewSessionKey, SessionKeyRegistrationError, SessionKeysService } from './session-keys.service';
 
 const ADMIN_URL = process.env['TEST_DATABASE_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const guardrails = { maxMarginPerTradeUsd: '100', maxLeverage: 200, maxDailyNotionalUsd: '50000', maxOpenPositions: 5, allowedMarkets: ['BTC' as const], requireConfirmation: true };
+const guardrails = {
+  maxMarginPerTradeUsd: '100',
+  maxLeverage: 200,
+  maxDailyNotionalUsd: '50000',
+  maxOpenPositions: 5,
+  allowedMarkets: ['BTC' as const],
+  requireConfirmation: true,
+};
 const hex = (bytes: number) => `0x${randomBytes(bytes).toString('hex')}`;
 
 function newKey(grantId: string): NewSessionKey {
@@ -33,7 +40,10 @@ describe('session key registration through the exchange queue (PostgreSQL + Redi
 
   beforeAll(async () => {
     database = await createOauthTestDatabase(ADMIN_URL, 'oauth_session_keys');
-    const config = oauthServerConfigSchema.parse({ REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`, SESSION_KEY_REGISTRATION_TIMEOUT_MS: '1500' });
+    const config = oauthServerConfigSchema.parse({
+      REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
+      SESSION_KEY_REGISTRATION_TIMEOUT_MS: '1500',
+    });
     registry = new QueueRegistry(config);
     exchange = new QueueRegistry(config);
     // Stands in for trading-executor, the consumer of the queue contract.
@@ -58,18 +68,35 @@ describe('session key registration through the exchange queue (PostgreSQL + Redi
   });
 
   it('stores the secret once the exchange confirms the registration', async () => {
-    answer = (d) => ({ status: 'registered', wallet: String(d['wallet']), sessionKey: String(d['sessionKey']), reason: null, message: 'ok' });
+    answer = (d) => ({
+      status: 'registered',
+      wallet: String(d['wallet']),
+      sessionKey: String(d['sessionKey']),
+      reason: null,
+      message: 'ok',
+    });
     const key = newKey('grant-a');
     await service.register(key);
-    expect(jobs.at(-1)).toMatchObject({ name: 'register-session-key', data: { wallet: key.wallet, sessionKey: key.address, guardrails, label: 'Agent' } });
+    expect(jobs.at(-1)).toMatchObject({
+      name: 'register-session-key',
+      data: { wallet: key.wallet, sessionKey: key.address, guardrails, label: 'Agent' },
+    });
     expect(jobs.at(-1)!.data['expiresAt']).toBe(String(Math.floor(key.expiresAt.getTime() / 1000)));
     await expect(service.activeAddressForGrant('grant-a')).resolves.toBe(key.address);
   });
 
   it('stores nothing when the exchange refuses the key, and says why', async () => {
-    answer = (d) => ({ status: 'refused', wallet: String(d['wallet']), sessionKey: String(d['sessionKey']), reason: 'bad_approval_signature', message: 'The approval is not signed by the wallet owner.' });
+    answer = (d) => ({
+      status: 'refused',
+      wallet: String(d['wallet']),
+      sessionKey: String(d['sessionKey']),
+      reason: 'bad_approval_signature',
+      message: 'The approval is not signed by the wallet owner.',
+    });
     const key = newKey('grant-b');
-    await expect(service.register(key)).rejects.toThrow(new SessionKeyRegistrationError('The approval is not signed by the wallet owner.'));
+    await expect(service.register(key)).rejects.toThrow(
+      new SessionKeyRegistrationError('The approval is not signed by the wallet owner.'),
+    );
     await expect(service.activeAddressForGrant('grant-b')).resolves.toBeUndefined();
   });
 
@@ -83,7 +110,10 @@ describe('session key registration through the exchange queue (PostgreSQL + Redi
   });
 
   it('gives up after the configured wait when nobody consumes the queue', async () => {
-    const lonelyConfig = oauthServerConfigSchema.parse({ REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`, SESSION_KEY_REGISTRATION_TIMEOUT_MS: '700' });
+    const lonelyConfig = oauthServerConfigSchema.parse({
+      REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
+      SESSION_KEY_REGISTRATION_TIMEOUT_MS: '700',
+    });
     const lonelyRegistry = new QueueRegistry(lonelyConfig);
     const lonely = new SessionKeysService(lonelyConfig, database.dataSource, lonelyRegistry);
     try {
@@ -98,17 +128,35 @@ describe('session key registration through the exchange queue (PostgreSQL + Redi
   });
 
   it('revokes the keys of a grant and tells the exchange', async () => {
-    answer = (d) => ({ status: 'registered', wallet: String(d['wallet']), sessionKey: String(d['sessionKey']), reason: null, message: 'ok' });
+    answer = (d) => ({
+      status: 'registered',
+      wallet: String(d['wallet']),
+      sessionKey: String(d['sessionKey']),
+      reason: null,
+      message: 'ok',
+    });
     const key = newKey('grant-d');
     await service.register(key);
-    answer = (d) => ({ status: 'revoked', wallet: String(d['wallet']), sessionKey: String(d['sessionKey']), reason: null, message: 'revoked' });
+    answer = (d) => ({
+      status: 'revoked',
+      wallet: String(d['wallet']),
+      sessionKey: String(d['sessionKey']),
+      reason: null,
+      message: 'revoked',
+    });
     await expect(service.revokeForGrant('grant-d')).resolves.toEqual([key.address]);
     await expect(service.activeAddressForGrant('grant-d')).resolves.toBeUndefined();
     const deadline = Date.now() + 10000;
-    while (!jobs.some((j) => j.name === 'revoke-session-key' && j.data['sessionKey'] === key.address) && Date.now() < deadline) {
+    while (
+      !jobs.some((j) => j.name === 'revoke-session-key' && j.data['sessionKey'] === key.address) &&
+      Date.now() < deadline
+    ) {
       await new Promise((r) => setTimeout(r, 50));
     }
-    expect(jobs.find((j) => j.name === 'revoke-session-key')?.data).toEqual({ wallet: key.wallet, sessionKey: key.address });
+    expect(jobs.find((j) => j.name === 'revoke-session-key')?.data).toEqual({
+      wallet: key.wallet,
+      sessionKey: key.address,
+    });
     await expect(service.revokeForGrant('grant-d')).resolves.toEqual([]);
   });
 });

@@ -58,7 +58,8 @@ export class SessionKeysService implements OnApplicationShutdown {
     );
     let result: SessionKeyResult | undefined;
     try {
-      result = (await job.waitUntilFinished(events, this.config.SESSION_KEY_REGISTRATION_TIMEOUT_MS)) as SessionKeyResult | undefined;
+      result = (await job.waitUntilFinished(events, this.config.SESSION_KEY_REGISTRATION_TIMEOUT_MS)) as
+        SessionKeyResult | undefined;
     } catch (error) {
       const message = (error as Error).message;
       this.logger.warn(`session key ${key.address} not registered: ${message}`);
@@ -91,7 +92,9 @@ export class SessionKeysService implements OnApplicationShutdown {
 
   /** Revokes one key of this wallet; false when the wallet has no such active key. */
   async revoke(wallet: string, address: string): Promise<boolean> {
-    const key = await this.dataSource.getRepository(SessionKeySecretEntity).findOneBy({ address: address.toLowerCase(), wallet, revokedAt: IsNull() });
+    const key = await this.dataSource
+      .getRepository(SessionKeySecretEntity)
+      .findOneBy({ address: address.toLowerCase(), wallet, revokedAt: IsNull() });
     if (!key) return false;
     await this.revokeKey(key);
     return true;
@@ -108,7 +111,9 @@ export class SessionKeysService implements OnApplicationShutdown {
       { wallet: key.wallet, sessionKey: key.address },
       { jobId: `sk-revoke-${key.address}` },
     );
-    await this.dataSource.getRepository(SessionKeySecretEntity).update({ address: key.address, revokedAt: IsNull() }, { revokedAt: new Date() });
+    await this.dataSource
+      .getRepository(SessionKeySecretEntity)
+      .update({ address: key.address, revokedAt: IsNull() }, { revokedAt: new Date() });
   }
 
   private async queueEvents(): Promise<QueueEvents> {

@@ -10,7 +10,11 @@ export interface OauthTestDatabase {
 }
 
 /** A fresh database with the oauth schema migrated, for integration tests; drop() removes it. */
-export async function createOauthTestDatabase(adminUrl: string, prefix: string, poolSize = 4): Promise<OauthTestDatabase> {
+export async function createOauthTestDatabase(
+  adminUrl: string,
+  prefix: string,
+  poolSize = 4,
+): Promise<OauthTestDatabase> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();

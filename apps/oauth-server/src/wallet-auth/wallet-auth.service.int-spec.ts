@@ -16,7 +16,10 @@ describe('wallet sign-in (PostgreSQL)', () => {
   beforeAll(async () => {
     database = await createOauthTestDatabase(ADMIN_URL, 'oauth_wallet_auth');
     dataSource = database.dataSource;
-    auth = new WalletAuthService(oauthServerConfigSchema.parse({ PUBLIC_BASE_URL: 'https://perps.example' }), dataSource);
+    auth = new WalletAuthService(
+      oauthServerConfigSchema.parse({ PUBLIC_BASE_URL: 'https://perps.example' }),
+      dataSource,
+    );
   });
 
   afterAll(async () => {
@@ -35,20 +38,32 @@ describe('wallet sign-in (PostgreSQL)', () => {
     const { challengeId, message } = await auth.issueChallenge(wallet, 'uid-1');
     const signature = await owner.signMessage({ message });
     await expect(auth.verifyChallenge(challengeId, signature, 'uid-1')).resolves.toBe(wallet);
-    await expect(auth.verifyChallenge(challengeId, signature, 'uid-1')).rejects.toMatchObject({ code: 'challenge_expired', status: 400 });
+    await expect(auth.verifyChallenge(challengeId, signature, 'uid-1')).rejects.toMatchObject({
+      code: 'challenge_expired',
+      status: 400,
+    });
   });
 
   it('refuses a signature by another key, a challenge of another interaction, and an expired one', async () => {
     const stranger = privateKeyToAccount(generatePrivateKey());
     const a = await auth.issueChallenge(wallet, null);
-    await expect(auth.verifyChallenge(a.challengeId, await stranger.signMessage({ message: a.message }), null)).rejects.toMatchObject({ code: 'invalid_signature' });
+    await expect(
+      auth.verifyChallenge(a.challengeId, await stranger.signMessage({ message: a.message }), null),
+    ).rejects.toMatchObject({ code: 'invalid_signature' });
 
     const b = await auth.issueChallenge(wallet, 'uid-2');
-    await expect(auth.verifyChallenge(b.challengeId, await owner.signMessage({ message: b.message }), 'uid-3')).rejects.toMatchObject({ code: 'challenge_expired' });
+    await expect(
+      auth.verifyChallenge(b.challengeId, await owner.signMessage({ message: b.message }), 'uid-3'),
+    ).rejects.toMatchObject({ code: 'challenge_expired' });
 
     const c = await auth.issueChallenge(wallet, null);
-    await dataSource.query(`UPDATE oauth.wallet_challenges SET expires_at = now() - interval '1 second' WHERE id = $1`, [c.challengeId]);
-    await expect(auth.verifyChallenge(c.challengeId, await owner.signMessage({ message: c.message }), null)).rejects.toMatchObject({ code: 'challenge_expired' });
+    await dataSource.query(
+      `UPDATE oauth.wallet_challenges SET expires_at = now() - interval '1 second' WHERE id = $1`,
+      [c.challengeId],
+    );
+    await expect(
+      auth.verifyChallenge(c.challengeId, await owner.signMessage({ message: c.message }), null),
+    ).rejects.toMatchObject({ code: 'challenge_expired' });
   });
 
   it('keeps signed-in sessions by token hash until they expire or end', async () => {

@@ -1,7 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DEFAULT_CHAIN_ID } from '@paper/exchange-signing';
 import { APP_CONFIG } from '@paper/nest-infra';
-import { consumeWalletChallenge, deleteWalletSession, WalletChallengeEntity, WalletSessionEntity, walletOfSession } from '@paper/oauth-data';
+import {
+  consumeWalletChallenge,
+  deleteWalletSession,
+  WalletChallengeEntity,
+  WalletSessionEntity,
+  walletOfSession,
+} from '@paper/oauth-data';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { type Hex, verifyMessage } from 'viem';
 import { DataSource } from 'typeorm';
@@ -37,7 +43,9 @@ export class WalletAuthService {
       chainId: DEFAULT_CHAIN_ID,
     });
     const challengeId = randomUUID();
-    await this.dataSource.getRepository(WalletChallengeEntity).insert({ id: challengeId, wallet, message, interactionUid, expiresAt, consumedAt: null });
+    await this.dataSource
+      .getRepository(WalletChallengeEntity)
+      .insert({ id: challengeId, wallet, message, interactionUid, expiresAt, consumedAt: null });
     return { challengeId, message };
   }
 
@@ -45,11 +53,21 @@ export class WalletAuthService {
   async verifyChallenge(challengeId: string, signature: Hex, interactionUid: string | null): Promise<string> {
     const challenge = await consumeWalletChallenge(this.dataSource, challengeId, interactionUid);
     if (!challenge) {
-      throw new WalletAuthError(WalletAuthErrorCode.ChallengeExpired, 'That sign-in request has expired or was already used. Please sign in again.');
+      throw new WalletAuthError(
+        WalletAuthErrorCode.ChallengeExpired,
+        'That sign-in request has expired or was already used. Please sign in again.',
+      );
     }
-    const valid = await verifyMessage({ address: challenge.wallet as Hex, message: challenge.message, signature }).catch(() => false);
+    const valid = await verifyMessage({
+      address: challenge.wallet as Hex,
+      message: challenge.message,
+      signature,
+    }).catch(() => false);
     if (!valid) {
-      throw new WalletAuthError(WalletAuthErrorCode.InvalidSignature, 'The signature does not match this wallet. Make sure you sign with the wallet you connected.');
+      throw new WalletAuthError(
+        WalletAuthErrorCode.InvalidSignature,
+        'The signature does not match this wallet. Make sure you sign with the wallet you connected.',
+      );
     }
     return challenge.wallet;
   }
@@ -57,7 +75,9 @@ export class WalletAuthService {
   /** Starts a signed-in session for the pages; returns the cookie token (only its hash is stored). */
   async createSession(wallet: string): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await this.dataSource.getRepository(WalletSessionEntity).insert({ id: hashToken(token), wallet, expiresAt: new Date(Date.now() + WALLET_SESSION_TTL_MS) });
+    await this.dataSource
+      .getRepository(WalletSessionEntity)
+      .insert({ id: hashToken(token), wallet, expiresAt: new Date(Date.now() + WALLET_SESSION_TTL_MS) });
     return token;
   }
 

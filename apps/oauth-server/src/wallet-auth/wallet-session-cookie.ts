@@ -22,7 +22,13 @@ export function readCookie(req: Request, name: string): string | undefined {
 }
 
 export function setWalletSessionCookie(res: Response, token: string, secure: boolean): void {
-  res.cookie(WALLET_SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: WALLET_SESSION_TTL_MS });
+  res.cookie(WALLET_SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+    maxAge: WALLET_SESSION_TTL_MS,
+  });
 }
 
 export function clearWalletSessionCookie(res: Response, secure: boolean): void {

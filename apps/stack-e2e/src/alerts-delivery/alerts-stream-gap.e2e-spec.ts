@@ -26,20 +26,40 @@ describe('alerts driven by the exchange event log: a poller down for 60 s during
   });
 
   it('raises an opened and a closed alert for every watched trade once the poller is back', async () => {
-    const traders = await Promise.all(Array.from({ length: TRADERS }, () => connectTrader(world.stack, world.issuer, { guardrails: { requireConfirmation: false }, fundUsd: 2000 })));
+    const traders = await Promise.all(
+      Array.from({ length: TRADERS }, () =>
+        connectTrader(world.stack, world.issuer, { guardrails: { requireConfirmation: false }, fundUsd: 2000 }),
+      ),
+    );
     const account = await newAccount(world.call);
     for (const t of traders) {
       const watch = await world.call('POST', '/api/watches', {
         token: account.token,
-        body: { address: t.wallet, rules: { liquidation: { enabled: false }, opened: true, closed: true, liquidated: true, sessionKey: { enabled: false } } },
+        body: {
+          address: t.wallet,
+          rules: {
+            liquidation: { enabled: false },
+            opened: true,
+            closed: true,
+            liquidated: true,
+            sessionKey: { enabled: false },
+          },
+        },
       });
       expect(watch.status).toBe(201);
     }
     // The poller has read the log once (its cursor is in PostgreSQL) before it goes down.
-    await eventually(async () => {
-      const [row] = await sql<{ details: { cursor?: { eventId?: string } } }>(world.stack.database.url, `SELECT details FROM alerts.poll_status WHERE name = 'wallets'`);
-      return row?.details.cursor?.eventId !== undefined;
-    }, 30_000, 'the poller to hold a log cursor');
+    await eventually(
+      async () => {
+        const [row] = await sql<{ details: { cursor?: { eventId?: string } } }>(
+          world.stack.database.url,
+          `SELECT details FROM alerts.poll_status WHERE name = 'wallets'`,
+        );
+        return row?.details.cursor?.eventId !== undefined;
+      },
+      30_000,
+      'the poller to hold a log cursor',
+    );
 
     await world.stack.stopApp('alerts-poller');
     const downSince = Date.now();
@@ -47,8 +67,14 @@ describe('alerts driven by the exchange event log: a poller down for 60 s during
     await Promise.all(
       traders.map(async (t) => {
         for (let i = 0; i < OPENS_PER_TRADER; i += 1) {
-          const res = await callTool(world.stack.baseUrl, 'open_position', { market: i % 2 ? 'ETH' : 'BTC', side: i % 3 ? 'long' : 'short', marginUsd: 10, leverage: 1000 }, { token: t.token });
-          if (res.body.data?.['status'] !== 'filled') throw new Error(`open ${i}: ${res.status} ${JSON.stringify(res.body)}`);
+          const res = await callTool(
+            world.stack.baseUrl,
+            'open_position',
+            { market: i % 2 ? 'ETH' : 'BTC', side: i % 3 ? 'long' : 'short', marginUsd: 10, leverage: 1000 },
+            { token: t.token },
+          );
+          if (res.body.data?.['status'] !== 'filled')
+            throw new Error(`open ${i}: ${res.status} ${JSON.stringify(res.body)}`);
           opened.push(res.body.data!['position'].positionId as string);
         }
         const closed = await callTool(world.stack.baseUrl, 'close_positions', { all: true }, { token: t.token });
@@ -61,11 +87,15 @@ describe('alerts driven by the exchange event log: a poller down for 60 s during
     await world.stack.restartApp('alerts-poller');
 
     const total = TRADERS * OPENS_PER_TRADER;
-    const counts = await eventually(async () => {
-      const rows = await alertCounts(world, account.id);
-      const byKind = Object.fromEntries(rows.map((r) => [r.kind, r]));
-      return byKind['position_opened']?.n === total && byKind['position_closed']?.n === total ? byKind : undefined;
-    }, 90_000, `${total} opened and ${total} closed alerts`);
+    const counts = await eventually(
+      async () => {
+        const rows = await alertCounts(world, account.id);
+        const byKind = Object.fromEntries(rows.map((r) => [r.kind, r]));
+        return byKind['position_opened']?.n === total && byKind['position_closed']?.n === total ? byKind : undefined;
+      },
+      90_000,
+      `${total} opened and ${total} closed alerts`,
+    );
     expect(counts['position_opened']).toMatchObject({ n: total, positions: total });
     expect(counts['position_closed']).toMatchObject({ n: total, positions: total });
     const [covered] = await sql<{ n: number }>(

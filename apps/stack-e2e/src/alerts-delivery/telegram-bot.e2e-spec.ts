@@ -27,8 +27,24 @@ describe('Telegram bot by long polling: from opening the bot to a liquidation-ri
   });
 
   it('registers the command menu with setMyCommands', async () => {
-    const menu = await eventually(async () => (world.telegram.commands().length > 0 ? world.telegram.commands() : undefined), 20000, 'the command menu');
-    expect(menu.map((c) => c.command)).toEqual(['start', 'watch', 'unwatch', 'list', 'rules', 'risk', 'pause', 'resume', 'history', 'token', 'help']);
+    const menu = await eventually(
+      async () => (world.telegram.commands().length > 0 ? world.telegram.commands() : undefined),
+      20000,
+      'the command menu',
+    );
+    expect(menu.map((c) => c.command)).toEqual([
+      'start',
+      'watch',
+      'unwatch',
+      'list',
+      'rules',
+      'risk',
+      'pause',
+      'resume',
+      'history',
+      'token',
+      'help',
+    ]);
   });
 
   it('sets up, watches a wallet, and delivers its opened and liquidation-risk alerts to the chat', async () => {
@@ -36,29 +52,57 @@ describe('Telegram bot by long polling: from opening the bot to a liquidation-ri
     expect(await say(`/watch ${trader.wallet} bot trader`)).toBe(
       `Watching <b>bot trader</b> <code>${trader.wallet.toLowerCase()}</code>.\nRules: liquidation risk below 5% · opened · closed · liquidated.\nChange them with /rules bot trader`,
     );
-    expect(await say('/risk bot trader 0.5')).toBe(`Liquidation risk of <b>bot trader</b> <code>${trader.wallet.toLowerCase()}</code> now alerts below 0.5%.`);
+    expect(await say('/risk bot trader 0.5')).toBe(
+      `Liquidation risk of <b>bot trader</b> <code>${trader.wallet.toLowerCase()}</code> now alerts below 0.5%.`,
+    );
     await eventually(
-      async () => (await sql(world.stack.database.url, `SELECT 1 FROM alerts.rule_state s JOIN alerts.watches w ON w.id = s.watch_id WHERE w.address = $1 AND s.rule = 'positions'`, [trader.wallet.toLowerCase()])).length > 0,
+      async () =>
+        (
+          await sql(
+            world.stack.database.url,
+            `SELECT 1 FROM alerts.rule_state s JOIN alerts.watches w ON w.id = s.watch_id WHERE w.address = $1 AND s.rule = 'positions'`,
+            [trader.wallet.toLowerCase()],
+          )
+        ).length > 0,
       30000,
       'the watch to be seeded',
     );
     await openPosition(world.stack.baseUrl, trader, { market: 'BTC', side: 'long', marginUsd: 100, leverage: 100 });
-    const opened = await eventually(async () => texts().find((t) => t.includes('Position opened')), 30000, 'the opened alert in the chat');
+    const opened = await eventually(
+      async () => texts().find((t) => t.includes('Position opened')),
+      30000,
+      'the opened alert in the chat',
+    );
     expect(opened).toContain('bot trader');
     expect(texts().some((t) => t.startsWith('<b>Liquidation risk'))).toBe(false);
     await setVenuePrice(world.stack, 'BTC', 99_400);
-    const risk = await eventually(async () => texts().find((t) => t.startsWith('<b>Liquidation risk')), 30000, 'the liquidation-risk alert in the chat');
+    const risk = await eventually(
+      async () => texts().find((t) => t.startsWith('<b>Liquidation risk')),
+      30000,
+      'the liquidation-risk alert in the chat',
+    );
     expect(risk).toContain('bot trader');
     const history = await say('/history');
-    expect(history).toMatch(/^<b>Last alerts<\/b>\n\n.* · <b>liquidation risk<\/b> · <b>bot trader<\/b>.*\ntelegram \(Telegram Tester\): delivered/);
+    expect(history).toMatch(
+      /^<b>Last alerts<\/b>\n\n.* · <b>liquidation risk<\/b> · <b>bot trader<\/b>.*\ntelegram \(Telegram Tester\): delivered/,
+    );
   });
 
   it('keeps the account usable through the API with the token it shows privately', async () => {
     const reply = await say('/token');
     const token = /alrt_[0-9a-f]{32}_[A-Za-z0-9_-]{43}/.exec(reply)![0];
-    const me = await world.call<{ watches: { address: string; label: string; rules: { liquidation: { belowPct: number } } }[]; channels: { kind: string; status: string }[] }>('GET', '/api/me', { token });
+    const me = await world.call<{
+      watches: { address: string; label: string; rules: { liquidation: { belowPct: number } } }[];
+      channels: { kind: string; status: string }[];
+    }>('GET', '/api/me', { token });
     expect(me.status).toBe(200);
-    expect(me.body.watches).toEqual([expect.objectContaining({ address: trader.wallet.toLowerCase(), label: 'bot trader', rules: expect.objectContaining({ liquidation: { enabled: true, belowPct: 0.5 } }) })]);
+    expect(me.body.watches).toEqual([
+      expect.objectContaining({
+        address: trader.wallet.toLowerCase(),
+        label: 'bot trader',
+        rules: expect.objectContaining({ liquidation: { enabled: true, belowPct: 0.5 } }),
+      }),
+    ]);
     expect(me.body.channels).toEqual([expect.objectContaining({ kind: 'telegram', status: 'active' })]);
     expect(await say('/pause')).toMatch(/^Paused/);
     const paused = await world.call<{ channels: { status: string }[] }>('GET', '/api/me', { token });

@@ -13,11 +13,21 @@ describe('Telegram bot updates by webhook (alerts-dispatcher)', () => {
     telegram = await startTelegramFake();
     stack = await startTestStack({
       apps: ['alerts-api', 'alerts-dispatcher'],
-      env: { TELEGRAM_API_BASE: telegram.apiBase, TELEGRAM_BOT_TOKEN: telegram.token, TELEGRAM_BOT_USERNAME: telegram.username, TELEGRAM_UPDATES_MODE: 'webhook', TELEGRAM_WEBHOOK_SECRET: SECRET },
+      env: {
+        TELEGRAM_API_BASE: telegram.apiBase,
+        TELEGRAM_BOT_TOKEN: telegram.token,
+        TELEGRAM_BOT_USERNAME: telegram.username,
+        TELEGRAM_UPDATES_MODE: 'webhook',
+        TELEGRAM_WEBHOOK_SECRET: SECRET,
+      },
     });
     call = client(stack.alertsUrl);
     hookUrl = `${stack.appUrls['alerts-dispatcher']}/telegram/webhook`;
-    const set = await fetch(`${telegram.apiBase}/bot${telegram.token}/setWebhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: hookUrl, secret_token: SECRET }) });
+    const set = await fetch(`${telegram.apiBase}/bot${telegram.token}/setWebhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: hookUrl, secret_token: SECRET }),
+    });
     expect(set.status).toBe(200);
   });
 
@@ -27,13 +37,24 @@ describe('Telegram bot updates by webhook (alerts-dispatcher)', () => {
   });
 
   it('refuses updates without the secret header or with a wrong one', async () => {
-    const body = JSON.stringify({ update_id: 1, message: { message_id: 1, text: '/start x', chat: { id: 5, type: 'private' } } });
+    const body = JSON.stringify({
+      update_id: 1,
+      message: { message_id: 1, text: '/start x', chat: { id: 5, type: 'private' } },
+    });
     const missing = await fetch(hookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
     expect(missing.status).toBe(401);
     expect(await missing.json()).toEqual({ code: 'unauthorized', message: expect.any(String) });
-    const wrong = await fetch(hookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'nope' }, body });
+    const wrong = await fetch(hookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': 'nope' },
+      body,
+    });
     expect(wrong.status).toBe(401);
-    const bad = await fetch(hookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET }, body: '{"hello":1}' });
+    const bad = await fetch(hookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': SECRET },
+      body: '{"hello":1}',
+    });
     expect(bad.status).toBe(400);
     expect(telegram.sent).toEqual([]);
   });
@@ -46,7 +67,9 @@ describe('Telegram bot updates by webhook (alerts-dispatcher)', () => {
     const reply = await eventually(async () => telegram.delivered(880_001)[0], 15000, 'the bot reply');
     expect(reply.text).toMatch(/^Linked\./);
     // The bot replies while it handles the pushed update; Telegram records the webhook's answer after it.
-    expect(await eventually(async () => telegram.webhookDeliveries.at(-1), 15000, 'the webhook answer')).toMatchObject({ status: 200 });
+    expect(await eventually(async () => telegram.webhookDeliveries.at(-1), 15000, 'the webhook answer')).toMatchObject({
+      status: 200,
+    });
     const me = await call<{ channels: { kind: string; status: string }[] }>('GET', '/api/me', { token });
     expect(me.body.channels).toEqual([expect.objectContaining({ kind: 'telegram', status: 'active' })]);
   });
@@ -63,15 +86,24 @@ describe('Telegram bot updates by webhook (alerts-dispatcher)', () => {
       return eventually(async () => replies()[before], 15000, `the reply to ${text}`);
     };
     expect((await say(`/start@${telegram.username}`, owner)).text).toMatch(/^Alerts are set up/);
-    expect((await say(`/watch ${wallet} desk`, stranger)).text).toBe('Only the member who set up alerts in this chat can change them.');
+    expect((await say(`/watch ${wallet} desk`, stranger)).text).toBe(
+      'Only the member who set up alerts in this chat can change them.',
+    );
     expect((await say(`/watch ${wallet} desk`, owner)).text).toMatch(/^Watching <b>desk<\/b>/);
     const rules = await say('/rules desk', stranger);
     const closed = rules.keyboard![0]![1]!;
     expect(closed.text).toBe('✅ Closed');
     telegram.userPresses(group, rules.messageId!, closed.callback_data, owner);
-    const edited = await eventually(async () => telegram.message(group, rules.messageId!)?.keyboard?.[0]?.[1]?.text === '❌ Closed' || undefined, 15000, 'the redrawn keyboard');
+    const edited = await eventually(
+      async () => telegram.message(group, rules.messageId!)?.keyboard?.[0]?.[1]?.text === '❌ Closed' || undefined,
+      15000,
+      'the redrawn keyboard',
+    );
     expect(edited).toBe(true);
-    expect(telegram.callbackAnswers.at(-1)).toMatchObject({ text: 'Saved: liquidation risk below 5% · opened · liquidated', showAlert: false });
+    expect(telegram.callbackAnswers.at(-1)).toMatchObject({
+      text: 'Saved: liquidation risk below 5% · opened · liquidated',
+      showAlert: false,
+    });
     expect(telegram.webhookDeliveries.every((d) => d.status === 200)).toBe(true);
   });
 });

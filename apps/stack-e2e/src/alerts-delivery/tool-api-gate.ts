@@ -23,7 +23,13 @@ async function streamThrough(url: string, req: http.IncomingMessage, res: Server
   const abort = new AbortController();
   res.once('close', () => abort.abort());
   const lastEventId = req.headers['last-event-id'];
-  const answer = await fetch(url, { headers: { accept: 'text/event-stream', ...(typeof lastEventId === 'string' ? { 'last-event-id': lastEventId } : {}) }, signal: abort.signal });
+  const answer = await fetch(url, {
+    headers: {
+      accept: 'text/event-stream',
+      ...(typeof lastEventId === 'string' ? { 'last-event-id': lastEventId } : {}),
+    },
+    signal: abort.signal,
+  });
   res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/event-stream' });
   try {
     for await (const chunk of answer.body ?? []) res.write(chunk);
@@ -41,10 +47,17 @@ export async function startToolApiGate(): Promise<ToolApiGate> {
     req.resume();
     req.on('end', () => {
       void (async () => {
-        if (!target) return void res.writeHead(502, { 'content-type': 'application/json' }).end('{"ok":false,"error":{"code":"upstream_unavailable","message":"gate has no target yet"}}');
+        if (!target)
+          return void res
+            .writeHead(502, { 'content-type': 'application/json' })
+            .end('{"ok":false,"error":{"code":"upstream_unavailable","message":"gate has no target yet"}}');
         try {
           if ((req.url ?? '').startsWith('/api/v1/events')) return await streamThrough(`${target}${req.url}`, req, res);
-          const answer = await fetch(`${target}${req.url ?? '/'}`, { method: req.method, headers: { accept: 'application/json' }, redirect: 'manual' });
+          const answer = await fetch(`${target}${req.url ?? '/'}`, {
+            method: req.method,
+            headers: { accept: 'application/json' },
+            redirect: 'manual',
+          });
           const body = await answer.text();
           const type = answer.headers.get('content-type') ?? 'application/json';
           if (rule?.match(req.url ?? '/', body)) {
@@ -55,7 +68,15 @@ export async function startToolApiGate(): Promise<ToolApiGate> {
           }
           res.writeHead(answer.status, { 'content-type': type }).end(body);
         } catch (error) {
-          if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error: { code: 'upstream_unavailable', message: (error as Error).message } }));
+          if (!res.headersSent)
+            res
+              .writeHead(502, { 'content-type': 'application/json' })
+              .end(
+                JSON.stringify({
+                  ok: false,
+                  error: { code: 'upstream_unavailable', message: (error as Error).message },
+                }),
+              );
         }
       })();
     });
@@ -75,7 +96,8 @@ export async function startToolApiGate(): Promise<ToolApiGate> {
     },
     release: () => {
       rule = undefined;
-      for (const h of held.splice(0)) if (!h.res.destroyed) h.res.writeHead(h.status, { 'content-type': h.type }).end(h.body);
+      for (const h of held.splice(0))
+        if (!h.res.destroyed) h.res.writeHead(h.status, { 'content-type': h.type }).end(h.body);
     },
     close: () =>
       new Promise<void>((resolve) => {

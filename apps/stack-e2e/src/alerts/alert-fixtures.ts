@@ -3,7 +3,11 @@ import { sql } from './alerts-test-kit';
 
 /** Rows the poller and dispatcher write in production, inserted directly for API tests. */
 export async function insertChannel(databaseUrl: string, accountId: string, kind = 'webhook'): Promise<string> {
-  const [row] = await sql<{ id: string }>(databaseUrl, `INSERT INTO alerts.channels (account_id, kind, target, secret) VALUES ($1, $2, 'https://93.184.216.34/in', 'whsec_x') RETURNING id`, [accountId, kind]);
+  const [row] = await sql<{ id: string }>(
+    databaseUrl,
+    `INSERT INTO alerts.channels (account_id, kind, target, secret) VALUES ($1, $2, 'https://93.184.216.34/in', 'whsec_x') RETURNING id`,
+    [accountId, kind],
+  );
   return row!.id;
 }
 
@@ -14,7 +18,12 @@ export interface AlertFixture {
 }
 
 /** One alert, created `secondsAgo` in the past, with one delivery per channel in the given status. */
-export async function insertAlert(databaseUrl: string, accountId: string, channelIds: string[], options: { secondsAgo?: number; status?: string; kind?: string } = {}): Promise<AlertFixture> {
+export async function insertAlert(
+  databaseUrl: string,
+  accountId: string,
+  channelIds: string[],
+  options: { secondsAgo?: number; status?: string; kind?: string } = {},
+): Promise<AlertFixture> {
   const eventId = `evt_${randomUUID()}`;
   const [alert] = await sql<{ id: string }>(
     databaseUrl,
@@ -29,7 +38,15 @@ export async function insertAlert(databaseUrl: string, accountId: string, channe
       databaseUrl,
       `INSERT INTO alerts.deliveries (account_id, alert_id, channel_id, event_id, status, attempts, last_error)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-      [accountId, alert!.id, channelId, eventId, options.status ?? 'delivered', options.status === 'dead' ? 8 : 1, options.status === 'dead' ? 'receiver answered 500' : null],
+      [
+        accountId,
+        alert!.id,
+        channelId,
+        eventId,
+        options.status ?? 'delivered',
+        options.status === 'dead' ? 8 : 1,
+        options.status === 'dead' ? 'receiver answered 500' : null,
+      ],
     );
     deliveryIds.push(delivery!.id);
   }

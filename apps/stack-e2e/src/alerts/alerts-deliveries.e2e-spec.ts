@@ -4,7 +4,12 @@ import { type Call, client, newAccount, sql } from './alerts-test-kit';
 import { insertAlert, insertChannel } from './alert-fixtures';
 
 interface Page {
-  alerts: { id: string; eventId: string; kind: string; deliveries: { id: string; channelId: string; channelKind: string; status: string }[] }[];
+  alerts: {
+    id: string;
+    eventId: string;
+    kind: string;
+    deliveries: { id: string; channelId: string; channelKind: string; status: string }[];
+  }[];
   nextBefore: string | null;
 }
 
@@ -21,9 +26,15 @@ describe('alerts-api alert history and dead letters', () => {
     call = client(stack.alertsUrl);
     redis = new Redis('redis://127.0.0.1:6379');
     account = await newAccount(call);
-    channels = [await insertChannel(stack.database.url, account.id, 'webhook'), await insertChannel(stack.database.url, account.id, 'discord')];
+    channels = [
+      await insertChannel(stack.database.url, account.id, 'webhook'),
+      await insertChannel(stack.database.url, account.id, 'discord'),
+    ];
     for (let i = 0; i < 25; i += 1) {
-      const alert = await insertAlert(stack.database.url, account.id, channels, { secondsAgo: 100 - i, status: i === 24 ? 'queued' : 'delivered' });
+      const alert = await insertAlert(stack.database.url, account.id, channels, {
+        secondsAgo: 100 - i,
+        status: i === 24 ? 'queued' : 'delivered',
+      });
       inserted.unshift(alert.alertId);
     }
   });
@@ -74,32 +85,67 @@ describe('alerts-api alert history and dead letters', () => {
   });
 
   it('refuses a before that is not one of the account’s alert ids, and unknown query keys', async () => {
-    expect((await call('GET', '/api/alerts?before=yesterday', { token: account.token })).body).toMatchObject({ code: 'validation_failed' });
-    expect((await call('GET', '/api/alerts?before=7d7e4a52-1111-4c3e-9a53-6f2f1f4b0c01', { token: account.token })).body).toMatchObject({ code: 'validation_failed' });
-    expect((await call('GET', '/api/alerts?cursor=x', { token: account.token })).body).toEqual({ code: 'unknown_key', message: 'Unknown key "cursor".' });
+    expect((await call('GET', '/api/alerts?before=yesterday', { token: account.token })).body).toMatchObject({
+      code: 'validation_failed',
+    });
+    expect(
+      (await call('GET', '/api/alerts?before=7d7e4a52-1111-4c3e-9a53-6f2f1f4b0c01', { token: account.token })).body,
+    ).toMatchObject({ code: 'validation_failed' });
+    expect((await call('GET', '/api/alerts?cursor=x', { token: account.token })).body).toEqual({
+      code: 'unknown_key',
+      message: 'Unknown key "cursor".',
+    });
   });
 
   it('lists dead-lettered deliveries and re-queues one with the same event id', async () => {
     const dead = await insertAlert(stack.database.url, account.id, [channels[0]!], { status: 'dead' });
-    const list = await call<{ deliveries: { id: string; eventId: string; status: string; lastError: string; alert: { kind: string } }[] }>('GET', '/api/deliveries/dead', { token: account.token });
-    expect(list.body.deliveries).toEqual([expect.objectContaining({ id: dead.deliveryIds[0], eventId: dead.eventId, status: 'dead', lastError: 'receiver answered 500', alert: expect.objectContaining({ kind: 'liquidation_risk' }) })]);
-    const retried = await call<{ id: string; status: string; eventId: string; attempts: number }>('POST', `/api/deliveries/${dead.deliveryIds[0]}/retry`, { token: account.token });
+    const list = await call<{
+      deliveries: { id: string; eventId: string; status: string; lastError: string; alert: { kind: string } }[];
+    }>('GET', '/api/deliveries/dead', { token: account.token });
+    expect(list.body.deliveries).toEqual([
+      expect.objectContaining({
+        id: dead.deliveryIds[0],
+        eventId: dead.eventId,
+        status: 'dead',
+        lastError: 'receiver answered 500',
+        alert: expect.objectContaining({ kind: 'liquidation_risk' }),
+      }),
+    ]);
+    const retried = await call<{ id: string; status: string; eventId: string; attempts: number }>(
+      'POST',
+      `/api/deliveries/${dead.deliveryIds[0]}/retry`,
+      { token: account.token },
+    );
     expect(retried.status).toBe(202);
-    expect(retried.body).toMatchObject({ id: dead.deliveryIds[0], status: 'queued', eventId: dead.eventId, attempts: 0 });
+    expect(retried.body).toMatchObject({
+      id: dead.deliveryIds[0],
+      status: 'queued',
+      eventId: dead.eventId,
+      attempts: 0,
+    });
     // The row is what the dispatchers read; the API also wakes them.
     const wake = await redis.hgetall(`${stack.redisPrefix}:bull:alerts-deliveries:deliveries-due`);
     expect(wake['name']).toBe('deliveries-due');
     expect(JSON.parse(wake['data']!)).toEqual({});
-    const [row] = await sql<{ status: string; event_id: string }>(stack.database.url, 'SELECT status, event_id FROM alerts.deliveries WHERE id = $1', [dead.deliveryIds[0]]);
+    const [row] = await sql<{ status: string; event_id: string }>(
+      stack.database.url,
+      'SELECT status, event_id FROM alerts.deliveries WHERE id = $1',
+      [dead.deliveryIds[0]],
+    );
     expect(row).toEqual({ status: 'queued', event_id: dead.eventId });
-    expect((await call<{ deliveries: unknown[] }>('GET', '/api/deliveries/dead', { token: account.token })).body.deliveries).toEqual([]);
+    expect(
+      (await call<{ deliveries: unknown[] }>('GET', '/api/deliveries/dead', { token: account.token })).body.deliveries,
+    ).toEqual([]);
     const again = await call('POST', `/api/deliveries/${dead.deliveryIds[0]}/retry`, { token: account.token });
     expect(again.status).toBe(409);
     expect(again.body).toMatchObject({ code: 'conflict' });
   });
 
   it('answers 404 for unknown delivery ids and bounds the dead-letter page size', async () => {
-    expect((await call('POST', '/api/deliveries/7d7e4a52-1111-4c3e-9a53-6f2f1f4b0c01/retry', { token: account.token })).status).toBe(404);
+    expect(
+      (await call('POST', '/api/deliveries/7d7e4a52-1111-4c3e-9a53-6f2f1f4b0c01/retry', { token: account.token }))
+        .status,
+    ).toBe(404);
     expect((await call('POST', '/api/deliveries/nope/retry', { token: account.token })).status).toBe(404);
     expect((await call('GET', '/api/deliveries/dead?limit=101', { token: account.token })).status).toBe(400);
     expect((await call('GET', '/api/deliveries/dead?limit=100', { token: account.token })).status).toBe(200);
@@ -114,24 +160,50 @@ describe('alerts-api alert history and dead letters', () => {
          ('wallets', '2026-01-01T00:00:05Z', NULL, NULL)`,
     );
     const status = await call('GET', '/api/status');
-    expect(status.body['lastScheduledPoll']).toEqual({ name: 'wallets', startedAt: '2026-01-01T00:00:05.000Z', finishedAt: null, ok: null });
+    expect(status.body['lastScheduledPoll']).toEqual({
+      name: 'wallets',
+      startedAt: '2026-01-01T00:00:05.000Z',
+      finishedAt: null,
+      ok: null,
+    });
   });
 
   it('DELETE /api/me removes everything under the account, its pending deliveries included', async () => {
     const doomed = await newAccount(call);
     const channel = await insertChannel(stack.database.url, doomed.id);
-    await call('POST', '/api/watches', { token: doomed.token, body: { address: '0x52908400098527886E0F7030069857D2E4169EE7' } });
+    await call('POST', '/api/watches', {
+      token: doomed.token,
+      body: { address: '0x52908400098527886E0F7030069857D2E4169EE7' },
+    });
     await call('PUT', '/api/protocol-rules', { token: doomed.token, body: { mintRate: { enabled: true } } });
     await call('POST', '/api/telegram/link', { token: doomed.token });
     const dead = await insertAlert(stack.database.url, doomed.id, [channel], { status: 'dead' });
-    expect((await call('POST', `/api/deliveries/${dead.deliveryIds[0]}/retry`, { token: doomed.token })).status).toBe(202);
-    const [pending] = await sql<{ status: string }>(stack.database.url, 'SELECT status FROM alerts.deliveries WHERE id = $1', [dead.deliveryIds[0]]);
+    expect((await call('POST', `/api/deliveries/${dead.deliveryIds[0]}/retry`, { token: doomed.token })).status).toBe(
+      202,
+    );
+    const [pending] = await sql<{ status: string }>(
+      stack.database.url,
+      'SELECT status FROM alerts.deliveries WHERE id = $1',
+      [dead.deliveryIds[0]],
+    );
     expect(pending).toEqual({ status: 'queued' });
 
     expect((await call('DELETE', '/api/me', { token: doomed.token })).status).toBe(204);
-    for (const table of ['accounts', 'watches', 'channels', 'protocol_rules', 'alerts', 'deliveries', 'telegram_link_codes']) {
+    for (const table of [
+      'accounts',
+      'watches',
+      'channels',
+      'protocol_rules',
+      'alerts',
+      'deliveries',
+      'telegram_link_codes',
+    ]) {
       const column = table === 'accounts' ? 'id' : 'account_id';
-      const [count] = await sql<{ n: number }>(stack.database.url, `SELECT count(*)::int AS n FROM alerts.${table} WHERE ${column} = $1`, [doomed.id]);
+      const [count] = await sql<{ n: number }>(
+        stack.database.url,
+        `SELECT count(*)::int AS n FROM alerts.${table} WHERE ${column} = $1`,
+        [doomed.id],
+      );
       expect({ table, n: count!.n }).toEqual({ table, n: 0 });
     }
     expect((await call('GET', '/api/me', { token: doomed.token })).status).toBe(401);

@@ -9,7 +9,11 @@ export interface Answer<T = Record<string, unknown>> {
   body: T;
 }
 
-export type Call = <T = Record<string, unknown>>(method: string, path: string, options?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> }) => Promise<Answer<T>>;
+export type Call = <T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  options?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
+) => Promise<Answer<T>>;
 
 export function client(baseUrl: string): Call {
   return async (method, path, options = {}) => {
@@ -61,7 +65,12 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const entry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() };
+      const entry = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      };
       received.push(entry);
       handler(entry, res);
     });
@@ -81,7 +90,11 @@ export async function startReceiver(): Promise<Receiver> {
 }
 
 /** Runs SQL against the stack's database (fixtures for rows other services write, and checks). */
-export async function sql<R = Record<string, unknown>>(databaseUrl: string, text: string, params: unknown[] = []): Promise<R[]> {
+export async function sql<R = Record<string, unknown>>(
+  databaseUrl: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<R[]> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
@@ -92,7 +105,11 @@ export async function sql<R = Record<string, unknown>>(databaseUrl: string, text
 }
 
 /** Polls until the check passes or the timeout ends (no fixed sleeps). */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 15000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 15000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -103,4 +120,5 @@ export async function eventually<T>(check: () => Promise<T | undefined | false>,
 }
 
 export const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
-export const DISCORD_URL = 'https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdEfGhIjKlMnOpQrStUvWxYz01';
+export const DISCORD_URL =
+  'https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdEfGhIjKlMnOpQrStUvWxYz01';

@@ -32,7 +32,12 @@ describe('alerts-api channels', () => {
   let telegram: Receiver;
 
   beforeAll(async () => {
-    [hook, other, discord, telegram] = await Promise.all([startReceiver(), startReceiver(), startReceiver(), startReceiver()]);
+    [hook, other, discord, telegram] = await Promise.all([
+      startReceiver(),
+      startReceiver(),
+      startReceiver(),
+      startReceiver(),
+    ]);
     stack = await startTestStack({
       apps: ['alerts-api'],
       env: {
@@ -65,11 +70,19 @@ describe('alerts-api channels', () => {
   it('creates a webhook channel: signing secret once, target masked everywhere', async () => {
     const res = await create({ kind: 'webhook', target: `${hook.url}/in/secret-path?key=abc`, label: 'ops' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ kind: 'webhook', target: `http://${hook.hostPort}/****`, label: 'ops', status: 'active', disabledReason: null });
+    expect(res.body).toMatchObject({
+      kind: 'webhook',
+      target: `http://${hook.hostPort}/****`,
+      label: 'ops',
+      status: 'active',
+      disabledReason: null,
+    });
     expect(res.body.signingSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const me = await call<{ channels: Channel[] }>('GET', '/api/me', { token });
-    expect(me.body.channels).toEqual([expect.objectContaining({ id: res.body.id, target: `http://${hook.hostPort}/****` })]);
+    expect(me.body.channels).toEqual([
+      expect.objectContaining({ id: res.body.id, target: `http://${hook.hostPort}/****` }),
+    ]);
     expect(JSON.stringify(me.body)).not.toContain(res.body.signingSecret!);
     expect(JSON.stringify(me.body)).not.toContain('secret-path');
   });
@@ -88,15 +101,24 @@ describe('alerts-api channels', () => {
     ]) {
       const bad = await create({ kind: 'discord', target });
       expect(bad.status).toBe(400);
-      expect(bad.body).toMatchObject({ code: 'validation_failed', message: expect.stringContaining('Discord webhook URL') });
+      expect(bad.body).toMatchObject({
+        code: 'validation_failed',
+        message: expect.stringContaining('Discord webhook URL'),
+      });
     }
   });
 
   it('refuses other kinds, unknown keys and missing targets', async () => {
-    expect((await create({ kind: 'telegram', target: '42' })).body).toMatchObject({ code: 'validation_failed', message: expect.stringContaining('/api/telegram/link') });
+    expect((await create({ kind: 'telegram', target: '42' })).body).toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringContaining('/api/telegram/link'),
+    });
     expect((await create({ kind: 'sms', target: '42' })).status).toBe(400);
     expect((await create({ kind: 'webhook' })).body).toMatchObject({ code: 'validation_failed' });
-    expect((await create({ kind: 'webhook', target: `${hook.url}/`, secret: 'x' })).body).toEqual({ code: 'unknown_key', message: 'Unknown key "secret".' });
+    expect((await create({ kind: 'webhook', target: `${hook.url}/`, secret: 'x' })).body).toEqual({
+      code: 'unknown_key',
+      message: 'Unknown key "secret".',
+    });
   });
 
   it.each([
@@ -130,7 +152,10 @@ describe('alerts-api channels', () => {
   });
 
   it('allows exactly the allow-listed host and port, and public addresses', async () => {
-    expect((await create({ kind: 'webhook', target: `http://127.0.0.1:${hook.port + (hook.port === 65535 ? -1 : 1)}/` })).body).toMatchObject({ code: 'target_not_allowed' });
+    expect(
+      (await create({ kind: 'webhook', target: `http://127.0.0.1:${hook.port + (hook.port === 65535 ? -1 : 1)}/` }))
+        .body,
+    ).toMatchObject({ code: 'target_not_allowed' });
     expect((await create({ kind: 'webhook', target: 'https://93.184.216.34/hooks/paper' })).status).toBe(201);
   });
 
@@ -148,7 +173,9 @@ describe('alerts-api channels', () => {
     const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(req!.headers['x-service-alerts-signature'] as string);
     expect(match).not.toBeNull();
     expect(Math.abs(Number(match![1]) - Date.now() / 1000)).toBeLessThan(300);
-    expect(match![2]).toBe(createHmac('sha256', channel.signingSecret!).update(`${match![1]}.${req!.body}`).digest('hex'));
+    expect(match![2]).toBe(
+      createHmac('sha256', channel.signingSecret!).update(`${match![1]}.${req!.body}`).digest('hex'),
+    );
   });
 
   it('does not follow redirects from a webhook receiver', async () => {
@@ -168,7 +195,11 @@ describe('alerts-api channels', () => {
       [me.body.account.id, `${stray.url}/stored-before`],
     );
     const res = await call<TestResult>('POST', `/api/channels/${row!.id}/test`, { token });
-    expect(res.body).toMatchObject({ delivered: false, outcome: 'failed', detail: expect.stringContaining('loopback') });
+    expect(res.body).toMatchObject({
+      delivered: false,
+      outcome: 'failed',
+      detail: expect.stringContaining('loopback'),
+    });
     expect(stray.received).toHaveLength(0);
     await stray.close();
   });
@@ -176,7 +207,8 @@ describe('alerts-api channels', () => {
   it('allows 5 test messages per minute per channel, then 429 with Retry-After', async () => {
     const { body: first } = await create({ kind: 'webhook', target: `${hook.url}/a` });
     const { body: second } = await create({ kind: 'webhook', target: `${hook.url}/b` });
-    for (let i = 0; i < 5; i += 1) expect((await call('POST', `/api/channels/${first.id}/test`, { token })).status).toBe(200);
+    for (let i = 0; i < 5; i += 1)
+      expect((await call('POST', `/api/channels/${first.id}/test`, { token })).status).toBe(200);
     const limited = await call('POST', `/api/channels/${first.id}/test`, { token });
     expect(limited.status).toBe(429);
     expect(limited.body).toMatchObject({ code: 'rate_limited' });
@@ -212,26 +244,44 @@ describe('alerts-api channels', () => {
 
   it('pauses, resumes and deletes a channel', async () => {
     const { body: channel } = await create({ kind: 'webhook', target: `${hook.url}/p` });
-    expect((await call<Channel>('PATCH', `/api/channels/${channel.id}`, { token, body: { status: 'paused' } })).body.status).toBe('paused');
-    expect((await call<Channel>('PATCH', `/api/channels/${channel.id}`, { token, body: { status: 'active' } })).body.status).toBe('active');
-    expect((await call('PATCH', `/api/channels/${channel.id}`, { token, body: { status: 'disabled' } })).body).toMatchObject({ code: 'validation_failed' });
-    expect((await call('PATCH', `/api/channels/${channel.id}`, { token, body: { status: 'paused', kind: 'x' } })).body).toMatchObject({ code: 'unknown_key' });
+    expect(
+      (await call<Channel>('PATCH', `/api/channels/${channel.id}`, { token, body: { status: 'paused' } })).body.status,
+    ).toBe('paused');
+    expect(
+      (await call<Channel>('PATCH', `/api/channels/${channel.id}`, { token, body: { status: 'active' } })).body.status,
+    ).toBe('active');
+    expect(
+      (await call('PATCH', `/api/channels/${channel.id}`, { token, body: { status: 'disabled' } })).body,
+    ).toMatchObject({ code: 'validation_failed' });
+    expect(
+      (await call('PATCH', `/api/channels/${channel.id}`, { token, body: { status: 'paused', kind: 'x' } })).body,
+    ).toMatchObject({ code: 'unknown_key' });
     expect((await call('DELETE', `/api/channels/${channel.id}`, { token })).status).toBe(204);
-    expect((await call('PATCH', `/api/channels/${channel.id}`, { token, body: { status: 'paused' } })).status).toBe(404);
+    expect((await call('PATCH', `/api/channels/${channel.id}`, { token, body: { status: 'paused' } })).status).toBe(
+      404,
+    );
     expect((await call('POST', `/api/channels/${channel.id}/test`, { token })).status).toBe(404);
     expect((await call('DELETE', `/api/channels/${channel.id}`, { token })).status).toBe(404);
   });
 
   it('mints single-use Telegram link codes valid 15 minutes with a deep link', async () => {
     const before = Date.now();
-    const res = await call<{ code: string; deepLink: string; expiresAt: string; botUsername: string }>('POST', '/api/telegram/link', { token });
+    const res = await call<{ code: string; deepLink: string; expiresAt: string; botUsername: string }>(
+      'POST',
+      '/api/telegram/link',
+      { token },
+    );
     expect(res.status).toBe(201);
     expect(res.body.code).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
     expect(res.body.deepLink).toBe(`https://t.me/paper_alerts_bot?start=${res.body.code}`);
     const expires = Date.parse(res.body.expiresAt);
     expect(expires - before).toBeGreaterThanOrEqual(15 * 60_000 - 1000);
     expect(expires - before).toBeLessThanOrEqual(15 * 60_000 + 5000);
-    const rows = await sql<{ used_at: Date | null }>(stack.database.url, 'SELECT used_at FROM alerts.telegram_link_codes WHERE code = $1', [res.body.code]);
+    const rows = await sql<{ used_at: Date | null }>(
+      stack.database.url,
+      'SELECT used_at FROM alerts.telegram_link_codes WHERE code = $1',
+      [res.body.code],
+    );
     expect(rows).toEqual([{ used_at: null }]);
     const second = await call<{ code: string }>('POST', '/api/telegram/link', { token });
     expect(second.body.code).not.toBe(res.body.code);
@@ -254,12 +304,19 @@ describe('alerts-api channels', () => {
 
   it('enforces the shared per-account channel limit (409 limit_reached), Telegram links included', async () => {
     const limit = ALERTS_LIMITS.channelsPerAccount;
-    for (let i = 0; i < limit; i += 1) expect((await create({ kind: 'discord', target: DISCORD_URL })).status).toBe(201);
+    for (let i = 0; i < limit; i += 1)
+      expect((await create({ kind: 'discord', target: DISCORD_URL })).status).toBe(201);
     const over = await create({ kind: 'webhook', target: `${hook.url}/x` });
     expect(over.status).toBe(409);
-    expect(over.body).toMatchObject({ code: 'limit_reached', message: expect.stringContaining(`at most ${limit} channels`) });
+    expect(over.body).toMatchObject({
+      code: 'limit_reached',
+      message: expect.stringContaining(`at most ${limit} channels`),
+    });
     expect((await call('POST', '/api/telegram/link', { token })).body).toMatchObject({ code: 'limit_reached' });
-    expect((await call('GET', '/api/status')).body).toMatchObject({ limits: { channelsPerAccount: limit }, channels: { telegram: true } });
+    expect((await call('GET', '/api/status')).body).toMatchObject({
+      limits: { channelsPerAccount: limit },
+      channels: { telegram: true },
+    });
   });
 
   it('refuses test messages to paused and disabled channels with 409 conflict, sending nothing', async () => {
@@ -268,20 +325,31 @@ describe('alerts-api channels', () => {
     const paused = await call('POST', `/api/channels/${channel.id}/test`, { token });
     expect(paused.status).toBe(409);
     expect(paused.body).toMatchObject({ code: 'conflict', message: expect.stringContaining('The channel is paused') });
-    await sql(stack.database.url, `UPDATE alerts.channels SET status = 'disabled', disabled_reason = 'receiver answered 410 Gone' WHERE id = $1`, [channel.id]);
+    await sql(
+      stack.database.url,
+      `UPDATE alerts.channels SET status = 'disabled', disabled_reason = 'receiver answered 410 Gone' WHERE id = $1`,
+      [channel.id],
+    );
     const disabled = await call('POST', `/api/channels/${channel.id}/test`, { token });
     expect(disabled.status).toBe(409);
-    expect(disabled.body).toMatchObject({ code: 'conflict', message: expect.stringContaining('disabled (receiver answered 410 Gone)') });
+    expect(disabled.body).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('disabled (receiver answered 410 Gone)'),
+    });
     expect(hook.received).toHaveLength(0);
     await call('PATCH', `/api/channels/${channel.id}`, { token, body: { status: 'active' } });
-    expect((await call<TestResult>('POST', `/api/channels/${channel.id}/test`, { token })).body).toMatchObject({ delivered: true });
+    expect((await call<TestResult>('POST', `/api/channels/${channel.id}/test`, { token })).body).toMatchObject({
+      delivered: true,
+    });
   });
 
   it('takes test messages from the same per-destination rate-limit bucket as alert deliveries', async () => {
     const url = DISCORD_URL.replace('123456789012345678', '223456789012345678');
     const { body: first } = await create({ kind: 'discord', target: url });
     const { body: second } = await create({ kind: 'discord', target: url });
-    expect((await call<TestResult>('POST', `/api/channels/${first.id}/test`, { token })).body).toMatchObject({ delivered: true });
+    expect((await call<TestResult>('POST', `/api/channels/${first.id}/test`, { token })).body).toMatchObject({
+      delivered: true,
+    });
     const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 1 });
     try {
       const nextAt = Number(await redis.get(`${stack.redisPrefix}:alerts:bucket:discord:223456789012345678`));

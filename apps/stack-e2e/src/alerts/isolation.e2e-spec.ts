@@ -18,8 +18,18 @@ describe('alerts-api account isolation', () => {
     call = client(stack.alertsUrl);
     alice = await newAccount(call);
     bob = await newAccount(call);
-    watchId = (await call<{ id: string }>('POST', '/api/watches', { token: alice.token, body: { address: WALLET, label: 'alice' } })).body.id;
-    channelId = (await call<{ id: string }>('POST', '/api/channels', { token: alice.token, body: { kind: 'webhook', target: `${hook.url}/alice` } })).body.id;
+    watchId = (
+      await call<{ id: string }>('POST', '/api/watches', {
+        token: alice.token,
+        body: { address: WALLET, label: 'alice' },
+      })
+    ).body.id;
+    channelId = (
+      await call<{ id: string }>('POST', '/api/channels', {
+        token: alice.token,
+        body: { kind: 'webhook', target: `${hook.url}/alice` },
+      })
+    ).body.id;
     alert = await insertAlert(stack.database.url, alice.id, [channelId], { status: 'dead' });
   });
 
@@ -33,7 +43,9 @@ describe('alerts-api account isolation', () => {
     expect(me.body.watches).toEqual([]);
     expect(me.body.channels).toEqual([]);
     expect((await call<{ alerts: unknown[] }>('GET', '/api/alerts', { token: bob.token })).body.alerts).toEqual([]);
-    expect((await call<{ deliveries: unknown[] }>('GET', '/api/deliveries/dead', { token: bob.token })).body.deliveries).toEqual([]);
+    expect(
+      (await call<{ deliveries: unknown[] }>('GET', '/api/deliveries/dead', { token: bob.token })).body.deliveries,
+    ).toEqual([]);
     expect((await call('GET', `/api/alerts?before=${alert.alertId}`, { token: bob.token })).status).toBe(400);
   });
 
@@ -48,16 +60,30 @@ describe('alerts-api account isolation', () => {
     ];
     for (const [method, path, body] of attempts) {
       const res = await call(method, path, { token: bob.token, body });
-      expect({ method, path, status: res.status, code: res.body['code'] }).toEqual({ method, path, status: 404, code: 'not_found' });
+      expect({ method, path, status: res.status, code: res.body['code'] }).toEqual({
+        method,
+        path,
+        status: 404,
+        code: 'not_found',
+      });
     }
     expect(hook.received).toHaveLength(0);
   });
 
   it('leaves the owner’s resources untouched', async () => {
-    const me = await call<{ watches: { id: string; label: string; rules: { opened: boolean } }[]; channels: { id: string; status: string }[] }>('GET', '/api/me', { token: alice.token });
-    expect(me.body.watches).toEqual([expect.objectContaining({ id: watchId, label: 'alice', rules: expect.objectContaining({ opened: true }) })]);
+    const me = await call<{
+      watches: { id: string; label: string; rules: { opened: boolean } }[];
+      channels: { id: string; status: string }[];
+    }>('GET', '/api/me', { token: alice.token });
+    expect(me.body.watches).toEqual([
+      expect.objectContaining({ id: watchId, label: 'alice', rules: expect.objectContaining({ opened: true }) }),
+    ]);
     expect(me.body.channels).toEqual([expect.objectContaining({ id: channelId, status: 'active' })]);
-    const [delivery] = await sql<{ status: string }>(stack.database.url, 'SELECT status FROM alerts.deliveries WHERE id = $1', [alert.deliveryIds[0]]);
+    const [delivery] = await sql<{ status: string }>(
+      stack.database.url,
+      'SELECT status FROM alerts.deliveries WHERE id = $1',
+      [alert.deliveryIds[0]],
+    );
     expect(delivery!.status).toBe('dead');
   });
 
@@ -70,6 +96,8 @@ describe('alerts-api account isolation', () => {
   it('deleting one account leaves the other intact', async () => {
     expect((await call('DELETE', '/api/me', { token: bob.token })).status).toBe(204);
     expect((await call('GET', '/api/me', { token: alice.token })).status).toBe(200);
-    expect((await call<{ alerts: unknown[] }>('GET', '/api/alerts', { token: alice.token })).body.alerts).toHaveLength(1);
+    expect((await call<{ alerts: unknown[] }>('GET', '/api/alerts', { token: alice.token })).body.alerts).toHaveLength(
+      1,
+    );
   });
 });

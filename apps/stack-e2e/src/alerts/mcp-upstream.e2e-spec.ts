@@ -4,9 +4,22 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startTestStack, type TestStack } from '@paper/dev-stack';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { checkToolCallParams, checkTransportSecurity } from '../mcp/transport-security-checks';
-import { type Call, client, eventually, newAccount, type Receiver, sql, startReceiver, WALLET } from './alerts-test-kit';
+import {
+  type Call,
+  client,
+  eventually,
+  newAccount,
+  type Receiver,
+  sql,
+  startReceiver,
+  WALLET,
+} from './alerts-test-kit';
 
-const MARKETS = { ok: true, summary: 'Two markets.', data: { markets: [{ market: 'BTC', markPrice: 97000, maxLeverage: 1000 }] } };
+const MARKETS = {
+  ok: true,
+  summary: 'Two markets.',
+  data: { markets: [{ market: 'BTC', markPrice: 97000, maxLeverage: 1000 }] },
+};
 
 describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
   let stack: TestStack;
@@ -20,17 +33,27 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
     exchange = await startReceiver();
     exchange.respond((req, res) => {
       const url = new URL(req.url, 'http://x');
-      if (url.pathname === '/api/v1/tools/get_markets') return void res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=5' }).end(JSON.stringify(MARKETS));
+      if (url.pathname === '/api/v1/tools/get_markets')
+        return void res
+          .writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=5' })
+          .end(JSON.stringify(MARKETS));
       if (url.pathname === '/api/v1/tools/get_account') {
-        return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, summary: 'Account.', data: { wallet: url.searchParams.get('wallet') } }));
+        return void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ ok: true, summary: 'Account.', data: { wallet: url.searchParams.get('wallet') } }));
       }
       if (url.pathname === '/api/v1/tools/get_price_chart') {
-        return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error: { code: 'invalid_arguments', message: 'market is required' } }));
+        return void res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ ok: false, error: { code: 'invalid_arguments', message: 'market is required' } }));
       }
-      if (url.pathname === '/api/v1/tools') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"tools":[]}');
-      if (url.pathname === '/openapi.json') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"openapi":"3.1.0"}');
+      if (url.pathname === '/api/v1/tools')
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"tools":[]}');
+      if (url.pathname === '/openapi.json')
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"openapi":"3.1.0"}');
       if (url.pathname === '/api/v1/tools/get_top_trades') return; // never answers: timeout
-      if (url.pathname === '/api/v1/tools/get_leaderboard') return void res.writeHead(302, { location: 'http://127.0.0.1:1/' }).end();
+      if (url.pathname === '/api/v1/tools/get_leaderboard')
+        return void res.writeHead(302, { location: 'http://127.0.0.1:1/' }).end();
       if (url.pathname === '/api/v1/tools/get_liquidation_map') {
         // Chunked, no content-length, and it never ends on its own (stops at 256 MB).
         endless.written = 0;
@@ -50,7 +73,10 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
       res.writeHead(500).end('boom');
     });
     hook = await startReceiver();
-    stack = await startTestStack({ apps: ['alerts-api'], env: { EXCHANGE_API_URL: exchange.url, UPSTREAM_TIMEOUT_MS: '500', ALERTS_ALLOW_HOSTS: hook.hostPort } });
+    stack = await startTestStack({
+      apps: ['alerts-api'],
+      env: { EXCHANGE_API_URL: exchange.url, UPSTREAM_TIMEOUT_MS: '500', ALERTS_ALLOW_HOSTS: hook.hostPort },
+    });
     call = client(stack.alertsUrl);
   });
 
@@ -63,7 +89,10 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
   describe('GET /api/upstream/*', () => {
     it('proxies allow-listed public tools with their query, forwarding no credentials', async () => {
       exchange.received.length = 0;
-      const res = await call('GET', `/api/upstream/tools/get_account?wallet=${WALLET}`, { token: 'secret-token', headers: { cookie: 'session=abc' } });
+      const res = await call('GET', `/api/upstream/tools/get_account?wallet=${WALLET}`, {
+        token: 'secret-token',
+        headers: { cookie: 'session=abc' },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ ok: true, summary: 'Account.', data: { wallet: WALLET } });
       const [req] = exchange.received;
@@ -96,21 +125,28 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
     it('aborts an answer that grows past 2 MB while it streams (502), without waiting for its end', async () => {
       const res = await call('GET', '/api/upstream/tools/get_liquidation_map?market=BTC');
       expect(res.status).toBe(502);
-      expect(res.body).toMatchObject({ code: 'upstream_unavailable', message: expect.stringContaining('larger than 2097152 bytes') });
+      expect(res.body).toMatchObject({
+        code: 'upstream_unavailable',
+        message: expect.stringContaining('larger than 2097152 bytes'),
+      });
       await eventually(async () => endless.closed, 5000, 'the proxy to hang up on the endless answer');
       expect(endless.written).toBeLessThan(64 * 1024 * 1024);
     });
 
-    it.each(['/api/upstream/tools/preview_trade', '/api/upstream/tools/open_position', '/api/upstream/me', '/api/upstream/api/v1/me', '/api/upstream/tools/get_markets/extra', '/api/upstream/'])(
-      'refuses %s outside the allow-list with 404',
-      async (path) => {
-        exchange.received.length = 0;
-        const res = await call('GET', path);
-        expect(res.status).toBe(404);
-        expect(res.body).toMatchObject({ code: 'not_found' });
-        expect(exchange.received).toHaveLength(0);
-      },
-    );
+    it.each([
+      '/api/upstream/tools/preview_trade',
+      '/api/upstream/tools/open_position',
+      '/api/upstream/me',
+      '/api/upstream/api/v1/me',
+      '/api/upstream/tools/get_markets/extra',
+      '/api/upstream/',
+    ])('refuses %s outside the allow-list with 404', async (path) => {
+      exchange.received.length = 0;
+      const res = await call('GET', path);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ code: 'not_found' });
+      expect(exchange.received).toHaveLength(0);
+    });
 
     it.each(['POST', 'PUT', 'DELETE', 'PATCH'])('answers %s with 405 (read-only)', async (method) => {
       const res = await call(method, '/api/upstream/tools/get_markets', { body: {} });
@@ -123,7 +159,9 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
     async function connect(token?: string): Promise<Client> {
       const mcp = new Client({ name: 'e2e', version: '1.0.0' });
       const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-      await mcp.connect(new StreamableHTTPClientTransport(new URL(`${stack.alertsUrl}/mcp`), { requestInit: { headers } }));
+      await mcp.connect(
+        new StreamableHTTPClientTransport(new URL(`${stack.alertsUrl}/mcp`), { requestInit: { headers } }),
+      );
       return mcp;
     }
 
@@ -131,7 +169,16 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
       const mcp = await connect();
       const { tools } = await mcp.listTools();
       const names = tools.map((t) => t.name);
-      expect(names).toEqual(expect.arrayContaining(['get_service_status', 'exchange_get_markets', 'exchange_get_account', 'list_watches', 'add_watch', 'list_alerts']));
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'get_service_status',
+          'exchange_get_markets',
+          'exchange_get_account',
+          'list_watches',
+          'add_watch',
+          'list_alerts',
+        ]),
+      );
       expect(tools.find((t) => t.name === 'exchange_get_markets')!.annotations).toMatchObject({ readOnlyHint: true });
       expect(tools.find((t) => t.name === 'remove_watch')!.annotations).toMatchObject({ destructiveHint: true });
       const status = await mcp.callTool({ name: 'get_service_status', arguments: {} });
@@ -155,26 +202,55 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
 
     it('with an account token manages watches, channels and alerts', async () => {
       const { token } = await newAccount(call);
-      const channel = await call<{ id: string }>('POST', '/api/channels', { token, body: { kind: 'webhook', target: 'https://93.184.216.34/in' } });
+      const channel = await call<{ id: string }>('POST', '/api/channels', {
+        token,
+        body: { kind: 'webhook', target: 'https://93.184.216.34/in' },
+      });
       const mcp = await connect(token);
-      const added = await mcp.callTool({ name: 'add_watch', arguments: { address: WALLET, role: 'own', rules: { liquidation: { belowPct: 3 } } } });
-      const watch = (added.structuredContent as { watch: { id: string }; created: boolean });
+      const added = await mcp.callTool({
+        name: 'add_watch',
+        arguments: { address: WALLET, role: 'own', rules: { liquidation: { belowPct: 3 } } },
+      });
+      const watch = added.structuredContent as { watch: { id: string }; created: boolean };
       expect(watch.created).toBe(true);
       const again = await mcp.callTool({ name: 'add_watch', arguments: { address: WALLET, role: 'own' } });
       expect((again.structuredContent as { watch: { id: string } }).watch.id).toBe(watch.watch.id);
-      const updated = await mcp.callTool({ name: 'update_watch', arguments: { id: watch.watch.id, rules: { opened: false } } });
-      expect(updated.structuredContent).toMatchObject({ watch: { rules: { opened: false, liquidation: { belowPct: 3 } } } });
-      const bad = await mcp.callTool({ name: 'update_watch', arguments: { id: watch.watch.id, rules: { liquidation: { foo: 1 } } } });
+      const updated = await mcp.callTool({
+        name: 'update_watch',
+        arguments: { id: watch.watch.id, rules: { opened: false } },
+      });
+      expect(updated.structuredContent).toMatchObject({
+        watch: { rules: { opened: false, liquidation: { belowPct: 3 } } },
+      });
+      const bad = await mcp.callTool({
+        name: 'update_watch',
+        arguments: { id: watch.watch.id, rules: { liquidation: { foo: 1 } } },
+      });
       expect(bad.isError).toBe(true);
       expect(bad.content).toEqual([{ type: 'text', text: 'unknown_key: Unknown key "rules.liquidation.foo".' }]);
-      const outOfRange = await mcp.callTool({ name: 'add_watch', arguments: { address: WALLET, rules: { sessionKey: { withinDays: 31 } } } });
+      const outOfRange = await mcp.callTool({
+        name: 'add_watch',
+        arguments: { address: WALLET, rules: { sessionKey: { withinDays: 31 } } },
+      });
       expect(outOfRange.isError).toBe(true);
-      expect(JSON.stringify(outOfRange.content)).toContain('validation_failed: rules.sessionKey.withinDays must not be greater than 30');
-      expect((await mcp.callTool({ name: 'list_watches', arguments: {} })).structuredContent).toMatchObject({ watches: [{ id: watch.watch.id }] });
-      const paused = await mcp.callTool({ name: 'set_channel_status', arguments: { id: channel.body.id, status: 'paused' } });
+      expect(JSON.stringify(outOfRange.content)).toContain(
+        'validation_failed: rules.sessionKey.withinDays must not be greater than 30',
+      );
+      expect((await mcp.callTool({ name: 'list_watches', arguments: {} })).structuredContent).toMatchObject({
+        watches: [{ id: watch.watch.id }],
+      });
+      const paused = await mcp.callTool({
+        name: 'set_channel_status',
+        arguments: { id: channel.body.id, status: 'paused' },
+      });
       expect(paused.structuredContent).toMatchObject({ channel: { id: channel.body.id, status: 'paused' } });
-      expect((await mcp.callTool({ name: 'list_channels', arguments: {} })).structuredContent).toMatchObject({ channels: [{ status: 'paused' }] });
-      expect((await mcp.callTool({ name: 'list_alerts', arguments: { limit: 5 } })).structuredContent).toEqual({ alerts: [], nextBefore: null });
+      expect((await mcp.callTool({ name: 'list_channels', arguments: {} })).structuredContent).toMatchObject({
+        channels: [{ status: 'paused' }],
+      });
+      expect((await mcp.callTool({ name: 'list_alerts', arguments: { limit: 5 } })).structuredContent).toEqual({
+        alerts: [],
+        nextBefore: null,
+      });
       expect((await mcp.callTool({ name: 'remove_watch', arguments: { id: watch.watch.id } })).isError).toBeFalsy();
       const missing = await mcp.callTool({ name: 'remove_watch', arguments: { id: watch.watch.id } });
       expect(missing.isError).toBe(true);
@@ -191,35 +267,72 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
       const names = (await mcp.listTools()).tools.map((t) => t.name);
       expect(names).toEqual(
         expect.arrayContaining([
-          'list_watches', 'add_watch', 'update_watch', 'remove_watch', 'list_channels', 'add_channel', 'set_channel_status', 'remove_channel', 'test_channel',
-          'create_telegram_link', 'get_protocol_rules', 'set_protocol_rules', 'list_alerts', 'list_dead_deliveries', 'retry_delivery', 'get_my_account', 'delete_my_account',
+          'list_watches',
+          'add_watch',
+          'update_watch',
+          'remove_watch',
+          'list_channels',
+          'add_channel',
+          'set_channel_status',
+          'remove_channel',
+          'test_channel',
+          'create_telegram_link',
+          'get_protocol_rules',
+          'set_protocol_rules',
+          'list_alerts',
+          'list_dead_deliveries',
+          'retry_delivery',
+          'get_my_account',
+          'delete_my_account',
         ]),
       );
       expect(names).not.toContain('create_account');
       const tool = async <T = Record<string, unknown>>(name: string, args: Record<string, unknown> = {}) => {
         const result = await mcp.callTool({ name, arguments: args });
-        return { error: result.isError ? JSON.stringify(result.content) : undefined, data: result.structuredContent as T };
+        return {
+          error: result.isError ? JSON.stringify(result.content) : undefined,
+          data: result.structuredContent as T,
+        };
       };
 
-      const added = await tool<{ channel: { id: string; signingSecret: string; target: string } }>('add_channel', { kind: 'webhook', target: `${hook.url}/mcp-hook`, label: 'agent' });
+      const added = await tool<{ channel: { id: string; signingSecret: string; target: string } }>('add_channel', {
+        kind: 'webhook',
+        target: `${hook.url}/mcp-hook`,
+        label: 'agent',
+      });
       expect(added.error).toBeUndefined();
-      expect(added.data.channel).toMatchObject({ target: `http://${hook.hostPort}/****`, signingSecret: expect.stringMatching(/^whsec_/) });
+      expect(added.data.channel).toMatchObject({
+        target: `http://${hook.hostPort}/****`,
+        signingSecret: expect.stringMatching(/^whsec_/),
+      });
       const channelId = added.data.channel.id;
-      expect((await tool('add_channel', { kind: 'webhook', target: 'http://10.0.0.1/x' })).error).toContain('target_not_allowed');
+      expect((await tool('add_channel', { kind: 'webhook', target: 'http://10.0.0.1/x' })).error).toContain(
+        'target_not_allowed',
+      );
       hook.received.length = 0;
       const tested = await tool<{ delivered: boolean; eventId: string }>('test_channel', { id: channelId });
       expect(tested.data).toMatchObject({ delivered: true });
       expect(hook.received.map((r) => r.headers['x-service-alerts-event-id'])).toEqual([tested.data.eventId]);
-      expect((await tool('set_channel_status', { id: channelId, status: 'paused' })).data).toMatchObject({ channel: { status: 'paused' } });
+      expect((await tool('set_channel_status', { id: channelId, status: 'paused' })).data).toMatchObject({
+        channel: { status: 'paused' },
+      });
       expect((await tool('test_channel', { id: channelId })).error).toContain('conflict: The channel is paused');
       expect(hook.received).toHaveLength(1);
       expect((await tool('create_telegram_link')).error).toContain('telegram_not_configured');
 
-      expect((await tool('get_protocol_rules')).data).toMatchObject({ protocolRules: { marketStatus: { enabled: false } } });
+      expect((await tool('get_protocol_rules')).data).toMatchObject({
+        protocolRules: { marketStatus: { enabled: false } },
+      });
       const rules = await tool('set_protocol_rules', { marketStatus: { enabled: true, markets: ['BTC'] } });
-      expect(rules.data).toMatchObject({ protocolRules: { marketStatus: { enabled: true, markets: ['BTC'] }, mintRate: { enabled: false } } });
-      expect((await tool('set_protocol_rules', { mintRate: { enabled: true, every: 3 } })).error).toContain('unknown_key: Unknown key \\"mintRate.every\\"');
-      expect((await call<{ protocolRules: unknown }>('GET', '/api/me', { token })).body.protocolRules).toMatchObject({ marketStatus: { enabled: true, markets: ['BTC'] } });
+      expect(rules.data).toMatchObject({
+        protocolRules: { marketStatus: { enabled: true, markets: ['BTC'] }, mintRate: { enabled: false } },
+      });
+      expect((await tool('set_protocol_rules', { mintRate: { enabled: true, every: 3 } })).error).toContain(
+        'unknown_key: Unknown key \\"mintRate.every\\"',
+      );
+      expect((await call<{ protocolRules: unknown }>('GET', '/api/me', { token })).body.protocolRules).toMatchObject({
+        marketStatus: { enabled: true, markets: ['BTC'] },
+      });
 
       const [alert] = await sql<{ id: string }>(
         stack.database.url,
@@ -231,13 +344,23 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
         `INSERT INTO alerts.deliveries (account_id, alert_id, channel_id, event_id, status, attempts, last_error) VALUES ($1, $2, $3, 'evt_mcp_dead', 'dead', 4, 'receiver answered 500') RETURNING id`,
         [accountId, alert!.id, channelId],
       );
-      expect((await tool('list_dead_deliveries', { limit: 5 })).data).toMatchObject({ deliveries: [{ id: dead!.id, eventId: 'evt_mcp_dead', lastError: 'receiver answered 500' }] });
+      expect((await tool('list_dead_deliveries', { limit: 5 })).data).toMatchObject({
+        deliveries: [{ id: dead!.id, eventId: 'evt_mcp_dead', lastError: 'receiver answered 500' }],
+      });
       expect((await tool('list_dead_deliveries', { limit: 0 })).error).toContain('validation_failed');
-      expect((await tool('retry_delivery', { id: dead!.id })).data).toMatchObject({ delivery: { id: dead!.id, status: 'queued', attempts: 0, eventId: 'evt_mcp_dead' } });
+      expect((await tool('retry_delivery', { id: dead!.id })).data).toMatchObject({
+        delivery: { id: dead!.id, status: 'queued', attempts: 0, eventId: 'evt_mcp_dead' },
+      });
       expect((await tool('retry_delivery', { id: dead!.id })).error).toContain('conflict');
-      expect((await call<{ deliveries: unknown[] }>('GET', '/api/deliveries/dead', { token })).body.deliveries).toEqual([]);
+      expect((await call<{ deliveries: unknown[] }>('GET', '/api/deliveries/dead', { token })).body.deliveries).toEqual(
+        [],
+      );
 
-      expect((await tool('get_my_account')).data).toMatchObject({ account: { id: accountId }, channels: [{ id: channelId, status: 'paused' }], watches: [] });
+      expect((await tool('get_my_account')).data).toMatchObject({
+        account: { id: accountId },
+        channels: [{ id: channelId, status: 'paused' }],
+        watches: [],
+      });
       expect((await tool('remove_channel', { id: channelId })).data).toEqual({ removed: channelId });
       expect((await tool('list_channels')).data).toEqual({ channels: [] });
       expect((await tool('delete_my_account', {})).error).toBeDefined();
@@ -247,15 +370,32 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
     });
 
     it('refuses an invalid token with 401 and a JSON-RPC error, advertising no OAuth, and GET/DELETE with 405', async () => {
-      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
-      const res = await call('POST', '/mcp', { token: 'alrt_bad', body: init, headers: { accept: 'application/json, text/event-stream' } });
+      const init = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      };
+      const res = await call('POST', '/mcp', {
+        token: 'alrt_bad',
+        body: init,
+        headers: { accept: 'application/json, text/event-stream' },
+      });
       expect(res.status).toBe(401);
-      expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: expect.stringContaining('POST /api/accounts'), data: { code: 'unauthorized' } } });
+      expect(res.body).toMatchObject({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32000, message: expect.stringContaining('POST /api/accounts'), data: { code: 'unauthorized' } },
+      });
       const challenge = res.headers.get('www-authenticate') ?? '';
       expect(challenge).toMatch(/^Bearer realm="alerts", error="invalid_token"/);
       expect(challenge).not.toContain('resource_metadata');
       // Nothing suggests an OAuth flow: there is no protected-resource or authorization-server metadata.
-      for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server']) {
+      for (const path of [
+        '/.well-known/oauth-protected-resource/mcp',
+        '/.well-known/oauth-protected-resource',
+        '/.well-known/oauth-authorization-server',
+      ]) {
         expect((await fetch(`${stack.alertsUrl}${path}`)).status).toBe(404);
       }
       // The SDK client sees the 401 as such (without an OAuth provider it has nothing to start).
@@ -281,15 +421,38 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
 
     it('refuses text the database cannot store in tool arguments with 400 naming the field, writing nothing', async () => {
       const { token } = await newAccount(call);
-      const addWatch = { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'add_watch', arguments: { address: WALLET, label: 'main\u0000' } } };
-      const res = await call('POST', '/mcp', { token, body: addWatch, headers: { accept: 'application/json, text/event-stream' } });
+      const addWatch = {
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'add_watch', arguments: { address: WALLET, label: 'main\u0000' } },
+      };
+      const res = await call('POST', '/mcp', {
+        token,
+        body: addWatch,
+        headers: { accept: 'application/json, text/event-stream' },
+      });
       expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32602, message: expect.stringContaining('"params.arguments.label"') } });
+      expect(res.body).toMatchObject({
+        jsonrpc: '2.0',
+        error: { code: -32602, message: expect.stringContaining('"params.arguments.label"') },
+      });
       expect((await call<{ watches: unknown[] }>('GET', '/api/me', { token })).body.watches).toEqual([]);
-      const notJson = await fetch(`${stack.alertsUrl}/mcp`, { method: 'POST', headers: { accept: 'application/json, text/event-stream', 'content-type': 'text/plain' }, body: '{}' });
+      const notJson = await fetch(`${stack.alertsUrl}/mcp`, {
+        method: 'POST',
+        headers: { accept: 'application/json, text/event-stream', 'content-type': 'text/plain' },
+        body: '{}',
+      });
       expect(notJson.status).toBe(415);
-      expect(await notJson.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, data: { code: 'unsupported_media_type' } } });
-      const broken = await fetch(`${stack.alertsUrl}/mcp`, { method: 'POST', headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, body: '{"jsonrpc":' });
+      expect(await notJson.json()).toMatchObject({
+        jsonrpc: '2.0',
+        error: { code: -32000, data: { code: 'unsupported_media_type' } },
+      });
+      const broken = await fetch(`${stack.alertsUrl}/mcp`, {
+        method: 'POST',
+        headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+        body: '{"jsonrpc":',
+      });
       expect(broken.status).toBe(400);
       expect(await broken.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
     });
@@ -300,19 +463,43 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
     expect(res.body.openapi).toBe('3.1.0');
     await expect(SwaggerParser.validate(structuredClone(res.body) as never)).resolves.toBeDefined();
     const operations = Object.entries(res.body.paths ?? {}).flatMap(([path, item]) =>
-      Object.keys(item as object).filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k)).map((m) => `${m.toUpperCase()} ${path}`),
+      Object.keys(item as object)
+        .filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k))
+        .map((m) => `${m.toUpperCase()} ${path}`),
     );
     expect(operations).toEqual(
       expect.arrayContaining([
-        'GET /healthz', 'GET /api/status', 'POST /api/accounts', 'GET /api/me', 'DELETE /api/me', 'POST /api/watches', 'PATCH /api/watches/{id}',
-        'DELETE /api/watches/{id}', 'POST /api/channels', 'PATCH /api/channels/{id}', 'DELETE /api/channels/{id}', 'POST /api/channels/{id}/test',
-        'POST /api/telegram/link', 'PUT /api/protocol-rules', 'GET /api/alerts', 'GET /api/deliveries/dead', 'POST /api/deliveries/{id}/retry',
-        'GET /api/upstream/tools', 'GET /api/upstream/tools/{name}', 'POST /mcp', 'GET /openapi.json',
+        'GET /healthz',
+        'GET /api/status',
+        'POST /api/accounts',
+        'GET /api/me',
+        'DELETE /api/me',
+        'POST /api/watches',
+        'PATCH /api/watches/{id}',
+        'DELETE /api/watches/{id}',
+        'POST /api/channels',
+        'PATCH /api/channels/{id}',
+        'DELETE /api/channels/{id}',
+        'POST /api/channels/{id}/test',
+        'POST /api/telegram/link',
+        'PUT /api/protocol-rules',
+        'GET /api/alerts',
+        'GET /api/deliveries/dead',
+        'POST /api/deliveries/{id}/retry',
+        'GET /api/upstream/tools',
+        'GET /api/upstream/tools/{name}',
+        'POST /mcp',
+        'GET /openapi.json',
       ]),
     );
     const schemas = res.body.components!.schemas!;
-    expect(schemas['LiquidationRuleDto']).toMatchObject({ additionalProperties: false, properties: { belowPct: { minimum: 0.001, maximum: 50 } } });
+    expect(schemas['LiquidationRuleDto']).toMatchObject({
+      additionalProperties: false,
+      properties: { belowPct: { minimum: 0.001, maximum: 50 } },
+    });
     const watchPost = res.body.paths!['/api/watches']!.post!;
-    expect(Object.keys(watchPost.responses!)).toEqual(expect.arrayContaining(['200', '201', '400', '401', '409', '503']));
+    expect(Object.keys(watchPost.responses!)).toEqual(
+      expect.arrayContaining(['200', '201', '400', '401', '409', '503']),
+    );
   });
 });

@@ -38,14 +38,17 @@ describe('alerts-api before and after its schema is applied', () => {
     expect(res.status).toBe(200);
   });
 
-  it.each(STORAGE_ENDPOINTS)('%s %s answers 503 service_initializing with Retry-After: 300, with or without a token', async (method, path, body) => {
-    for (const token of [undefined, 'alrt_not_checked_yet']) {
-      const res = await call(method, path, { token, body });
-      expect(res.status).toBe(503);
-      expect(res.headers.get('retry-after')).toBe('300');
-      expect(res.body).toEqual({ code: 'service_initializing', message: expect.any(String) });
-    }
-  });
+  it.each(STORAGE_ENDPOINTS)(
+    '%s %s answers 503 service_initializing with Retry-After: 300, with or without a token',
+    async (method, path, body) => {
+      for (const token of [undefined, 'alrt_not_checked_yet']) {
+        const res = await call(method, path, { token, body });
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toBe('300');
+        expect(res.body).toEqual({ code: 'service_initializing', message: expect.any(String) });
+      }
+    },
+  );
 
   it('answers /healthz 503 with database: not_ready', async () => {
     const res = await call('GET', '/healthz');
@@ -56,7 +59,11 @@ describe('alerts-api before and after its schema is applied', () => {
   it('answers /api/status 200 with ready: false', async () => {
     const res = await call('GET', '/api/status');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ ready: false, lastScheduledPoll: null, channels: { discord: true, webhook: true, telegram: false } });
+    expect(res.body).toMatchObject({
+      ready: false,
+      lastScheduledPoll: null,
+      channels: { discord: true, webhook: true, telegram: false },
+    });
   });
 
   it('still serves the OpenAPI document', async () => {

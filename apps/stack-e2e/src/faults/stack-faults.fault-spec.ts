@@ -42,10 +42,15 @@ describe('fault experiments', () => {
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   /** Ids of the intents not final yet: waiting for a batch, or held by one. */
-  const queuedIntents = async () => (await lab.sql<{ id: string }>(`SELECT id FROM exchange.intents WHERE status = 'queued'`)).map((r) => r.id);
+  const queuedIntents = async () =>
+    (await lab.sql<{ id: string }>(`SELECT id FROM exchange.intents WHERE status = 'queued'`)).map((r) => r.id);
 
   /** Judges a burst and records the experiment's figures with what became of the burst. */
-  const settle = async (experiment: string, burst: Burst, figures: Record<string, unknown> = {}): Promise<BurstVerdict> => {
+  const settle = async (
+    experiment: string,
+    burst: Burst,
+    figures: Record<string, unknown> = {},
+  ): Promise<BurstVerdict> => {
     const verdict = await judgeBurst(lab, burst);
     const { calls, answers, accepted, executed } = verdict;
     recordExperiment(experiment, { ...figures, calls, answers, accepted, executed, lost: verdict.lost.length });
@@ -68,7 +73,10 @@ describe('fault experiments', () => {
         await sleep(1000);
       }
     });
-    const verdict = await settle('pg-terminate-every-second', burst, { seconds: (Date.now() - started) / 1000, terminated });
+    const verdict = await settle('pg-terminate-every-second', burst, {
+      seconds: (Date.now() - started) / 1000,
+      terminated,
+    });
     expect(terminated).toBeGreaterThan(20);
     expectClean(verdict);
   }, 180_000);
@@ -112,7 +120,11 @@ describe('fault experiments', () => {
     const burst = await intentBurst(lab, async () => {
       for (let kill = 0; kill < 2; kill += 1) {
         // Kill while intents are queued or held by a batch of the executor.
-        await waitFor('an intent in flight', async () => ((await queuedIntents()).length > 0 ? true : undefined), 20_000).catch(() => undefined);
+        await waitFor(
+          'an intent in flight',
+          async () => ((await queuedIntents()).length > 0 ? true : undefined),
+          20_000,
+        ).catch(() => undefined);
         heldAtKills += (await queuedIntents()).length;
         await lab.stack.stopApp(EXECUTOR, true);
         await lab.stack.restartApp(EXECUTOR);
@@ -128,7 +140,11 @@ describe('fault experiments', () => {
     let held: string[] = [];
     try {
       const burst = await intentBurst(lab, async () => {
-        await waitFor('intents in flight', async () => ((await queuedIntents()).length > 0 ? true : undefined), 20_000).catch(() => undefined);
+        await waitFor(
+          'intents in flight',
+          async () => ((await queuedIntents()).length > 0 ? true : undefined),
+          20_000,
+        ).catch(() => undefined);
         await lab.stack.stopApp(EXECUTOR, true);
         const killedAt = Date.now();
         // Whatever was queued or held by the killed replica's batches (rolled back with its connections).
@@ -138,7 +154,10 @@ describe('fault experiments', () => {
           "the killed replica's intents to run elsewhere",
           async () => {
             if (held.length === 0) return true;
-            const rows = await lab.sql<{ n: string }>(`SELECT count(*) AS n FROM exchange.intents WHERE id = ANY($1) AND status <> 'queued'`, [held]);
+            const rows = await lab.sql<{ n: string }>(
+              `SELECT count(*) AS n FROM exchange.intents WHERE id = ANY($1) AND status <> 'queued'`,
+              [held],
+            );
             return Number(rows[0]!.n) === held.length ? true : undefined;
           },
           30_000,
@@ -163,7 +182,11 @@ describe('fault experiments', () => {
     let deliveries: { id: string; eventId: string }[] = [];
     try {
       deliveries = await queueDeliveries(lab, accountId, channelId, 10);
-      await waitFor('10 deliveries held open by the receiver', async () => (lab.receiver.held >= heldBefore + 10 ? true : undefined), 30_000);
+      await waitFor(
+        '10 deliveries held open by the receiver',
+        async () => (lab.receiver.held >= heldBefore + 10 ? true : undefined),
+        30_000,
+      );
       const stopping = lab.stack.stopApp('alerts-dispatcher');
       await waitFor('the dispatcher to start draining', async () => {
         const res = await fetch(`${lab.stack.appUrls['alerts-dispatcher']}/readyz`).catch(() => undefined);
@@ -174,7 +197,9 @@ describe('fault experiments', () => {
     } finally {
       lab.receiver.hold(false);
     }
-    const rows = await lab.sql<{ status: string }>(`SELECT status FROM alerts.deliveries WHERE id = ANY($1)`, [deliveries.map((d) => d.id)]);
+    const rows = await lab.sql<{ status: string }>(`SELECT status FROM alerts.deliveries WHERE id = ANY($1)`, [
+      deliveries.map((d) => d.id),
+    ]);
     expect(rows.map((r) => r.status)).toEqual(Array(10).fill('delivered'));
     await lab.stack.restartApp('alerts-dispatcher');
     // Two outbox sweeps after the restart: a delivery without a record would be sent again by now.
@@ -183,7 +208,10 @@ describe('fault experiments', () => {
     await schedulesResumed(lab, Date.now(), 60_000, ['alerts-deliveries/sweep-deliveries']);
     const hits = hitsByEvent(lab);
     expect(deliveries.map((d) => hits.get(d.eventId) ?? 0)).toEqual(Array(10).fill(1));
-    recordExperiment('dispatcher-sigterm', { deliveries: 10, receiverHits: lab.receiver.received.length - receivedBefore });
+    recordExperiment('dispatcher-sigterm', {
+      deliveries: 10,
+      receiverHits: lab.receiver.received.length - receivedBefore,
+    });
     expectAllAlive();
   }, 180_000);
 
@@ -209,12 +237,18 @@ describe('fault experiments', () => {
       restartedAt = Date.now();
     });
     const resumed = await schedulesResumed(lab, restartedAt);
-    const verdict = await settle('redis-restart-empty', burst, { downAnswers, appProbes, schedulesResumedAfterSeconds: resumed });
+    const verdict = await settle('redis-restart-empty', burst, {
+      downAnswers,
+      appProbes,
+      schedulesResumedAfterSeconds: resumed,
+    });
     expect(badProbeAnswers(appProbes)).toEqual([]);
     expect(appProbes.filter((a) => a.ms >= 2000)).toEqual([]);
     for (const answer of downAnswers) {
       expect(answer.ms).toBeLessThan(2000);
-      expect(answer.status === 200 || ((answer.status === 502 || answer.status === 503) && answer.retryAfter !== null)).toBe(true);
+      expect(
+        answer.status === 200 || ((answer.status === 502 || answer.status === 503) && answer.retryAfter !== null),
+      ).toBe(true);
     }
     expectClean(verdict);
   }, 240_000);

@@ -2,7 +2,15 @@
  * `npm start`'s command as a person runs it: it migrates and seeds an empty database, starts every app,
  * prints the URLs, serves both base URLs, and Ctrl-C (SIGINT) stops every process it started.
  */
-import { createTestDatabase, freePort, STACK_APPS, type TestDatabase, testDistDir, testRedisUrl, WORKSPACE_ROOT } from '@paper/dev-stack';
+import {
+  createTestDatabase,
+  freePort,
+  STACK_APPS,
+  type TestDatabase,
+  testDistDir,
+  testRedisUrl,
+  WORKSPACE_ROOT,
+} from '@paper/dev-stack';
 import { type ChildProcess, spawn } from 'node:child_process';
 
 async function closed(port: number): Promise<boolean> {
@@ -45,7 +53,10 @@ describe('npm start', () => {
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`npm start did not finish starting:\n${output.slice(-3000)}`)), 150000);
+      const timer = setTimeout(
+        () => reject(new Error(`npm start did not finish starting:\n${output.slice(-3000)}`)),
+        150000,
+      );
       const check = setInterval(() => {
         if (output.includes('Ctrl-C stops everything.')) {
           clearTimeout(timer);
@@ -75,7 +86,9 @@ describe('npm start', () => {
   });
 
   it('serves the seeded exchange through the base URL and the alerts service through its own', async () => {
-    const board = (await (await fetch(`http://localhost:${basePort}/api/v1/tools/get_leaderboard?window=all`)).json()) as {
+    const board = (await (
+      await fetch(`http://localhost:${basePort}/api/v1/tools/get_leaderboard?window=all`)
+    ).json()) as {
       ok: boolean;
       data: { rows: unknown[] };
     };

@@ -3,7 +3,15 @@
  * out of rotation (503 naming the pending migrations) and turns ready once they are applied, without a
  * restart, as a Deployment rolled out beside its migration Job does.
  */
-import { createTestDatabase, freePort, migrateDatabase, SERVICE_NODE_OPTIONS, testDistDir, type TestDatabase, testRedisUrl } from '@paper/dev-stack';
+import {
+  createTestDatabase,
+  freePort,
+  migrateDatabase,
+  SERVICE_NODE_OPTIONS,
+  testDistDir,
+  type TestDatabase,
+  testRedisUrl,
+} from '@paper/dev-stack';
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 
@@ -23,7 +31,11 @@ async function readiness(url: string): Promise<{ code: number; body: Readiness }
 }
 
 /** Polls /readyz until `accept` holds for an answer; returns that answer. */
-async function waitFor(url: string, accept: (code: number, body: Readiness) => boolean, timeoutMs = 30000): Promise<{ code: number; body: Readiness }> {
+async function waitFor(
+  url: string,
+  accept: (code: number, body: Readiness) => boolean,
+  timeoutMs = 30000,
+): Promise<{ code: number; body: Readiness }> {
   const deadline = Date.now() + timeoutMs;
   let last: { code: number; body: Readiness } | undefined;
   while (Date.now() < deadline) {
@@ -43,18 +55,22 @@ describe('readiness and the schema', () => {
     database = await createTestDatabase();
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, [...SERVICE_NODE_OPTIONS, path.join(testDistDir(), 'apps', 'tools-gateway', 'src', 'main.js')], {
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        PORT: String(port),
-        DATABASE_URL: database.url,
-        REDIS_URL: testRedisUrl(),
-        REDIS_PREFIX: `ready${port}`,
+    child = spawn(
+      process.execPath,
+      [...SERVICE_NODE_OPTIONS, path.join(testDistDir(), 'apps', 'tools-gateway', 'src', 'main.js')],
+      {
+        env: {
+          ...process.env,
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'warn',
+          PORT: String(port),
+          DATABASE_URL: database.url,
+          REDIS_URL: testRedisUrl(),
+          REDIS_PREFIX: `ready${port}`,
+        },
+        stdio: 'ignore',
       },
-      stdio: 'ignore',
-    });
+    );
   });
 
   afterAll(async () => {

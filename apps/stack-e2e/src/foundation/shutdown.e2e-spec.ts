@@ -72,16 +72,26 @@ describe('graceful shutdown', () => {
   });
 
   it('closes keep-alive connections on SIGTERM: idle ones at once, busy ones after an answer with Connection: close', async () => {
-    if (stack.pid('venue-sim') === undefined || (await fetch(`${venue}/livez`).catch(() => null)) === null) await stack.restartApp('venue-sim');
+    if (stack.pid('venue-sim') === undefined || (await fetch(`${venue}/livez`).catch(() => null)) === null)
+      await stack.restartApp('venue-sim');
     const idle = rawConnection(venue);
     idle.socket.write('GET /livez HTTP/1.1\r\nHost: venue\r\n\r\n');
     await until(() => idle.text().includes('"status":"ok"'));
     expect(idle.text()).toMatch(/connection: keep-alive/i);
-    await fetch(`${venue}/control/fail`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'timeout', count: 1 }) });
+    await fetch(`${venue}/control/fail`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ mode: 'timeout', count: 1 }),
+    });
     const busy = rawConnection(venue);
     const body = JSON.stringify({ type: 'allMids' });
-    busy.socket.write(`POST /info HTTP/1.1\r\nHost: venue\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
-    await until(async () => ((await (await fetch(`${venue}/control/state`)).json()) as { heldRequests: number }).heldRequests === 1);
+    busy.socket.write(
+      `POST /info HTTP/1.1\r\nHost: venue\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    await until(
+      async () =>
+        ((await (await fetch(`${venue}/control/state`)).json()) as { heldRequests: number }).heldRequests === 1,
+    );
     const exit = stack.stopApp('venue-sim');
     const idleClosedAt = await idle.closed;
     const busyClosedAt = await busy.closed;

@@ -58,7 +58,10 @@ describe('the whole stack (smoke)', () => {
     const deadline = Date.now() + 30000;
     let markets: Array<{ market: string; markPrice: number }> = [];
     while (Date.now() < deadline) {
-      const body = (await (await fetch(`${stack.baseUrl}/api/v1/tools/get_markets`)).json()) as { ok: boolean; data?: { markets: typeof markets } };
+      const body = (await (await fetch(`${stack.baseUrl}/api/v1/tools/get_markets`)).json()) as {
+        ok: boolean;
+        data?: { markets: typeof markets };
+      };
       markets = body.data?.markets ?? [];
       if (markets.length === 2 && markets.every((m) => m.markPrice > 0)) break;
       await new Promise((r) => setTimeout(r, 250));
@@ -84,7 +87,11 @@ describe('the whole stack (smoke)', () => {
   it('keeps probes and metrics off both base URLs, as the Ingress does', async () => {
     for (const path of ['/readyz', '/livez', '/metrics']) {
       const tools = await fetch(`${stack.baseUrl}${path}`);
-      expect([path, tools.status, await tools.json()]).toMatchObject([path, 404, { ok: false, error: { code: 'not_found' } }]);
+      expect([path, tools.status, await tools.json()]).toMatchObject([
+        path,
+        404,
+        { ok: false, error: { code: 'not_found' } },
+      ]);
       const alerts = await fetch(`${stack.alertsUrl}${path}`);
       expect([path, alerts.status, await alerts.json()]).toMatchObject([path, 404, { code: 'not_found' }]);
     }

@@ -42,12 +42,19 @@ export async function fuzzDocument(target: FuzzTarget, concurrency = 6): Promise
       const operation = item[method] as Json | undefined;
       if (!operation) continue;
       const parameters = [...((item['parameters'] as Json[]) ?? []), ...((operation['parameters'] as Json[]) ?? [])];
-      const body = ((operation['requestBody'] as Json | undefined)?.['content'] as Json | undefined)?.['application/json'] as Json | undefined;
-      const cases: FuzzRequest[] = [...queryCases(target.doc, parameters), ...(body || method !== 'get' ? bodyCases(target.doc, body?.['schema'] ?? {}) : [])];
+      const body = ((operation['requestBody'] as Json | undefined)?.['content'] as Json | undefined)?.[
+        'application/json'
+      ] as Json | undefined;
+      const cases: FuzzRequest[] = [
+        ...queryCases(target.doc, parameters),
+        ...(body || method !== 'get' ? bodyCases(target.doc, body?.['schema'] ?? {}) : []),
+      ];
       const secured = ((operation['security'] as Json[] | undefined) ?? []).some((s) => Object.keys(s).length > 0);
       cases.forEach((c, round) => {
         const authenticated = !secured || round % 7 !== 0;
-        jobs.push(() => send(target, ajv, validators, { path, method, operation, parameters, round, authenticated }, c));
+        jobs.push(() =>
+          send(target, ajv, validators, { path, method, operation, parameters, round, authenticated }, c),
+        );
       });
     }
   }
@@ -73,9 +80,18 @@ interface Operation {
   authenticated: boolean;
 }
 
-async function send(target: FuzzTarget, ajv: Ajv2020, validators: Map<string, ValidateFunction>, op: Operation, c: FuzzRequest): Promise<string | undefined> {
+async function send(
+  target: FuzzTarget,
+  ajv: Ajv2020,
+  validators: Map<string, ValidateFunction>,
+  op: Operation,
+  c: FuzzRequest,
+): Promise<string | undefined> {
   const url = `${target.baseUrl}${fillPath(target.doc, op.path, op.parameters, op.round)}${c.query ? `?${c.query}` : ''}`;
-  const headers: Record<string, string> = { ...(target.headers?.(op.path) ?? {}), ...(op.authenticated ? target.credentials(op.path) : {}) };
+  const headers: Record<string, string> = {
+    ...(target.headers?.(op.path) ?? {}),
+    ...(op.authenticated ? target.credentials(op.path) : {}),
+  };
   if (c.contentType) headers['content-type'] = c.contentType;
   const where = `${target.name} ${op.method.toUpperCase()} ${op.path} [${c.label}${op.authenticated ? '' : ', no token'}]`;
   let res: Response;
@@ -100,7 +116,9 @@ async function send(target: FuzzTarget, ajv: Ajv2020, validators: Map<string, Va
   const responses = op.operation['responses'] as Record<string, Json>;
   const key = [String(res.status), `${String(res.status)[0]}XX`, 'default'].find((k) => responses[k]);
   if (!key) return `${where}: ${res.status} is not documented (${text.slice(0, 120)})`;
-  const schema = ((resolve(target.doc, responses[key]!)['content'] as Json | undefined)?.['application/json'] as Json | undefined)?.['schema'];
+  const schema = (
+    (resolve(target.doc, responses[key]!)['content'] as Json | undefined)?.['application/json'] as Json | undefined
+  )?.['schema'];
   if (!schema) return undefined;
   const pointer = `${target.name}.json#/paths/${op.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${op.method}/responses/${key}/content/application~1json/schema`;
   let validate = validators.get(pointer);
@@ -114,5 +132,7 @@ async function send(target: FuzzTarget, ajv: Ajv2020, validators: Map<string, Va
   } catch {
     return `${where}: ${res.status} body is not JSON: ${text.slice(0, 120)}`;
   }
-  return validate(parsed) ? undefined : `${where}: ${res.status} body not in its documented shape (${ajv.errorsText(validate.errors)}): ${text.slice(0, 160)}`;
+  return validate(parsed)
+    ? undefined
+    : `${where}: ${res.status} body not in its documented shape (${ajv.errorsText(validate.errors)}): ${text.slice(0, 160)}`;
 }

@@ -7,7 +7,10 @@ const oauthError = {
   required: ['error'],
   properties: { error: { type: 'string' }, error_description: { type: 'string' } },
 };
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: oauthError } } });
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: oauthError } },
+});
 
 export const REGISTRATION_DOCUMENT = {
   openapi: '3.1.0',

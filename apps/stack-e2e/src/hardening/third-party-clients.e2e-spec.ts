@@ -47,19 +47,33 @@ describe('third-party clients: Redocly, MCP conformance, schema-driven fuzzing',
   it.each([
     ['tool API', () => `${stack.baseUrl}/mcp`, []],
     ['alerts', () => `${stack.alertsUrl}/mcp`, ['resources-list']],
-  ])('MCP conformance suite against the %s /mcp: the required scenarios pass, the others are the listed expected failures', async (_name, endpoint, alsoExpectedToFail) => {
-    const run = await runConformance(endpoint(), alsoExpectedToFail);
-    for (const scenario of REQUIRED_SCENARIOS) expect([scenario, run.passed[scenario]]).toEqual([scenario, true]);
-    expect(Object.keys(run.passed).length).toBeGreaterThanOrEqual(REQUIRED_SCENARIOS.length);
-    if (run.code !== 0) throw new Error(`conformance run failed (exit ${run.code}):\n${run.output.slice(-4000)}`);
-  });
+  ])(
+    'MCP conformance suite against the %s /mcp: the required scenarios pass, the others are the listed expected failures',
+    async (_name, endpoint, alsoExpectedToFail) => {
+      const run = await runConformance(endpoint(), alsoExpectedToFail);
+      for (const scenario of REQUIRED_SCENARIOS) expect([scenario, run.passed[scenario]]).toEqual([scenario, true]);
+      expect(Object.keys(run.passed).length).toBeGreaterThanOrEqual(REQUIRED_SCENARIOS.length);
+      if (run.code !== 0) throw new Error(`conformance run failed (exit ${run.code}):\n${run.output.slice(-4000)}`);
+    },
+  );
 
   it('fuzzes every operation of both OpenAPI documents and the registration endpoint: no 5xx, every error in its documented shape', async () => {
     const wallet = `0x${'f1'.repeat(20)}`;
-    const token = await signStackToken(stack, { wallet, audience: mcpResource(stack.baseUrl), scope: 'trade:read trade:write' });
-    const account = (await (await fetch(`${stack.alertsUrl}/api/accounts`, { method: 'POST' })).json()) as { token: string };
+    const token = await signStackToken(stack, {
+      wallet,
+      audience: mcpResource(stack.baseUrl),
+      scope: 'trade:read trade:write',
+    });
+    const account = (await (await fetch(`${stack.alertsUrl}/api/accounts`, { method: 'POST' })).json()) as {
+      token: string;
+    };
     const targets: FuzzTarget[] = [
-      { name: 'tools', baseUrl: stack.baseUrl, doc: docs.tools!, credentials: () => ({ authorization: `Bearer ${token}` }) },
+      {
+        name: 'tools',
+        baseUrl: stack.baseUrl,
+        doc: docs.tools!,
+        credentials: () => ({ authorization: `Bearer ${token}` }),
+      },
       {
         name: 'alerts',
         baseUrl: stack.alertsUrl,

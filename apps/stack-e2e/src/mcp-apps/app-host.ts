@@ -110,14 +110,18 @@ export class AppHost {
 
   async start(): Promise<void> {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { bundleBrowserScript } = require(path.join(WORKSPACE_ROOT, 'tools', 'dev', 'browser-bundle.cjs')) as { bundleBrowserScript(entry: string): string };
+    const { bundleBrowserScript } = require(path.join(WORKSPACE_ROOT, 'tools', 'dev', 'browser-bundle.cjs')) as {
+      bundleBrowserScript(entry: string): string;
+    };
     this.script = bundleBrowserScript(path.join(__dirname, 'browser', 'test-host.bundle.ts'));
     this.hostServer = http.createServer((req, res) => {
       const theme = new URL(req.url ?? '/', 'http://host').searchParams.get('theme') === 'dark' ? 'dark' : 'light';
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(hostPage(this.script, theme));
     });
     this.sandboxServer = http.createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': EMPTY_ALLOW_LIST_CSP }).end(sandboxPage(this.hostOrigin));
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': EMPTY_ALLOW_LIST_CSP })
+        .end(sandboxPage(this.hostOrigin));
     });
     this.hostOrigin = await listen(this.hostServer);
     this.sandboxOrigin = await listen(this.sandboxServer);
@@ -133,7 +137,10 @@ export class AppHost {
   /** Opens the host page and draws the view of `html` with a tool's input and result, as a chat client does. */
   async render(html: string, csp: Record<string, string[]> | undefined, o: RenderOptions): Promise<RenderedView> {
     const theme = o.theme ?? 'light';
-    const context = await this.browser.newContext({ viewport: { width: o.width ?? 1000, height: o.height ?? 900 }, colorScheme: theme });
+    const context = await this.browser.newContext({
+      viewport: { width: o.width ?? 1000, height: o.height ?? 900 },
+      colorScheme: theme,
+    });
     const page = await context.newPage();
     const calls: ToolCallRecord[] = [];
     const modelContext: string[] = [];
@@ -145,7 +152,8 @@ export class AppHost {
     page.on('pageerror', (error) => consoleErrors.push(error.message));
     page.on('request', (request) => {
       const url = request.url();
-      if (!url.startsWith(this.hostOrigin) && !url.startsWith(this.sandboxOrigin) && !url.startsWith('about:')) foreignRequests.push(url);
+      if (!url.startsWith(this.hostOrigin) && !url.startsWith(this.sandboxOrigin) && !url.startsWith('about:'))
+        foreignRequests.push(url);
     });
     await page.exposeFunction('hostCallTool', async (params: { name: string; arguments?: Record<string, unknown> }) => {
       calls.push({ name: params.name, arguments: params.arguments ?? {} });
@@ -153,8 +161,18 @@ export class AppHost {
     });
     await page.exposeFunction('hostModelContext', (text: string) => void modelContext.push(text));
     await page.goto(`${this.hostOrigin}/?theme=${theme}`);
-    const request: RenderRequest = { html, csp, sandboxUrl: `${this.sandboxOrigin}/sandbox.html`, theme, toolInput: o.toolInput, toolResult: o.toolResult };
-    await page.evaluate((r) => (window as unknown as { renderView(r: RenderRequest): Promise<void> }).renderView(r), request);
+    const request: RenderRequest = {
+      html,
+      csp,
+      sandboxUrl: `${this.sandboxOrigin}/sandbox.html`,
+      theme,
+      toolInput: o.toolInput,
+      toolResult: o.toolResult,
+    };
+    await page.evaluate(
+      (r) => (window as unknown as { renderView(r: RenderRequest): Promise<void> }).renderView(r),
+      request,
+    );
     const view = page.frameLocator('iframe[title="MCP App view"]').frameLocator('iframe[title="view"]');
     return {
       page,

@@ -22,7 +22,8 @@ export function runInspectorCli(url: string, args: string[], timeoutMs = 60000):
       process.execPath,
       [path.join(INSPECTOR_CLI_DIR, 'index.js'), url, '--transport', 'http', ...args],
       { cwd: INSPECTOR_CLI_DIR, timeout: timeoutMs },
-      (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }

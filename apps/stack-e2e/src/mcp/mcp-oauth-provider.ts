@@ -1,5 +1,9 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Browser } from 'playwright-core';
 import type { Hex } from 'viem';
 import { ConsentDriver, type Limits } from '../oauth/consent-driver';
@@ -99,7 +103,9 @@ export async function approveInBrowser(env: BrowserConsent, authorizationUrl: UR
     const before = env.callback.received.length;
     await driver.open(authorizationUrl).catch((error: Error) => {
       const redirected = env.callback.received.slice(before).find((u) => u.pathname === '/callback');
-      throw redirected ? new Error(`the authorization server sent the client back at once: ${redirected.search}`) : error;
+      throw redirected
+        ? new Error(`the authorization server sent the client back at once: ${redirected.search}`)
+        : error;
     });
     await driver.connectBrowserWallet();
     await driver.signIn();
@@ -110,7 +116,8 @@ export async function approveInBrowser(env: BrowserConsent, authorizationUrl: UR
     const callback = await env.callback.next(since);
     const code = callback.searchParams.get('code');
     if (!code) throw new Error(`the authorization ended without a code: ${callback.search}`);
-    if (callback.searchParams.get('state') !== authorizationUrl.searchParams.get('state')) throw new Error('state mismatch');
+    if (callback.searchParams.get('state') !== authorizationUrl.searchParams.get('state'))
+      throw new Error('state mismatch');
     return code;
   } finally {
     await context.close();

@@ -8,7 +8,15 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { type Limits, launchChromium } from '../oauth/consent-driver';
 import { CallbackServer, eventually } from '../oauth/oauth-test-client';
 import { approveInBrowser, type BrowserConsent, TestOAuthProvider } from './mcp-oauth-provider';
-import { callTool, connectMcp, type McpConnection, rawMcpPost, restCall, resultText, toolsCall } from './mcp-test-client';
+import {
+  callTool,
+  connectMcp,
+  type McpConnection,
+  rawMcpPost,
+  restCall,
+  resultText,
+  toolsCall,
+} from './mcp-test-client';
 
 /** Guardrails the owner approves: room for one 25 USDC x 500 trade (the exchange minimum notional is 10,000 USDC). */
 const LIMITS: Limits = {
@@ -33,7 +41,9 @@ describe('MCP server: OAuth through the SDK client, then trading over MCP', () =
   const wallet = privateKeyToAccount(privateKey).address.toLowerCase();
 
   beforeAll(async () => {
-    stack = await startTestStack({ apps: ['venue-sim', 'trading-executor', 'oauth-server', 'tools-gateway', 'mcp-server'] });
+    stack = await startTestStack({
+      apps: ['venue-sim', 'trading-executor', 'oauth-server', 'tools-gateway', 'mcp-server'],
+    });
     browser = await launchChromium();
     await callback.start();
     consent = { browser, callback, privateKey };
@@ -95,19 +105,33 @@ describe('MCP server: OAuth through the SDK client, then trading over MCP', () =
     expect(account.isError).toBeFalsy();
     expect(account.structuredContent).toMatchObject({ wallet });
     const rest = await restCall(stack.baseUrl, 'get_account', {}, accessToken());
-    expect(rest.body.data).toMatchObject({ wallet, freeUsd: (account.structuredContent as { freeUsd: number }).freeUsd });
+    expect(rest.body.data).toMatchObject({
+      wallet,
+      freeUsd: (account.structuredContent as { freeUsd: number }).freeUsd,
+    });
 
     const permissions = await callTool(mcp.client, 'get_trading_permissions');
-    expect(permissions.structuredContent).toMatchObject({ connected: true, wallet, scopes: ['trade:read'], canRead: true, canTrade: false });
+    expect(permissions.structuredContent).toMatchObject({
+      connected: true,
+      wallet,
+      scopes: ['trade:read'],
+      canRead: true,
+      canTrade: false,
+    });
   });
 
   it('answers a trading tool with 403 insufficient_scope for the read-only token the owner chose', async () => {
-    const res = await rawMcpPost(stack.baseUrl, toolsCall(4, 'preview_trade', TRADE), { authorization: `Bearer ${accessToken()}` });
+    const res = await rawMcpPost(stack.baseUrl, toolsCall(4, 'preview_trade', TRADE), {
+      authorization: `Bearer ${accessToken()}`,
+    });
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toBe(
       `Bearer error="insufficient_scope", resource_metadata="${stack.baseUrl}/.well-known/oauth-protected-resource/mcp", scope="trade:read trade:write offline_access"`,
     );
-    expect(await res.json()).toMatchObject({ id: 4, error: { data: { code: 'insufficient_scope' }, message: expect.stringMatching(/trade:write/) } });
+    expect(await res.json()).toMatchObject({
+      id: 4,
+      error: { data: { code: 'insufficient_scope' }, message: expect.stringMatching(/trade:write/) },
+    });
     // The SDK refreshes (which keeps the owner's choice) and stops on the same 403: trading needs the owner's consent again.
     const stepUp = await callTool(mcp.client, 'preview_trade', TRADE).catch((error: unknown) => error);
     expect(stepUp).toBeInstanceOf(StreamableHTTPError);
@@ -126,12 +150,22 @@ describe('MCP server: OAuth through the SDK client, then trading over MCP', () =
       expect(trader.lastRedirect.searchParams.get('scope')).toBe('trade:read trade:write offline_access');
       await session.transport.finishAuth(await approveInBrowser(consent, trader.lastRedirect, LIMITS));
       const token = trader.tokens()!.access_token;
-      expect(decodeJwt(token)).toMatchObject({ aud: mcpResource(stack.baseUrl), wallet, session_key: expect.stringMatching(/^0x[0-9a-f]{40}$/) });
-      expect(String(decodeJwt(token)['scope']).split(' ')).toEqual(expect.arrayContaining(['trade:read', 'trade:write']));
+      expect(decodeJwt(token)).toMatchObject({
+        aud: mcpResource(stack.baseUrl),
+        wallet,
+        session_key: expect.stringMatching(/^0x[0-9a-f]{40}$/),
+      });
+      expect(String(decodeJwt(token)['scope']).split(' ')).toEqual(
+        expect.arrayContaining(['trade:read', 'trade:write']),
+      );
       const balance = await callTool(session.client, 'get_account');
       expect(balance.isError).toBeFalsy();
       expect(balance.structuredContent).toMatchObject({ wallet });
-      await eventually(async () => (await callTool(session.client, 'get_trading_permissions')).structuredContent?.['canTrade'] === true, 'the trading session');
+      await eventually(
+        async () =>
+          (await callTool(session.client, 'get_trading_permissions')).structuredContent?.['canTrade'] === true,
+        'the trading session',
+      );
       await tradeRoundTrip(session);
       // No second authorization was ever needed.
       expect(trader.redirects).toHaveLength(1);
@@ -146,7 +180,12 @@ describe('MCP server: OAuth through the SDK client, then trading over MCP', () =
 async function tradeRoundTrip(session: McpConnection): Promise<void> {
   const preview = await callTool(session.client, 'preview_trade', TRADE);
   expect(preview.isError).toBeFalsy();
-  const quote = preview.structuredContent as { quoteId: string; validForSeconds: number; confirmationRequired: boolean; notionalUsd: number };
+  const quote = preview.structuredContent as {
+    quoteId: string;
+    validForSeconds: number;
+    confirmationRequired: boolean;
+    notionalUsd: number;
+  };
   expect(quote).toMatchObject({ validForSeconds: 180, confirmationRequired: true, notionalUsd: 12500 });
 
   const withoutQuote = await callTool(session.client, 'open_position', TRADE);
@@ -155,7 +194,10 @@ async function tradeRoundTrip(session: McpConnection): Promise<void> {
 
   const opened = await callTool(session.client, 'open_position', { ...TRADE, quoteId: quote.quoteId });
   expect(opened.isError).toBeFalsy();
-  const fill = opened.structuredContent as { status: string; position: { positionId: string; marginUsd: number; leverage: number } };
+  const fill = opened.structuredContent as {
+    status: string;
+    position: { positionId: string; marginUsd: number; leverage: number };
+  };
   expect(fill).toMatchObject({ status: 'filled', position: { marginUsd: 25, leverage: 500 } });
   expect(resultText(opened)).toContain(fill.position.positionId);
 
@@ -163,11 +205,17 @@ async function tradeRoundTrip(session: McpConnection): Promise<void> {
   expect(resultText(reused)).toMatch(/^quote_used: /);
 
   const account = await callTool(session.client, 'get_account');
-  expect((account.structuredContent as { positions: { positionId: string }[] }).positions.map((p) => p.positionId)).toEqual([fill.position.positionId]);
+  expect(
+    (account.structuredContent as { positions: { positionId: string }[] }).positions.map((p) => p.positionId),
+  ).toEqual([fill.position.positionId]);
 
   const closed = await callTool(session.client, 'close_positions', { positionIds: [fill.position.positionId] });
   expect(closed.isError).toBeFalsy();
-  expect(closed.structuredContent).toMatchObject({ closed: 1, pending: 0, results: [{ positionId: fill.position.positionId, status: 'closed' }] });
+  expect(closed.structuredContent).toMatchObject({
+    closed: 1,
+    pending: 0,
+    results: [{ positionId: fill.position.positionId, status: 'closed' }],
+  });
   const after = await callTool(session.client, 'get_account');
   expect((after.structuredContent as { positions: unknown[] }).positions).toEqual([]);
 }
@@ -179,7 +227,11 @@ async function fund(stack: TestStack, wallet: string): Promise<void> {
     ['/dev/faucet', { wallet, usdc: '1000' }],
     ['/dev/deposit', { wallet, usdc: '500', sweep: true }],
   ] as const) {
-    const res = await fetch(`${executor}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${executor}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   }
 }

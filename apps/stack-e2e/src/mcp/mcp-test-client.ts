@@ -12,7 +12,10 @@ export interface McpConnection {
 }
 
 /** The SDK's own client over Streamable HTTP, optionally with an OAuth provider (it then handles 401/403 challenges). */
-export async function connectMcp(baseUrl: string, options: { authProvider?: OAuthClientProvider; token?: string } = {}): Promise<McpConnection> {
+export async function connectMcp(
+  baseUrl: string,
+  options: { authProvider?: OAuthClientProvider; token?: string } = {},
+): Promise<McpConnection> {
   const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
     authProvider: options.authProvider,
     requestInit: options.token ? { headers: { Authorization: `Bearer ${options.token}` } } : undefined,
@@ -30,7 +33,11 @@ export function resultText(result: CallToolResult): string {
 }
 
 /** A tool call through the SDK client, typed as a CallToolResult. */
-export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<CallToolResult> {
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
@@ -40,7 +47,12 @@ export interface RestAnswer {
 }
 
 /** The same tool on the REST family (public, or /me with a token). */
-export async function restCall(baseUrl: string, name: string, args: Record<string, unknown> = {}, token?: string): Promise<RestAnswer> {
+export async function restCall(
+  baseUrl: string,
+  name: string,
+  args: Record<string, unknown> = {},
+  token?: string,
+): Promise<RestAnswer> {
   const path = token ? `/api/v1/me/tools/${name}` : `/api/v1/tools/${name}`;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token) headers['authorization'] = `Bearer ${token}`;
@@ -49,7 +61,11 @@ export async function restCall(baseUrl: string, name: string, args: Record<strin
 }
 
 /** A raw JSON-RPC POST to /mcp (for the HTTP-level answers an SDK client hides). */
-export async function rawMcpPost(baseUrl: string, message: unknown, headers: Record<string, string> = {}): Promise<Response> {
+export async function rawMcpPost(
+  baseUrl: string,
+  message: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${baseUrl}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, ...headers },

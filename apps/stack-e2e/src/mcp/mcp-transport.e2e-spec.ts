@@ -4,7 +4,15 @@ import { startTestStack, type TestStack } from '@paper/dev-stack';
 import { SignJWT, generateKeyPair } from 'jose';
 import { eventually } from '../oauth/oauth-test-client';
 import { runInspectorCli } from './inspector-cli';
-import { callTool, connectMcp, type McpConnection, rawMcpPost, restCall, resultText, toolsCall } from './mcp-test-client';
+import {
+  callTool,
+  connectMcp,
+  type McpConnection,
+  rawMcpPost,
+  restCall,
+  resultText,
+  toolsCall,
+} from './mcp-test-client';
 import { signStackToken } from './stack-token';
 import { checkToolCallParams, checkTransportSecurity } from './transport-security-checks';
 
@@ -21,7 +29,12 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
       apps: ['venue-sim', 'trading-executor', 'oauth-server', 'tools-gateway', 'mcp-server'],
       // Many calls in quick succession from one address: keep the per-IP rate limit out of the way. A
       // wallet's limit refills slowly, so a burst past it is refused however slow the machine is.
-      env: { RATE_LIMIT_PUBLIC_PER_SECOND: '500', RATE_LIMIT_PUBLIC_BURST: '1000', RATE_LIMIT_ME_PER_SECOND: '2', RATE_LIMIT_ME_BURST: '40' },
+      env: {
+        RATE_LIMIT_PUBLIC_PER_SECOND: '500',
+        RATE_LIMIT_PUBLIC_BURST: '1000',
+        RATE_LIMIT_ME_PER_SECOND: '2',
+        RATE_LIMIT_ME_BURST: '40',
+      },
     });
     prm = `${stack.baseUrl}/.well-known/oauth-protected-resource/mcp`;
     mcp = await connectMcp(stack.baseUrl);
@@ -74,7 +87,11 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
     }
     expect(byName.get('open_position')!.inputSchema.properties).toHaveProperty('quoteId');
     expect(byName.get('preview_trade')!.description).toMatch(/3 minutes/);
-    expect(byName.get('get_price_chart')!.inputSchema.properties!['count']).toMatchObject({ minimum: 10, maximum: 500, default: 96 });
+    expect(byName.get('get_price_chart')!.inputSchema.properties!['count']).toMatchObject({
+      minimum: 10,
+      maximum: 500,
+      default: 96,
+    });
   });
 
   it.each([
@@ -135,7 +152,11 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
       const res = await fetch(`${stack.baseUrl}/mcp`, { method, headers: { accept: 'text/event-stream' } });
       expect(res.status).toBe(405);
       expect(res.headers.get('allow')).toBe('POST, OPTIONS');
-      expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/Method not allowed/) } });
+      expect(await res.json()).toMatchObject({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: expect.stringMatching(/Method not allowed/) },
+      });
     }
   });
 
@@ -163,13 +184,20 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
     // A browser-based client on loopback (the Inspector's origin) reads the challenge cross-origin.
     const account = await rawMcpPost(stack.baseUrl, toolsCall(7, 'get_account'), { origin: 'http://localhost:6274' });
     expect(account.status).toBe(401);
-    expect(account.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${prm}", scope="trade:read trade:write offline_access"`);
+    expect(account.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${prm}", scope="trade:read trade:write offline_access"`,
+    );
     expect(account.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
     expect(account.headers.get('access-control-expose-headers')).toMatch(/WWW-Authenticate/);
     expect(await account.json()).toMatchObject({ jsonrpc: '2.0', id: 7, error: { data: { code: 'unauthorized' } } });
-    const trade = await rawMcpPost(stack.baseUrl, toolsCall(8, 'open_position', { market: 'BTC', side: 'long', marginUsd: 20, leverage: 500 }));
+    const trade = await rawMcpPost(
+      stack.baseUrl,
+      toolsCall(8, 'open_position', { market: 'BTC', side: 'long', marginUsd: 20, leverage: 500 }),
+    );
     expect(trade.status).toBe(401);
-    expect(trade.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${prm}", scope="trade:read trade:write offline_access"`);
+    expect(trade.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${prm}", scope="trade:read trade:write offline_access"`,
+    );
     // Without a token, initialize and tools/list still work, and so does an account tool given a wallet.
     expect((await rawMcpPost(stack.baseUrl, { jsonrpc: '2.0', id: 9, method: 'tools/list' })).status).toBe(200);
     expect((await rawMcpPost(stack.baseUrl, toolsCall(10, 'get_account', { wallet: WALLET }))).status).toBe(200);
@@ -191,11 +219,17 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
     expect(((await as.json()) as { issuer: string }).issuer).toBe(stack.baseUrl);
     const preflight = await fetch(`${stack.baseUrl}/mcp`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type, mcp-protocol-version' },
+      headers: {
+        origin: 'http://localhost:6274',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, mcp-protocol-version',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:6274');
-    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/Authorization.*Content-Type.*Mcp-Protocol-Version/);
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(
+      /Authorization.*Content-Type.*Mcp-Protocol-Version/,
+    );
   });
 
   it('refuses an invalid or foreign token with 401 invalid_token, whatever the method', async () => {
@@ -209,7 +243,11 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
       .setExpirationTime('5m')
       .sign(privateKey);
     for (const token of ['not-a-jwt', forged]) {
-      const res = await rawMcpPost(stack.baseUrl, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { authorization: `Bearer ${token}` });
+      const res = await rawMcpPost(
+        stack.baseUrl,
+        { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+        { authorization: `Bearer ${token}` },
+      );
       expect(res.status).toBe(401);
       const header = res.headers.get('www-authenticate') ?? '';
       expect(header).toMatch(/^Bearer error="invalid_token", error_description="[^"]+", /);
@@ -221,8 +259,10 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
   it('takes tokens for {base}/mcp on both transports, for {base}/api/v1 only on REST, and refuses other audiences and non-access tokens on both', async () => {
     const wallet = `0x${'b2'.repeat(20)}`;
     const sign = (audience: string, typ?: null) => signStackToken(stack, { wallet, audience, typ });
-    const onMcp = (token: string) => rawMcpPost(stack.baseUrl, toolsCall(5, 'get_trading_permissions'), { authorization: `Bearer ${token}` });
-    const onRest = (token: string) => fetch(`${stack.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+    const onMcp = (token: string) =>
+      rawMcpPost(stack.baseUrl, toolsCall(5, 'get_trading_permissions'), { authorization: `Bearer ${token}` });
+    const onRest = (token: string) =>
+      fetch(`${stack.baseUrl}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
 
     const forMcp = await sign(mcpResource(stack.baseUrl));
     const mcpAnswer = await onMcp(forMcp);
@@ -236,7 +276,11 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toMatch(/error="invalid_token", error_description="[^"]*aud/);
 
-    for (const token of [await sign('https://elsewhere.example/mcp'), await sign(`${stack.baseUrl}/api/v2`), await sign(mcpResource(stack.baseUrl), null)]) {
+    for (const token of [
+      await sign('https://elsewhere.example/mcp'),
+      await sign(`${stack.baseUrl}/api/v2`),
+      await sign(mcpResource(stack.baseUrl), null),
+    ]) {
       expect((await onMcp(token)).status).toBe(401);
       const rest = await onRest(token);
       expect(rest.status).toBe(401);
@@ -244,21 +288,41 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
     }
   });
 
-  it('counts every POST /mcp against the caller\'s rate limit, initialize and tools/list included: 429 with Retry-After', async () => {
+  it("counts every POST /mcp against the caller's rate limit, initialize and tools/list included: 429 with Retry-After", async () => {
     // A token of its own: bursts of 40 per wallet and client, refilled at 2 a second in this stack.
-    const token = await signStackToken(stack, { wallet: `0x${'c3'.repeat(20)}`, audience: mcpResource(stack.baseUrl), clientId: 'rate-limit' });
-    const initialize = (id: number) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'burst', version: '1' } } });
+    const token = await signStackToken(stack, {
+      wallet: `0x${'c3'.repeat(20)}`,
+      audience: mcpResource(stack.baseUrl),
+      clientId: 'rate-limit',
+    });
+    const initialize = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'burst', version: '1' } },
+    });
     const answers = await Promise.all(
       Array.from({ length: 100 }, (_, id) =>
-        rawMcpPost(stack.baseUrl, id % 2 ? { jsonrpc: '2.0', id, method: 'tools/list' } : initialize(id), { authorization: `Bearer ${token}`, origin: stack.baseUrl }),
+        rawMcpPost(stack.baseUrl, id % 2 ? { jsonrpc: '2.0', id, method: 'tools/list' } : initialize(id), {
+          authorization: `Bearer ${token}`,
+          origin: stack.baseUrl,
+        }),
       ),
     );
     const limited = answers.filter((a) => a.status === 429);
     expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(40);
     expect(limited.length).toBeGreaterThan(0);
-    const bodies = (await Promise.all(limited.map((a) => a.json()))) as { id: number; error: { code: number; message: string; data: { code: string } } }[];
-    expect(new Set(bodies.map((b) => (b.id % 2 ? 'tools/list' : 'initialize')))).toEqual(new Set(['tools/list', 'initialize']));
-    expect(bodies[0]).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(/Too many requests/), data: { code: 'rate_limited' } } });
+    const bodies = (await Promise.all(limited.map((a) => a.json()))) as {
+      id: number;
+      error: { code: number; message: string; data: { code: string } };
+    }[];
+    expect(new Set(bodies.map((b) => (b.id % 2 ? 'tools/list' : 'initialize')))).toEqual(
+      new Set(['tools/list', 'initialize']),
+    );
+    expect(bodies[0]).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: expect.stringMatching(/Too many requests/), data: { code: 'rate_limited' } },
+    });
     expect(Number(limited[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(limited[0]!.headers.get('access-control-expose-headers')).toMatch(/Retry-After/);
     // Other callers are not affected.
@@ -266,7 +330,11 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
   });
 
   it('counts a JSON-RPC batch as one request per message', async () => {
-    const token = await signStackToken(stack, { wallet: `0x${'c4'.repeat(20)}`, audience: mcpResource(stack.baseUrl), clientId: 'rate-limit-batch' });
+    const token = await signStackToken(stack, {
+      wallet: `0x${'c4'.repeat(20)}`,
+      audience: mcpResource(stack.baseUrl),
+      clientId: 'rate-limit-batch',
+    });
     const pings = (n: number) => Array.from({ length: n }, (_, id) => ({ jsonrpc: '2.0', id, method: 'ping' }));
     // Bursts of 40 per wallet and client: a batch of 45 is over the limit, though it is one POST.
     const batch = await rawMcpPost(stack.baseUrl, pings(45), { authorization: `Bearer ${token}` });
@@ -285,16 +353,33 @@ describe('MCP server: Streamable HTTP transport of the tool catalog', () => {
 
     const markets = await runInspectorCli(url, ['--method', 'tools/call', '--tool-name', 'get_markets']);
     expect(markets.code).toBe(0);
-    const result = JSON.parse(markets.stdout) as { structuredContent: { markets: { market: string; markPrice: number }[] }; isError?: boolean };
+    const result = JSON.parse(markets.stdout) as {
+      structuredContent: { markets: { market: string; markPrice: number }[] };
+      isError?: boolean;
+    };
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent.markets.map((m) => m.market)).toEqual(['BTC', 'ETH']);
     expect(result.structuredContent.markets[0]!.markPrice).toBeGreaterThan(0);
 
     const calc = await runInspectorCli(url, [
-      '--method', 'tools/call', '--tool-name', 'calculate_position',
-      '--tool-arg', 'market=ETH', '--tool-arg', 'side=long', '--tool-arg', 'marginUsd=20', '--tool-arg', 'leverage=500', '--tool-arg', 'entryPrice=3500',
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'calculate_position',
+      '--tool-arg',
+      'market=ETH',
+      '--tool-arg',
+      'side=long',
+      '--tool-arg',
+      'marginUsd=20',
+      '--tool-arg',
+      'leverage=500',
+      '--tool-arg',
+      'entryPrice=3500',
     ]);
     expect(calc.code).toBe(0);
-    expect(JSON.parse(calc.stdout)).toMatchObject({ structuredContent: { market: 'ETH', notionalUsd: 10000, entryPrice: 3500, entrySource: 'given' } });
+    expect(JSON.parse(calc.stdout)).toMatchObject({
+      structuredContent: { market: 'ETH', notionalUsd: 10000, entryPrice: 3500, entrySource: 'given' },
+    });
   });
 });

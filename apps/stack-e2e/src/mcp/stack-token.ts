@@ -20,7 +20,9 @@ export async function signStackToken(stack: TestStack, o: StackTokenOptions): Pr
   await db.connect();
   let jwk: JWK;
   try {
-    const { rows } = await db.query<{ material: { keys: JWK[] } }>(`SELECT material FROM oauth.signing_keys WHERE purpose = 'jwt'`);
+    const { rows } = await db.query<{ material: { keys: JWK[] } }>(
+      `SELECT material FROM oauth.signing_keys WHERE purpose = 'jwt'`,
+    );
     jwk = rows[0]!.material.keys[0]!;
   } finally {
     await db.end();

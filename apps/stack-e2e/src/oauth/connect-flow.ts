@@ -48,8 +48,17 @@ export interface StartedConsent {
  * walks the consent page up to the review step.
  */
 export async function startConsent(env: FlowEnv, options: ConnectOptions = {}): Promise<StartedConsent> {
-  const client = await registerPublicClient(env.baseUrl, ['http://127.0.0.1:9/callback'], options.clientName ?? 'Test Agent');
-  const request = await authorizationRequest(client, env.callback.redirectUri, options.scope, options.resource ? { resource: options.resource } : {});
+  const client = await registerPublicClient(
+    env.baseUrl,
+    ['http://127.0.0.1:9/callback'],
+    options.clientName ?? 'Test Agent',
+  );
+  const request = await authorizationRequest(
+    client,
+    env.callback.redirectUri,
+    options.scope,
+    options.resource ? { resource: options.resource } : {},
+  );
   const context = options.context ?? (await env.browser.newContext({ viewport: { width: 900, height: 900 } }));
   const page = await context.newPage();
   const wallet = options.demoWallet ? undefined : await injectWallet(page, options.wallet);
@@ -82,7 +91,11 @@ export async function finishConsent(env: FlowEnv, started: StartedConsent, optio
 }
 
 /** Denies on the page (keyboard), checks the page's final state, and returns the callback the client received. */
-export async function denyConsent(env: FlowEnv, started: StartedConsent, options: Pick<ConnectOptions, 'shots'> = {}): Promise<URL> {
+export async function denyConsent(
+  env: FlowEnv,
+  started: StartedConsent,
+  options: Pick<ConnectOptions, 'shots'> = {},
+): Promise<URL> {
   const since = env.callback.received.length;
   const held = await holdReturnToApp(started.page);
   await started.driver.deny();
@@ -125,7 +138,10 @@ async function holdReturnToApp(page: Page) {
   };
 }
 
-export async function connectWithConsent(env: FlowEnv, options: ConnectOptions = {}): Promise<StartedConsent & { callbackUrl: URL }> {
+export async function connectWithConsent(
+  env: FlowEnv,
+  options: ConnectOptions = {},
+): Promise<StartedConsent & { callbackUrl: URL }> {
   const started = await startConsent(env, options);
   const callbackUrl = await finishConsent(env, started, options);
   return { ...started, callbackUrl };

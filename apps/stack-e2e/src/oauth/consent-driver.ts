@@ -7,7 +7,16 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: TEST_CHROMIUM_PATH,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -61,7 +70,8 @@ export class ConsentDriver {
     await p.getByLabel('Maximum leverage').fill(limits.maxLeverage);
     await p.getByLabel('Maximum daily notional (USDC)').fill(limits.maxDailyNotionalUsd);
     await p.getByLabel('Maximum open positions').fill(limits.maxOpenPositions);
-    for (const market of ['BTC', 'ETH'] as const) await toggle(p.getByLabel(market, { exact: true }), limits.markets.includes(market));
+    for (const market of ['BTC', 'ETH'] as const)
+      await toggle(p.getByLabel(market, { exact: true }), limits.markets.includes(market));
     await toggle(p.getByLabel(/preview of each trade/i), limits.confirmations);
     await p.getByLabel('Trading key lifetime (days)').fill(limits.expiresInDays);
   }

@@ -35,9 +35,17 @@ export function viemTypedData(typed: JsonTypedData) {
   const types = Object.fromEntries(Object.entries(typed.types).filter(([n]) => n !== 'EIP712Domain'));
   const fields = types[typed.primaryType] ?? [];
   const message = Object.fromEntries(
-    Object.entries(typed.message).map(([k, v]) => [k, /^u?int\d*$/.test(fields.find((f) => f.name === k)?.type ?? '') ? BigInt(v as string) : v]),
+    Object.entries(typed.message).map(([k, v]) => [
+      k,
+      /^u?int\d*$/.test(fields.find((f) => f.name === k)?.type ?? '') ? BigInt(v as string) : v,
+    ]),
   );
-  return { domain: { ...typed.domain, chainId: Number(typed.domain['chainId']) }, types, primaryType: typed.primaryType, message } as never;
+  return {
+    domain: { ...typed.domain, chainId: Number(typed.domain['chainId']) },
+    types,
+    primaryType: typed.primaryType,
+    message,
+  } as never;
 }
 
 /**
@@ -78,7 +86,10 @@ export async function injectWallet(page: Page, options: InjectOptions = {}): Pro
   await page.addInitScript(() => {
     const w = globalThis as unknown as {
       ethereum: unknown;
-      __testWalletRequest(method: string, params: unknown[]): Promise<{ result?: unknown; error?: { code: number; message: string } }>;
+      __testWalletRequest(
+        method: string,
+        params: unknown[],
+      ): Promise<{ result?: unknown; error?: { code: number; message: string } }>;
     };
     w.ethereum = {
       isTestWallet: true,
@@ -95,6 +106,9 @@ export async function injectWallet(page: Page, options: InjectOptions = {}): Pro
     account,
     address: account.address.toLowerCase(),
     calls,
-    signedTypedData: () => calls.filter((c) => c.method === 'eth_signTypedData_v4').map((c) => JSON.parse(c.params[1] as string) as JsonTypedData),
+    signedTypedData: () =>
+      calls
+        .filter((c) => c.method === 'eth_signTypedData_v4')
+        .map((c) => JSON.parse(c.params[1] as string) as JsonTypedData),
   };
 }

@@ -13,7 +13,9 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
   const suite = useOAuthSuite({ screenshots: SCREENSHOTS });
 
   it('publishes RFC 8414 metadata with S256 PKCE, open registration, revocation and CORS', async () => {
-    const res = await fetch(`${suite.stack.baseUrl}/.well-known/oauth-authorization-server`, { headers: { origin: 'https://claude.ai' } });
+    const res = await fetch(`${suite.stack.baseUrl}/.well-known/oauth-authorization-server`, {
+      headers: { origin: 'https://claude.ai' },
+    });
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     const meta = (await res.json()) as Record<string, unknown>;
     expect(meta).toMatchObject({
@@ -43,7 +45,11 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     expect(metadataPreflight.headers.get('access-control-allow-origin')).toBe('*');
     const preflight = await fetch(`${suite.stack.baseUrl}/register`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'http://localhost:6274',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
@@ -63,11 +69,15 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     expect(tokens.refresh_token).toEqual(expect.any(String));
 
     expect(decodeProtectedHeader(tokens.access_token)).toMatchObject({ alg: 'ES256', typ: 'at+jwt' });
-    const { payload } = await jwtVerify(tokens.access_token, createRemoteJWKSet(new URL(`${suite.stack.baseUrl}/jwks`)), {
-      issuer: suite.stack.baseUrl,
-      audience: mcpResource(suite.stack.baseUrl),
-      typ: 'at+jwt',
-    });
+    const { payload } = await jwtVerify(
+      tokens.access_token,
+      createRemoteJWKSet(new URL(`${suite.stack.baseUrl}/jwks`)),
+      {
+        issuer: suite.stack.baseUrl,
+        audience: mcpResource(suite.stack.baseUrl),
+        typ: 'at+jwt',
+      },
+    );
     const wallet = flow.wallet!.address;
     expect(payload).toMatchObject({ sub: wallet, wallet, client_id: flow.client.clientId });
     expect(String(payload['scope']).split(' ')).toEqual(expect.arrayContaining(['trade:read', 'trade:write']));
@@ -89,10 +99,12 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     });
 
     // trading-executor verified the approval and registered the key with those guardrails.
-    const [registered] = await suite.query<{ wallet: string; guardrails: Record<string, unknown>; expires_at: Date; revoked_at: Date | null }>(
-      'SELECT wallet, guardrails, expires_at, revoked_at FROM exchange.session_keys WHERE address = $1',
-      [sessionKey],
-    );
+    const [registered] = await suite.query<{
+      wallet: string;
+      guardrails: Record<string, unknown>;
+      expires_at: Date;
+      revoked_at: Date | null;
+    }>('SELECT wallet, guardrails, expires_at, revoked_at FROM exchange.session_keys WHERE address = $1', [sessionKey]);
     expect(registered).toMatchObject({ wallet, revoked_at: null });
     expect(registered!.guardrails).toEqual({
       maxMarginPerTradeUsd: '50',
@@ -118,7 +130,10 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
   });
 
   it('lets the owner answer a request to trade with read-only access: no trading key, no trade:write', async () => {
-    const started = await startConsent(suite.env, { scope: 'trade:read trade:write offline_access', clientName: 'Curious Agent' });
+    const started = await startConsent(suite.env, {
+      scope: 'trade:read trade:write offline_access',
+      clientName: 'Curious Agent',
+    });
     await started.driver.chooseReadOnly();
     expect(await started.page.locator('#guardrails').isVisible()).toBe(false);
     const callbackUrl = await finishConsent(suite.env, started, { scope: 'trade:read' });
@@ -128,7 +143,9 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     expect(claims['session_key']).toBeUndefined();
     expect(tokens.refresh_token).toEqual(expect.any(String));
     expect(started.wallet!.signedTypedData()).toEqual([]);
-    const keys = await suite.query('SELECT address FROM oauth.session_key_secrets WHERE client_id = $1', [started.client.clientId]);
+    const keys = await suite.query('SELECT address FROM oauth.session_key_secrets WHERE client_id = $1', [
+      started.client.clientId,
+    ]);
     expect(keys).toEqual([]);
     // A refresh keeps what the owner granted.
     const refreshed = await oidc.refreshTokenGrant(started.client.config, tokens.refresh_token!);
@@ -139,44 +156,50 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
   it.each([
     ['a 390 px phone', { width: 390, height: 844 }, 'consent-phone'],
     ['a desktop', { width: 1280, height: 800 }, undefined],
-  ] as const)('on %s: opens at the card naming the app and what it asks; the faucet answers at its button', async (_label, viewport, shot) => {
-    const context = await suite.browser.newContext({ viewport, ...(viewport.width < 500 ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
-    const started = await startConsent(suite.env, { context, clientName: 'Phone Agent', stopAt: 'open' });
-    const { page } = started;
-    // The page starts at the top: the card that says which app asks for what is in view.
-    expect(await page.evaluate('window.scrollY')).toBe(0);
-    const card = (await page.locator('section.request').boundingBox())!;
-    expect(card.y).toBeGreaterThanOrEqual(0);
-    expect(card.y).toBeLessThan(viewport.height / 2);
-    expect(await page.getByRole('heading', { name: /Phone Agent wants to connect/ }).isVisible()).toBe(true);
-    // A permission is text, not something that looks like a link.
-    const look = (await page.evaluate(`(() => {
+  ] as const)(
+    'on %s: opens at the card naming the app and what it asks; the faucet answers at its button',
+    async (_label, viewport, shot) => {
+      const context = await suite.browser.newContext({
+        viewport,
+        ...(viewport.width < 500 ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+      });
+      const started = await startConsent(suite.env, { context, clientName: 'Phone Agent', stopAt: 'open' });
+      const { page } = started;
+      // The page starts at the top: the card that says which app asks for what is in view.
+      expect(await page.evaluate('window.scrollY')).toBe(0);
+      const card = (await page.locator('section.request').boundingBox())!;
+      expect(card.y).toBeGreaterThanOrEqual(0);
+      expect(card.y).toBeLessThan(viewport.height / 2);
+      expect(await page.getByRole('heading', { name: /Phone Agent wants to connect/ }).isVisible()).toBe(true);
+      // A permission is text, not something that looks like a link.
+      const look = (await page.evaluate(`(() => {
       const el = [...document.querySelectorAll('li.scope strong')].find((node) => node.textContent === 'Trade within your limits');
       const own = getComputedStyle(el);
       return { color: own.color, text: getComputedStyle(el.closest('li')).color, decoration: own.textDecorationLine, cursor: own.cursor };
     })()`)) as { color: string; text: string; decoration: string; cursor: string };
-    expect(look).toEqual({ color: look.text, text: look.text, decoration: 'none', cursor: 'auto' });
-    await screenshot(SCREENSHOTS && shot !== undefined, page, shot ?? '');
+      expect(look).toEqual({ color: look.text, text: look.text, decoration: 'none', cursor: 'auto' });
+      await screenshot(SCREENSHOTS && shot !== undefined, page, shot ?? '');
 
-    await started.driver.connectBrowserWallet();
-    await started.driver.signIn();
-    const fund = page.getByRole('button', { name: 'Fund this wallet with test USDC' });
-    await fund.scrollIntoViewIfNeeded();
-    await fund.press('Enter');
-    const result = page.locator('#fund-result');
-    await result.filter({ hasText: /^Added 1,000 test USDC to 0x/ }).waitFor();
-    // The result is right below the button, on screen, and the button says what happened.
-    const button = (await page.locator('#fund').boundingBox())!;
-    const text = (await result.boundingBox())!;
-    expect(text.y - (button.y + button.height)).toBeGreaterThanOrEqual(0);
-    expect(text.y - (button.y + button.height)).toBeLessThan(40);
-    expect(text.y + text.height).toBeLessThanOrEqual(viewport.height);
-    expect(button.y).toBeGreaterThanOrEqual(0);
-    expect(await page.locator('#fund').textContent()).toBe('Funded: add more test USDC');
-    expect(await page.locator('#status').textContent()).not.toContain('Added');
-    await screenshot(SCREENSHOTS && shot !== undefined, page, 'consent-funded', '#faucet-box');
-    await context.close();
-  });
+      await started.driver.connectBrowserWallet();
+      await started.driver.signIn();
+      const fund = page.getByRole('button', { name: 'Fund this wallet with test USDC' });
+      await fund.scrollIntoViewIfNeeded();
+      await fund.press('Enter');
+      const result = page.locator('#fund-result');
+      await result.filter({ hasText: /^Added 1,000 test USDC to 0x/ }).waitFor();
+      // The result is right below the button, on screen, and the button says what happened.
+      const button = (await page.locator('#fund').boundingBox())!;
+      const text = (await result.boundingBox())!;
+      expect(text.y - (button.y + button.height)).toBeGreaterThanOrEqual(0);
+      expect(text.y - (button.y + button.height)).toBeLessThan(40);
+      expect(text.y + text.height).toBeLessThanOrEqual(viewport.height);
+      expect(button.y).toBeGreaterThanOrEqual(0);
+      expect(await page.locator('#fund').textContent()).toBe('Funded: add more test USDC');
+      expect(await page.locator('#status').textContent()).not.toContain('Added');
+      await screenshot(SCREENSHOTS && shot !== undefined, page, 'consent-funded', '#faucet-box');
+      await context.close();
+    },
+  );
 
   it('rotates refresh tokens, and reuse of an old one revokes the grant and its trading key', async () => {
     const flow = await connectWithConsent(suite.env);
@@ -184,17 +207,34 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     const second = await oidc.refreshTokenGrant(flow.client.config, first.refresh_token!);
     expect(second.refresh_token).toEqual(expect.any(String));
     expect(second.refresh_token).not.toBe(first.refresh_token);
-    const { payload } = await jwtVerify(second.access_token, createRemoteJWKSet(new URL(`${suite.stack.baseUrl}/jwks`)), { audience: mcpResource(suite.stack.baseUrl) });
+    const { payload } = await jwtVerify(
+      second.access_token,
+      createRemoteJWKSet(new URL(`${suite.stack.baseUrl}/jwks`)),
+      { audience: mcpResource(suite.stack.baseUrl) },
+    );
     const sessionKey = String(payload['session_key']);
 
-    await expect(oidc.refreshTokenGrant(flow.client.config, first.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(flow.client.config, first.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
     // The reuse answer comes only after the session key was revoked here and its revocation queued for the exchange.
-    const [secret] = await suite.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM oauth.session_key_secrets WHERE address = $1', [sessionKey]);
+    const [secret] = await suite.query<{ revoked_at: Date | null }>(
+      'SELECT revoked_at FROM oauth.session_key_secrets WHERE address = $1',
+      [sessionKey],
+    );
     expect(secret!.revoked_at).toBeInstanceOf(Date);
     // The whole grant is gone: even the newest refresh token no longer works.
-    await expect(oidc.refreshTokenGrant(flow.client.config, second.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(flow.client.config, second.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
     const revokedOnExchange = await eventually(
-      async () => (await suite.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM exchange.session_keys WHERE address = $1', [sessionKey]))[0]?.revoked_at,
+      async () =>
+        (
+          await suite.query<{ revoked_at: Date | null }>(
+            'SELECT revoked_at FROM exchange.session_keys WHERE address = $1',
+            [sessionKey],
+          )
+        )[0]?.revoked_at,
       'the exchange to revoke the session key',
     );
     expect(revokedOnExchange).toBeInstanceOf(Date);
@@ -207,10 +247,14 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     expect(first.refresh_token).toEqual(expect.any(String));
     expect(String(decodeJwt(first.access_token)['scope']).split(' ')).not.toContain('offline_access');
     // The connection lasts as long as its trading key (7 days), not the default 30 days.
-    const [grant] = await suite.query<{ expires_at: Date }>(`SELECT expires_at FROM oauth.oidc_models WHERE kind = 'Grant' AND payload->>'clientId' = $1`, [
-      flow.client.clientId,
-    ]);
-    const [key] = await suite.query<{ expires_at: Date }>('SELECT expires_at FROM oauth.session_key_secrets WHERE client_id = $1', [flow.client.clientId]);
+    const [grant] = await suite.query<{ expires_at: Date }>(
+      `SELECT expires_at FROM oauth.oidc_models WHERE kind = 'Grant' AND payload->>'clientId' = $1`,
+      [flow.client.clientId],
+    );
+    const [key] = await suite.query<{ expires_at: Date }>(
+      'SELECT expires_at FROM oauth.session_key_secrets WHERE client_id = $1',
+      [flow.client.clientId],
+    );
     expect(Math.abs(grant!.expires_at.getTime() - key!.expires_at.getTime())).toBeLessThan(5000);
     // Ending the consent page's browser session does not end the connection.
     await flow.context.close();
@@ -226,9 +270,17 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     const tokens = await exchangeCode(flow.client, flow.callbackUrl, flow.request);
     const sessionKey = String(decodeJwt(tokens.access_token)['session_key']);
     await oidc.tokenRevocation(flow.client.config, tokens.refresh_token!);
-    await expect(oidc.refreshTokenGrant(flow.client.config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(flow.client.config, tokens.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
     const revoked = await eventually(
-      async () => (await suite.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM exchange.session_keys WHERE address = $1', [sessionKey]))[0]?.revoked_at,
+      async () =>
+        (
+          await suite.query<{ revoked_at: Date | null }>(
+            'SELECT revoked_at FROM exchange.session_keys WHERE address = $1',
+            [sessionKey],
+          )
+        )[0]?.revoked_at,
       'the exchange to revoke the session key',
     );
     expect(revoked).toBeInstanceOf(Date);
@@ -276,14 +328,20 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     await page.getByText('No browser wallet was found').waitFor();
     await context.close();
 
-    const flow = await startConsent(suite.env, { demoWallet: true, clientName: 'Demo Agent', shots: ['consent-demo-wallet'] });
+    const flow = await startConsent(suite.env, {
+      demoWallet: true,
+      clientName: 'Demo Agent',
+      shots: ['consent-demo-wallet'],
+    });
     expect(await flow.page.locator('#step-review .wallet-kind').textContent()).toBe('Demo wallet · paper only');
     const storedKey = (await flow.page.evaluate("localStorage.getItem('paperPerps.demoWalletKey')")) as `0x${string}`;
     const demoAddress = privateKeyToAccount(storedKey).address.toLowerCase();
     const callbackUrl = await finishConsent(suite.env, flow);
     const tokens = await exchangeCode(flow.client, callbackUrl, flow.request);
     expect(decodeJwt(tokens.access_token)).toMatchObject({ wallet: demoAddress, sub: demoAddress });
-    const keys = await suite.query<{ wallet: string }>('SELECT wallet FROM exchange.session_keys WHERE wallet = $1', [demoAddress]);
+    const keys = await suite.query<{ wallet: string }>('SELECT wallet FROM exchange.session_keys WHERE wallet = $1', [
+      demoAddress,
+    ]);
     expect(keys).toHaveLength(1);
     await flow.context.close();
   });
@@ -299,14 +357,22 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     await screenshot(SCREENSHOTS, page, 'connections');
     // Plain words, each key once, and no loopback port (any port is accepted there).
     const listing = (await page.locator('main').textContent()) ?? '';
-    expect(listing).toContain('Returns to this computer (127.0.0.1) · Allowed to: See your account, Trade within your limits');
+    expect(listing).toContain(
+      'Returns to this computer (127.0.0.1) · Allowed to: See your account, Trade within your limits',
+    );
     expect(listing).not.toMatch(/trade:read|offline_access|127\.0\.0\.1:9/);
     expect(listing.split(sessionKey).length - 1).toBe(1);
 
     await page.getByRole('button', { name: `Revoke trading key ${sessionKey}` }).press('Enter');
     await page.getByText('The trading key was revoked').waitFor();
     const revokedOnExchange = await eventually(
-      async () => (await suite.query<{ revoked_at: Date | null }>('SELECT revoked_at FROM exchange.session_keys WHERE address = $1', [sessionKey]))[0]?.revoked_at,
+      async () =>
+        (
+          await suite.query<{ revoked_at: Date | null }>(
+            'SELECT revoked_at FROM exchange.session_keys WHERE address = $1',
+            [sessionKey],
+          )
+        )[0]?.revoked_at,
       'the exchange to revoke the session key',
     );
     expect(revokedOnExchange).toBeInstanceOf(Date);
@@ -318,7 +384,9 @@ describe('OAuth: connecting an agent through the consent page (Chromium, injecte
     await page.getByRole('button', { name: 'Revoke the connection of Revocable Agent' }).press('Enter');
     await page.getByText('The connection was revoked').waitFor();
     expect(await page.getByRole('heading', { name: 'Revocable Agent' }).count()).toBe(0);
-    await expect(oidc.refreshTokenGrant(flow.client.config, refreshed.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(oidc.refreshTokenGrant(flow.client.config, refreshed.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+    });
     await flow.context.close();
   });
 });

@@ -34,7 +34,10 @@ describe('OAuth tokens at the tool API: the connected wallet trades only within 
   const call = async (path: string, token: string | undefined, body?: unknown): Promise<Answer> => {
     const res = await fetch(`${stack.baseUrl}${path}`, {
       method: body === undefined ? 'GET' : 'POST',
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.status, body: (await res.json()) as Answer['body'], headers: res.headers };
@@ -48,7 +51,8 @@ describe('OAuth tokens at the tool API: the connected wallet trades only within 
     }
     return tokens.access;
   };
-  const me = async (tool: string, args: Record<string, unknown>) => call(`/api/v1/me/tools/${tool}`, await accessToken(), args);
+  const me = async (tool: string, args: Record<string, unknown>) =>
+    call(`/api/v1/me/tools/${tool}`, await accessToken(), args);
 
   beforeAll(async () => {
     stack = await startTestStack({
@@ -96,7 +100,9 @@ describe('OAuth tokens at the tool API: the connected wallet trades only within 
       session: { active: true, address: sessionKey, label: 'Test Agent' },
       daily: { limitUsd: 40000, usedUsd: 0, remainingUsd: 40000 },
     });
-    const days = (Date.parse(String((answer.body.data?.['session'] as { expiresAt: string }).expiresAt)) - Date.now()) / 86_400_000;
+    const days =
+      (Date.parse(String((answer.body.data?.['session'] as { expiresAt: string }).expiresAt)) - Date.now()) /
+      86_400_000;
     expect(days).toBeGreaterThan(6.9);
     expect(days).toBeLessThanOrEqual(7);
   });
@@ -111,7 +117,10 @@ describe('OAuth tokens at the tool API: the connected wallet trades only within 
       { market: 'ETH', marginUsd: 40, leverage: 300 },
     ]) {
       const refused = await me('preview_trade', { side: 'long', ...args });
-      expect({ status: refused.status, code: refused.body.error?.code }).toEqual({ status: 400, code: 'guardrail_exceeded' });
+      expect({ status: refused.status, code: refused.body.error?.code }).toEqual({
+        status: 400,
+        code: 'guardrail_exceeded',
+      });
     }
   });
 
@@ -122,7 +131,10 @@ describe('OAuth tokens at the tool API: the connected wallet trades only within 
       [{ ...SMALL_TRADE, market: 'ETH' }, /do not allow trading ETH/],
     ] as const) {
       const refused = await me('open_position', args);
-      expect({ status: refused.status, code: refused.body.error?.code }).toEqual({ status: 400, code: 'guardrail_exceeded' });
+      expect({ status: refused.status, code: refused.body.error?.code }).toEqual({
+        status: 400,
+        code: 'guardrail_exceeded',
+      });
       expect(refused.body.error?.message).toMatch(limit);
     }
     expect((await db.query('SELECT 1 FROM exchange.positions WHERE wallet = $1', [wallet])).rowCount).toBe(0);
@@ -133,12 +145,18 @@ describe('OAuth tokens at the tool API: the connected wallet trades only within 
     for (let i = 0; i < 3; i += 1) {
       const fill = await me('open_position', SMALL_TRADE);
       expect({ status: fill.status, error: fill.body.error }).toEqual({ status: 200, error: undefined });
-      expect(fill.body.data).toMatchObject({ status: 'filled', position: { market: 'BTC', marginUsd: 50, leverage: 200, notionalUsd: 10000 } });
+      expect(fill.body.data).toMatchObject({
+        status: 'filled',
+        position: { market: 'BTC', marginUsd: 50, leverage: 200, notionalUsd: 10000 },
+      });
       opened.push((fill.body.data!['position'] as { positionId: string }).positionId);
     }
     // 30,000 of 40,000 USDC used today, but 3 of 3 positions are open.
     const fourth = await me('open_position', SMALL_TRADE);
-    expect({ status: fourth.status, code: fourth.body.error?.code }).toEqual({ status: 400, code: 'guardrail_exceeded' });
+    expect({ status: fourth.status, code: fourth.body.error?.code }).toEqual({
+      status: 400,
+      code: 'guardrail_exceeded',
+    });
     expect(fourth.body.error?.message).toMatch(/at most 3/);
 
     const closed = await me('close_positions', { positionIds: [opened[0]] });
@@ -150,7 +168,10 @@ describe('OAuth tokens at the tool API: the connected wallet trades only within 
     // 40,000 of 40,000 USDC used today: with a free position slot the daily guardrail refuses.
     await me('close_positions', { positionIds: [opened[1]] });
     const overDaily = await me('open_position', SMALL_TRADE);
-    expect({ status: overDaily.status, code: overDaily.body.error?.code }).toEqual({ status: 400, code: 'guardrail_exceeded' });
+    expect({ status: overDaily.status, code: overDaily.body.error?.code }).toEqual({
+      status: 400,
+      code: 'guardrail_exceeded',
+    });
     expect(overDaily.body.error?.message).toMatch(/daily guardrail of 40,000 USDC/);
     const usage = await call('/api/v1/me', await accessToken());
     expect(usage.body.data).toMatchObject({ daily: { limitUsd: 40000, usedUsd: 40000, remainingUsd: 0 } });
@@ -164,7 +185,12 @@ describe('OAuth tokens at the tool API: the connected wallet trades only within 
     const readOnly = (await exchangeCode(started.client, callbackUrl, started.request)).access_token;
     await started.context.close();
     expect((await call('/api/v1/me', readOnly)).status).toBe(200);
-    const refused = await call('/api/v1/me/tools/preview_trade', readOnly, { market: 'BTC', side: 'long', marginUsd: 10, leverage: 5 });
+    const refused = await call('/api/v1/me/tools/preview_trade', readOnly, {
+      market: 'BTC',
+      side: 'long',
+      marginUsd: 10,
+      leverage: 5,
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.error?.code).toBe('insufficient_scope');
     expect(refused.headers.get('www-authenticate')).toMatch(/insufficient_scope/);
@@ -178,10 +204,14 @@ describe('OAuth tokens at the tool API: the connected wallet trades only within 
     const exp = Number(decodeJwt(issued).exp);
     expect(exp - Number(decodeJwt(issued).iat)).toBe(ACCESS_TOKEN_TTL_SECONDS);
     expect((await call('/api/v1/me', issued)).status).toBe(200);
-    const refused = await eventually(async () => {
-      const answer = await call('/api/v1/me', issued);
-      return answer.status === 401 ? answer : undefined;
-    }, 'the issued access token to expire', (ACCESS_TOKEN_TTL_SECONDS + 15) * 1000);
+    const refused = await eventually(
+      async () => {
+        const answer = await call('/api/v1/me', issued);
+        return answer.status === 401 ? answer : undefined;
+      },
+      'the issued access token to expire',
+      (ACCESS_TOKEN_TTL_SECONDS + 15) * 1000,
+    );
     expect(Date.now() / 1000).toBeGreaterThanOrEqual(exp);
     expect(refused.body.error).toMatchObject({ code: 'invalid_token', message: expect.stringMatching(/expired/) });
     expect(refused.headers.get('www-authenticate')).toMatch(/invalid_token/);
@@ -195,7 +225,9 @@ describe('OAuth tokens at the tool API: the connected wallet trades only within 
     expect(decodeJwt(forToolApi)['aud']).toBe(toolApiResource(stack.baseUrl));
     // Control: the tool API, whose resource the token names, accepts it.
     expect((await call('/api/v1/me', forToolApi)).status).toBe(200);
-    const refused = await rawMcpPost(stack.baseUrl, toolsCall(1, 'get_account'), { authorization: `Bearer ${forToolApi}` });
+    const refused = await rawMcpPost(stack.baseUrl, toolsCall(1, 'get_account'), {
+      authorization: `Bearer ${forToolApi}`,
+    });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toMatch(/error="invalid_token".*aud/);
   });

@@ -26,7 +26,12 @@ export function useOAuthSuite(options: { screenshots?: boolean } = {}): OAuthSui
     await suite.callback.start();
     suite.db = new Client({ connectionString: suite.stack.database.url });
     await suite.db.connect();
-    suite.env = { baseUrl: suite.stack.baseUrl, browser: suite.browser, callback: suite.callback, screenshots: options.screenshots ?? false };
+    suite.env = {
+      baseUrl: suite.stack.baseUrl,
+      browser: suite.browser,
+      callback: suite.callback,
+      screenshots: options.screenshots ?? false,
+    };
   });
 
   // Every part is released even when another failed to start or to stop.

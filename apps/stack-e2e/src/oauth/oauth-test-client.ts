@@ -13,7 +13,9 @@ export class CallbackServer {
       const url = new URL(req.url ?? '/', `http://127.0.0.1:${this.port}`);
       this.received.push(url);
       for (const waiter of this.waiters.splice(0)) waiter(url);
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>App</title><p>You can return to the app.</p>');
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>App</title><p>You can return to the app.</p>');
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
   }
@@ -52,10 +54,20 @@ export interface RegisteredClient {
 }
 
 /** Discovery (RFC 8414 metadata) and open dynamic registration of a public client, as MCP clients do. */
-export async function registerPublicClient(baseUrl: string, redirectUris: string[], name = 'Test Agent'): Promise<RegisteredClient> {
+export async function registerPublicClient(
+  baseUrl: string,
+  redirectUris: string[],
+  name = 'Test Agent',
+): Promise<RegisteredClient> {
   const config = await oidc.dynamicClientRegistration(
     new URL(baseUrl),
-    { client_name: name, redirect_uris: redirectUris, grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+    {
+      client_name: name,
+      redirect_uris: redirectUris,
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    },
     oidc.None(),
     { algorithm: 'oauth2', execute: [oidc.allowInsecureRequests] },
   );
@@ -89,18 +101,39 @@ export async function authorizationRequest(
 }
 
 /** Exchanges the code from the callback URL (checks state, iss and PKCE). */
-export function exchangeCode(client: RegisteredClient, callback: URL, request: AuthorizationRequest, verifier = request.verifier) {
-  return oidc.authorizationCodeGrant(client.config, callback, { pkceCodeVerifier: verifier, expectedState: request.state }, { redirect_uri: request.redirectUri });
+export function exchangeCode(
+  client: RegisteredClient,
+  callback: URL,
+  request: AuthorizationRequest,
+  verifier = request.verifier,
+) {
+  return oidc.authorizationCodeGrant(
+    client.config,
+    callback,
+    { pkceCodeVerifier: verifier, expectedState: request.state },
+    { redirect_uri: request.redirectUri },
+  );
 }
 
 /** A raw token request, for negative cases the client library would refuse to send. */
-export async function rawTokenRequest(baseUrl: string, params: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${baseUrl}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params) });
+export async function rawTokenRequest(
+  baseUrl: string,
+  params: Record<string, string>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${baseUrl}/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(params),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
 /** Polls until the check returns a value (not undefined/null/false), or fails naming what was awaited. */
-export async function eventually<T>(check: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 15000): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | null | false>,
+  what: string,
+  timeoutMs = 15000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

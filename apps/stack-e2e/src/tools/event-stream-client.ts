@@ -14,14 +14,26 @@ const NAMES = [...EXCHANGE_EVENT_TYPES, 'price', 'reset', 'close'];
  * A real EventSource client (the `eventsource` package, the WHATWG API in Node) collecting what it
  * receives; `token` sends a bearer token through the client's own fetch hook.
  */
-export function openStream(url: string, token?: string): { source: EventSource; received: Received[]; errors: unknown[] } {
+export function openStream(
+  url: string,
+  token?: string,
+): { source: EventSource; received: Received[]; errors: unknown[] } {
   const received: Received[] = [];
   const errors: unknown[] = [];
   const source = new EventSource(url, {
-    fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...(token ? { authorization: `Bearer ${token}` } : {}) } }),
+    fetch: (input, init) =>
+      fetch(input, {
+        ...init,
+        headers: {
+          ...(init?.headers as Record<string, string>),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+      }),
   });
   for (const name of NAMES) {
-    source.addEventListener(name, (e) => received.push({ type: name, id: e.lastEventId, data: JSON.parse(e.data) as Record<string, unknown> }));
+    source.addEventListener(name, (e) =>
+      received.push({ type: name, id: e.lastEventId, data: JSON.parse(e.data) as Record<string, unknown> }),
+    );
   }
   source.addEventListener('error', (e) => errors.push(e));
   return { source, received, errors };

@@ -23,7 +23,10 @@ describe('event streams (SSE) and get_events, with a real EventSource client', (
   };
 
   it('streams a trade to the public stream and to the trader’s own stream, in the contract’s shape', async () => {
-    const t = await connectTrader(suite.stack, suite.issuer, { guardrails: { requireConfirmation: false }, fundUsd: 1000 });
+    const t = await connectTrader(suite.stack, suite.issuer, {
+      guardrails: { requireConfirmation: false },
+      fundUsd: 1000,
+    });
     const pub = openStream(`${suite.base}/api/v1/events?types=position.opened,position.closed&market=BTC`);
     const mine = openStream(`${suite.base}/api/v1/me/events`, t.token);
     try {
@@ -31,16 +34,32 @@ describe('event streams (SSE) and get_events, with a real EventSource client', (
       const opened = await suite.me('open_position', LONG_BTC, t);
       const positionId = opened.body.data!['position'].positionId as string;
       await suite.me('close_positions', { positionIds: [positionId] }, t);
-      await until('the close on the public stream', () => pub.received.some((e) => e.type === 'position.closed' && e.data['data'] && (e.data['data'] as { positionId: string }).positionId === positionId));
+      await until('the close on the public stream', () =>
+        pub.received.some(
+          (e) =>
+            e.type === 'position.closed' &&
+            e.data['data'] &&
+            (e.data['data'] as { positionId: string }).positionId === positionId,
+        ),
+      );
       await until('the close on the trader’s stream', () => mine.received.some((e) => e.type === 'position.closed'));
-      const publicTrades = pub.received.filter((e) => (e.data['data'] as { positionId?: string }).positionId === positionId);
+      const publicTrades = pub.received.filter(
+        (e) => (e.data['data'] as { positionId?: string }).positionId === positionId,
+      );
       expect(publicTrades.map((e) => e.type)).toEqual(['position.opened', 'position.closed']);
       for (const e of [...pub.received, ...mine.received]) {
         expect(exchangeEventSchema.parse(e.data)).toEqual(e.data);
         expect(e.id).toBe(e.data['id']);
         EXCHANGE_EVENT_DATA[e.type as keyof typeof EXCHANGE_EVENT_DATA].parse(e.data['data']);
       }
-      expect(mine.received.map((e) => e.type)).toEqual(['intent.accepted', 'intent.executed', 'position.opened', 'intent.accepted', 'intent.executed', 'position.closed']);
+      expect(mine.received.map((e) => e.type)).toEqual([
+        'intent.accepted',
+        'intent.executed',
+        'position.opened',
+        'intent.accepted',
+        'intent.executed',
+        'position.closed',
+      ]);
       expect(mine.received.every((e) => e.data['wallet'] === t.wallet)).toBe(true);
     } finally {
       pub.source.close();
@@ -71,13 +90,22 @@ describe('event streams (SSE) and get_events, with a real EventSource client', (
     const seen = [...first.received];
     const resumeAfter = seen[seen.length - 1]!.id;
     await writing;
-    const second = openStream(`${suite.base}/api/v1/me/events?types=deposit.credited&lastEventId=${resumeAfter}`, t.token);
+    const second = openStream(
+      `${suite.base}/api/v1/me/events?types=deposit.credited&lastEventId=${resumeAfter}`,
+      t.token,
+    );
     try {
       await until('the rest of the burst', () => seen.length + second.received.length >= 600);
       const all = [...seen, ...second.received];
-      const logged = await sql<{ cursor: string }>(suite.stack, `SELECT id::text AS cursor FROM exchange.events WHERE wallet = $1 AND type = 'deposit.credited' ORDER BY id`, [t.wallet]);
+      const logged = await sql<{ cursor: string }>(
+        suite.stack,
+        `SELECT id::text AS cursor FROM exchange.events WHERE wallet = $1 AND type = 'deposit.credited' ORDER BY id`,
+        [t.wallet],
+      );
       expect(all.map((e) => e.id)).toEqual(logged.map((r) => r.cursor));
-      expect(all.map((e) => (e.data['data'] as { amountUsd: number }).amountUsd)).toEqual(Array.from({ length: 30 }, () => Array.from({ length: 20 }, (_, i) => i + 1)).flat());
+      expect(all.map((e) => (e.data['data'] as { amountUsd: number }).amountUsd)).toEqual(
+        Array.from({ length: 30 }, () => Array.from({ length: 20 }, (_, i) => i + 1)).flat(),
+      );
     } finally {
       second.source.close();
     }
@@ -86,11 +114,17 @@ describe('event streams (SSE) and get_events, with a real EventSource client', (
   it('answers a cursor older than the retention with event: reset, then the oldest event kept', async () => {
     const t = await connectTrader(suite.stack, suite.issuer, { fundUsd: 0 });
     await burst(t.wallet, 4, 1);
-    const [oldest] = await sql<{ id: string }>(suite.stack, `SELECT min(id)::text AS id FROM exchange.events WHERE wallet = $1`, [t.wallet]);
+    const [oldest] = await sql<{ id: string }>(
+      suite.stack,
+      `SELECT min(id)::text AS id FROM exchange.events WHERE wallet = $1`,
+      [t.wallet],
+    );
     await sql(suite.stack, `DELETE FROM exchange.events WHERE id < $1`, [oldest!.id]);
     // A cursor at 1 while the events after it up to the oldest kept were dropped: reset first.
     {
-      const res = await fetch(`${suite.base}/api/v1/me/events?lastEventId=1`, { headers: { authorization: `Bearer ${t.token}` } });
+      const res = await fetch(`${suite.base}/api/v1/me/events?lastEventId=1`, {
+        headers: { authorization: `Bearer ${t.token}` },
+      });
       expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
       const reader = res.body!.getReader();
       let text = '';
@@ -115,7 +149,11 @@ describe('event streams (SSE) and get_events, with a real EventSource client', (
     ];
     for (const [path, status, code] of cases) {
       const res = await fetch(`${suite.base}${path}`);
-      expect([path, res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([path, status, code]);
+      expect([path, res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([
+        path,
+        status,
+        code,
+      ]);
     }
     const open = await fetch(`${suite.base}/api/v1/events`, { headers: { origin: 'https://bot.example' } });
     expect([open.status, open.headers.get('access-control-allow-origin')]).toEqual([200, '*']);
@@ -123,15 +161,28 @@ describe('event streams (SSE) and get_events, with a real EventSource client', (
   });
 
   it('get_events pages the log by cursor: public activity without a token, everything of the wallet with one', async () => {
-    const t = await connectTrader(suite.stack, suite.issuer, { guardrails: { requireConfirmation: false }, fundUsd: 1000 });
+    const t = await connectTrader(suite.stack, suite.issuer, {
+      guardrails: { requireConfirmation: false },
+      fundUsd: 1000,
+    });
     await suite.me('open_position', LONG_BTC, t);
     const own = await suite.me('get_events', { after: '0', limit: 500 }, t);
     expect(own.status).toBe(200);
     const ownEvents = own.body.data!['events'] as { type: string; wallet: string; id: string }[];
-    expect(ownEvents.map((e) => e.type)).toEqual(['deposit.credited', 'intent.accepted', 'intent.executed', 'position.opened']);
+    expect(ownEvents.map((e) => e.type)).toEqual([
+      'deposit.credited',
+      'intent.accepted',
+      'intent.executed',
+      'position.opened',
+    ]);
     expect(own.body.data!['nextCursor']).toBe(ownEvents[ownEvents.length - 1]!.id);
     const later = await suite.me('get_events', { after: own.body.data!['nextCursor'] }, t);
-    expect(later.body.data).toMatchObject({ events: [], nextCursor: own.body.data!['nextCursor'], more: false, reset: false });
+    expect(later.body.data).toMatchObject({
+      events: [],
+      nextCursor: own.body.data!['nextCursor'],
+      more: false,
+      reset: false,
+    });
     const publicPage = await callTool(suite.base, 'get_events', { wallet: t.wallet, limit: 10 });
     expect((publicPage.body.data!['events'] as { type: string }[]).map((e) => e.type)).toEqual(['position.opened']);
     const paged = await suite.me('get_events', { limit: 1 }, t);

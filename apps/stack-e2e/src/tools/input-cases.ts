@@ -1,6 +1,17 @@
 import { type JsonSchema, TOOL_CATALOG, type ToolDefinition, toolJsonSchema } from '@paper/contracts';
 
-type Prop = JsonSchema & { type?: string; enum?: unknown[]; pattern?: string; minimum?: number; maximum?: number; exclusiveMinimum?: number; maxLength?: number; maxItems?: number; minItems?: number; items?: Prop };
+type Prop = JsonSchema & {
+  type?: string;
+  enum?: unknown[];
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  maxLength?: number;
+  maxItems?: number;
+  minItems?: number;
+  items?: Prop;
+};
 
 export interface BoundCase {
   tool: string;
@@ -31,7 +42,8 @@ export function boundCases(valid: Record<string, Record<string, unknown>>): Boun
   for (const tool of TOOL_CATALOG) {
     const base = valid[tool.name]!;
     for (const [name, p] of Object.entries(properties(tool))) {
-      const at = (value: unknown, inside: boolean, label: string) => cases.push({ tool: tool.name, label: `${name} ${label}`, args: { ...base, [name]: value }, inside });
+      const at = (value: unknown, inside: boolean, label: string) =>
+        cases.push({ tool: tool.name, label: `${name} ${label}`, args: { ...base, [name]: value }, inside });
       const step = p.type === 'integer' ? 1 : 0.000001;
       if (p.minimum !== undefined && p.minimum > -1e15) {
         at(p.minimum, true, `= minimum ${p.minimum}`);
@@ -52,8 +64,16 @@ export function boundCases(valid: Record<string, Record<string, unknown>>): Boun
       if (p.maxItems !== undefined) {
         // Items the schema accepts: its enumeration's values in turn, else digit strings (ids).
         const item = (i: number) => (p.items?.enum ? p.items.enum[i % p.items.enum.length] : String(i + 1));
-        at(Array.from({ length: p.maxItems }, (_, i) => item(i)), true, `with ${p.maxItems} items`);
-        at(Array.from({ length: p.maxItems + 1 }, (_, i) => item(i)), false, `with ${p.maxItems + 1} items`);
+        at(
+          Array.from({ length: p.maxItems }, (_, i) => item(i)),
+          true,
+          `with ${p.maxItems} items`,
+        );
+        at(
+          Array.from({ length: p.maxItems + 1 }, (_, i) => item(i)),
+          false,
+          `with ${p.maxItems + 1} items`,
+        );
       }
       if (p.minItems !== undefined) at([], false, 'empty');
     }
@@ -67,7 +87,12 @@ export function enumCases(valid: Record<string, Record<string, unknown>>): Bound
   for (const tool of TOOL_CATALOG) {
     for (const [name, p] of Object.entries(properties(tool))) {
       for (const value of p.enum ?? []) {
-        cases.push({ tool: tool.name, label: `${name} = ${String(value)}`, args: { ...valid[tool.name], [name]: value }, inside: true });
+        cases.push({
+          tool: tool.name,
+          label: `${name} = ${String(value)}`,
+          args: { ...valid[tool.name], [name]: value },
+          inside: true,
+        });
       }
     }
   }
@@ -76,13 +101,21 @@ export function enumCases(valid: Record<string, Record<string, unknown>>): Bound
 
 function badJsonValues(p: Prop): unknown[] {
   const common: unknown[] = [null, {}, [], true];
-  if (p.type === 'number' || p.type === 'integer') return [...common, 'abc', '12', -1e300, ...(p.type === 'integer' ? [1.5] : [])];
+  if (p.type === 'number' || p.type === 'integer')
+    return [...common, 'abc', '12', -1e300, ...(p.type === 'integer' ? [1.5] : [])];
   if (p.type === 'boolean') return [...common.filter((v) => v !== true), 'yes', 1, 0];
   if (p.type === 'array') return ['not-a-list', 5, [5], [''], ['-1'], [{}], Array.from({ length: 500 }, () => '1')];
   // strings: free text only has a length limit; enumerations and patterns refuse anything else
   const values: unknown[] = [...common, 5, 'x'.repeat(5000)];
   if (p.enum || p.pattern) values.push('', ' ', '0x', "'; DROP TABLE exchange.accounts; --", '\u0000');
-  if (p.enum) values.push('NOPE', ...p.enum.map((v) => flipCase(String(v))).filter((v) => !p.enum!.includes(v)).slice(0, 1));
+  if (p.enum)
+    values.push(
+      'NOPE',
+      ...p.enum
+        .map((v) => flipCase(String(v)))
+        .filter((v) => !p.enum!.includes(v))
+        .slice(0, 1),
+    );
   if (p.pattern) values.push(`0x${'g'.repeat(40)}`, `0x${'a'.repeat(41)}`, `0x${'a'.repeat(63)}`);
   return values;
 }
@@ -92,7 +125,8 @@ function flipCase(text: string): string {
 }
 
 function badQueryValues(p: Prop): string[] {
-  if (p.type === 'number' || p.type === 'integer') return ['', 'abc', 'NaN', 'Infinity', '1e400', '0x10', ...(p.type === 'integer' ? ['1.5'] : []), '-999999999999'];
+  if (p.type === 'number' || p.type === 'integer')
+    return ['', 'abc', 'NaN', 'Infinity', '1e400', '0x10', ...(p.type === 'integer' ? ['1.5'] : []), '-999999999999'];
   if (p.type === 'boolean') return ['yes', 'TRUE', '2', ''];
   if (p.type === 'array') return ['', 'a,b', '-1', 'x'.repeat(3000)];
   const values = ['x'.repeat(5000)];
@@ -110,7 +144,13 @@ export function badCases(valid: Record<string, Record<string, unknown>>, mode: '
     const props = properties(tool);
     for (const [name, p] of Object.entries(props)) {
       const values = mode === 'json' ? badJsonValues(p) : badQueryValues(p);
-      values.forEach((value, i) => cases.push({ tool: tool.name, label: `${name} #${i} ${JSON.stringify(value).slice(0, 30)}`, args: { ...base, [name]: value } }));
+      values.forEach((value, i) =>
+        cases.push({
+          tool: tool.name,
+          label: `${name} #${i} ${JSON.stringify(value).slice(0, 30)}`,
+          args: { ...base, [name]: value },
+        }),
+      );
     }
     const required = (toolJsonSchema(tool, 'input')['required'] ?? []) as string[];
     for (const name of required) {

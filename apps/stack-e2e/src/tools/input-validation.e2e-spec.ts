@@ -1,7 +1,15 @@
 import { type TestStack, startTestStack } from '@paper/dev-stack';
 import { TOOL_CATALOG, findTool } from '@paper/contracts';
 import { type BoundCase, badCases, boundCases, enumCases } from './input-cases';
-import { NO_RATE_LIMITS, TRADING_APPS, type CallResult, type Trader, callTool, connectTrader, waitForPrices } from './tool-test-kit';
+import {
+  NO_RATE_LIMITS,
+  TRADING_APPS,
+  type CallResult,
+  type Trader,
+  callTool,
+  connectTrader,
+  waitForPrices,
+} from './tool-test-kit';
 import { type TestIssuer, startTestIssuer } from './token-issuer';
 
 const WALLET = `0x${'1234567890'.repeat(4)}`;
@@ -19,7 +27,14 @@ const VALID: Record<string, Record<string, unknown>> = {
   get_account: { wallet: WALLET },
   get_trade_history: { wallet: WALLET, pages: 2 },
   get_portfolio_history: { wallet: WALLET, range: '1w' },
-  calculate_position: { market: 'BTC', side: 'long', marginUsd: 100, leverage: 100, entryPrice: 100000, exitPrice: 101000 },
+  calculate_position: {
+    market: 'BTC',
+    side: 'long',
+    marginUsd: 100,
+    leverage: 100,
+    entryPrice: 100000,
+    exitPrice: 101000,
+  },
   get_deposit_info: { wallet: WALLET },
   get_trading_permissions: {},
   get_intent_status: { intentId: INTENT },
@@ -61,7 +76,12 @@ describe('tool API: input validation from the catalog schemas', () => {
     stack = await startTestStack({
       apps: [...TRADING_APPS],
       // Many candle requests (every interval on both families): keep the venue's weight budget out of the way.
-      env: { OAUTH_JWKS_URL: issuer.jwksUrl, ...NO_RATE_LIMITS, SIM_WEIGHT_PER_MINUTE: '100000', UPSTREAM_WEIGHT_PER_MINUTE: '100000' },
+      env: {
+        OAUTH_JWKS_URL: issuer.jwksUrl,
+        ...NO_RATE_LIMITS,
+        SIM_WEIGHT_PER_MINUTE: '100000',
+        UPSTREAM_WEIGHT_PER_MINUTE: '100000',
+      },
     });
     base = stack.baseUrl;
     issuer.bind(base);
@@ -80,7 +100,8 @@ describe('tool API: input validation from the catalog schemas', () => {
     if (c.inside) {
       expect(res.status).toBeLessThan(500);
       expect(['invalid_arguments', 'unknown_parameter']).not.toContain(res.body.error?.code);
-      if (findTool(c.tool)!.family === 'public') expect({ status: res.status, error: res.body.error }).toEqual({ status: 200, error: undefined });
+      if (findTool(c.tool)!.family === 'public')
+        expect({ status: res.status, error: res.body.error }).toEqual({ status: 200, error: undefined });
     } else {
       expect(res.status).toBe(400);
       expect(res.body.error!.code).toBe('invalid_arguments');
@@ -124,7 +145,9 @@ describe('tool API: input validation from the catalog schemas', () => {
     it('covers the 14 intervals of get_price_chart and the 4 ranges of get_portfolio_history', () => {
       const labels = cases.map((c) => `${c.tool} ${c.label}`);
       expect(labels.filter((l) => l.startsWith('get_price_chart interval'))).toHaveLength(14);
-      expect(labels.filter((l) => l.startsWith('get_portfolio_history range'))).toEqual(['1h', '1d', '1w', 'all'].map((r) => `get_portfolio_history range = ${r}`));
+      expect(labels.filter((l) => l.startsWith('get_portfolio_history range'))).toEqual(
+        ['1h', '1d', '1w', 'all'].map((r) => `get_portfolio_history range = ${r}`),
+      );
     });
 
     it.each(withFamilies(cases))('%s on the %s family', async (_label, family, c) => {
@@ -136,40 +159,92 @@ describe('tool API: input validation from the catalog schemas', () => {
       ['1M', 30],
       ['1w', 140],
       ['3d', 300],
-    ])('get_price_chart returns %s candles to the count asked (%i), as far back as the venue has them', async (interval, count) => {
-      const res = await callTool(base, 'get_price_chart', { market: 'ETH', interval, count }, { token: trader.token });
-      expect(res.status).toBe(200);
-      expect(res.body.data!['candles']).toHaveLength(count);
-      const times = (res.body.data!['candles'] as { time: number }[]).map((c) => c.time);
-      expect([...times].sort((a, b) => a - b)).toEqual(times);
-      expect(new Set(times).size).toBe(count);
-    });
+    ])(
+      'get_price_chart returns %s candles to the count asked (%i), as far back as the venue has them',
+      async (interval, count) => {
+        const res = await callTool(
+          base,
+          'get_price_chart',
+          { market: 'ETH', interval, count },
+          { token: trader.token },
+        );
+        expect(res.status).toBe(200);
+        expect(res.body.data!['candles']).toHaveLength(count);
+        const times = (res.body.data!['candles'] as { time: number }[]).map((c) => c.time);
+        expect([...times].sort((a, b) => a - b)).toEqual(times);
+        expect(new Set(times).size).toBe(count);
+      },
+    );
   });
 
   describe('generated bad-input sweep', () => {
-    it.each(TOOL_CATALOG.map((t) => t.name))('%s: every bad JSON argument is a 4xx envelope, never a 5xx', async (name) => {
-      const cases = badCases(VALID, 'json').filter((c) => c.tool === name);
-      expect(cases.length).toBeGreaterThanOrEqual(2);
-      const families = findTool(name)!.family === 'public' ? [{}, { token: trader.token }] : [{ token: trader.token }];
-      await inBatches(cases, 8, async (c) => {
-        for (const f of families) expectClientError(await callTool(base, name, c.args as Record<string, unknown>, f), `${name} POST ${c.label}`);
-      });
-    });
+    it.each(TOOL_CATALOG.map((t) => t.name))(
+      '%s: every bad JSON argument is a 4xx envelope, never a 5xx',
+      async (name) => {
+        const cases = badCases(VALID, 'json').filter((c) => c.tool === name);
+        expect(cases.length).toBeGreaterThanOrEqual(2);
+        const families =
+          findTool(name)!.family === 'public' ? [{}, { token: trader.token }] : [{ token: trader.token }];
+        await inBatches(cases, 8, async (c) => {
+          for (const f of families)
+            expectClientError(
+              await callTool(base, name, c.args as Record<string, unknown>, f),
+              `${name} POST ${c.label}`,
+            );
+        });
+      },
+    );
 
-    it.each(TOOL_CATALOG.map((t) => t.name))('%s: every bad query-string argument is a 4xx envelope, never a 5xx', async (name) => {
-      const cases = badCases(VALID, 'query').filter((c) => c.tool === name);
-      const families = findTool(name)!.family === 'public' ? [{}, { token: trader.token }] : [{ token: trader.token }];
-      await inBatches(cases, 8, async (c) => {
-        for (const f of families) expectClientError(await callTool(base, name, c.args as Record<string, unknown>, { ...f, method: 'GET' }), `${name} GET ${c.label}`);
-      });
-    });
+    it.each(TOOL_CATALOG.map((t) => t.name))(
+      '%s: every bad query-string argument is a 4xx envelope, never a 5xx',
+      async (name) => {
+        const cases = badCases(VALID, 'query').filter((c) => c.tool === name);
+        const families =
+          findTool(name)!.family === 'public' ? [{}, { token: trader.token }] : [{ token: trader.token }];
+        await inBatches(cases, 8, async (c) => {
+          for (const f of families)
+            expectClientError(
+              await callTool(base, name, c.args as Record<string, unknown>, { ...f, method: 'GET' }),
+              `${name} GET ${c.label}`,
+            );
+        });
+      },
+    );
 
-    it.each(TOOL_CATALOG.map((t) => t.name))('%s: bodies that are not a JSON object are refused with 4xx', async (name) => {
-      const bodies = ['[]', '"text"', '42', 'true', 'null', '{"a":', '{"a":1e999}', `{"x":"${'y'.repeat(300_000)}"}`, '\u0000'];
-      for (const rawBody of bodies) {
-        expectClientError(await callTool(base, name, undefined, { ...familyOf(name), token: familyOf(name).family ? trader.token : undefined, rawBody }), `${name} body ${rawBody.slice(0, 20)}`);
-      }
-      expectClientError(await callTool(base, name, undefined, { ...familyOf(name), token: familyOf(name).family ? trader.token : undefined, rawBody: 'a=1', contentType: 'text/plain' }), `${name} text body`);
-    });
+    it.each(TOOL_CATALOG.map((t) => t.name))(
+      '%s: bodies that are not a JSON object are refused with 4xx',
+      async (name) => {
+        const bodies = [
+          '[]',
+          '"text"',
+          '42',
+          'true',
+          'null',
+          '{"a":',
+          '{"a":1e999}',
+          `{"x":"${'y'.repeat(300_000)}"}`,
+          '\u0000',
+        ];
+        for (const rawBody of bodies) {
+          expectClientError(
+            await callTool(base, name, undefined, {
+              ...familyOf(name),
+              token: familyOf(name).family ? trader.token : undefined,
+              rawBody,
+            }),
+            `${name} body ${rawBody.slice(0, 20)}`,
+          );
+        }
+        expectClientError(
+          await callTool(base, name, undefined, {
+            ...familyOf(name),
+            token: familyOf(name).family ? trader.token : undefined,
+            rawBody: 'a=1',
+            contentType: 'text/plain',
+          }),
+          `${name} text body`,
+        );
+      },
+    );
   });
 });

@@ -14,5 +14,6 @@ export function outputValidator(name: string) {
 /** Fails with the validator's errors unless `data` matches the tool's output schema. */
 export function expectValidData(name: string, data: unknown): void {
   const validate = outputValidator(name);
-  if (!validate(data)) throw new Error(`${name} data does not match its output schema: ${ajv.errorsText(validate.errors)}`);
+  if (!validate(data))
+    throw new Error(`${name} data does not match its output schema: ${ajv.errorsText(validate.errors)}`);
 }

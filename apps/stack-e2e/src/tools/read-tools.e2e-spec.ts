@@ -1,7 +1,19 @@
 import { type TestStack, startTestStack } from '@paper/dev-stack';
 import { TOOL_CATALOG, publicTools, tradingTools } from '@paper/contracts';
 import { Redis } from 'ioredis';
-import { NO_RATE_LIMITS, REDIS_URL, TRADING_APPS, type Trader, callTool, connectTrader, livePrice, setVenuePrice, venueControl, waitFor, waitForPrices } from './tool-test-kit';
+import {
+  NO_RATE_LIMITS,
+  REDIS_URL,
+  TRADING_APPS,
+  type Trader,
+  callTool,
+  connectTrader,
+  livePrice,
+  setVenuePrice,
+  venueControl,
+  waitFor,
+  waitForPrices,
+} from './tool-test-kit';
 import { expectValidData, outputValidator } from './output-schemas';
 import { type TestIssuer, startTestIssuer } from './token-issuer';
 
@@ -33,7 +45,10 @@ describe('tool API: read tools over HTTP', () => {
   let base: string;
   beforeAll(async () => {
     issuer = await startTestIssuer();
-    stack = await startTestStack({ apps: [...TRADING_APPS], env: { OAUTH_JWKS_URL: issuer.jwksUrl, ...NO_RATE_LIMITS } });
+    stack = await startTestStack({
+      apps: [...TRADING_APPS],
+      env: { OAUTH_JWKS_URL: issuer.jwksUrl, ...NO_RATE_LIMITS },
+    });
     base = stack.baseUrl;
     issuer.bind(base);
     await waitForPrices(base);
@@ -41,20 +56,50 @@ describe('tool API: read tools over HTTP', () => {
     // Frozen venue prices; a winning BTC long and a losing ETH short closed, two positions left open.
     await venueControl(stack, 'freeze', { frozen: true });
     const btc = await livePrice(stack, 'BTC');
-    const win = await callTool(base, 'open_position', { market: 'BTC', side: 'long', marginUsd: 1000, leverage: 10 }, { token: trader.token });
+    const win = await callTool(
+      base,
+      'open_position',
+      { market: 'BTC', side: 'long', marginUsd: 1000, leverage: 10 },
+      { token: trader.token },
+    );
     expect(win.status).toBe(200);
     openIntentId = win.body.data!['intentId'];
     await movePrice('BTC', btc.mid, 102n);
-    const closed = await callTool(base, 'close_positions', { positionIds: [win.body.data!['position'].positionId] }, { token: trader.token });
+    const closed = await callTool(
+      base,
+      'close_positions',
+      { positionIds: [win.body.data!['position'].positionId] },
+      { token: trader.token },
+    );
     expect(closed.body.data!['results'][0].status).toBe('closed');
     expect(closed.body.data!['results'][0].pnlUsd).toBeGreaterThan(0);
     const eth = await livePrice(stack, 'ETH');
-    const lose = await callTool(base, 'open_position', { market: 'ETH', side: 'short', marginUsd: 500, leverage: 20 }, { token: trader.token });
+    const lose = await callTool(
+      base,
+      'open_position',
+      { market: 'ETH', side: 'short', marginUsd: 500, leverage: 20 },
+      { token: trader.token },
+    );
     await movePrice('ETH', eth.mid, 101n);
-    const lost = await callTool(base, 'close_positions', { positionIds: [lose.body.data!['position'].positionId] }, { token: trader.token });
+    const lost = await callTool(
+      base,
+      'close_positions',
+      { positionIds: [lose.body.data!['position'].positionId] },
+      { token: trader.token },
+    );
     expect(lost.body.data!['results'][0].pnlUsd).toBeLessThan(0);
-    await callTool(base, 'open_position', { market: 'BTC', side: 'short', marginUsd: 1000, leverage: 10 }, { token: trader.token });
-    await callTool(base, 'open_position', { market: 'ETH', side: 'long', marginUsd: 200, leverage: 50 }, { token: trader.token });
+    await callTool(
+      base,
+      'open_position',
+      { market: 'BTC', side: 'short', marginUsd: 1000, leverage: 10 },
+      { token: trader.token },
+    );
+    await callTool(
+      base,
+      'open_position',
+      { market: 'ETH', side: 'long', marginUsd: 200, leverage: 50 },
+      { token: trader.token },
+    );
   });
 
   /** Moves the venue mid of `market` to `percent`% of `from` and waits until the executor ingested it. */
@@ -85,7 +130,11 @@ describe('tool API: read tools over HTTP', () => {
     const open = body.data.tools.find((t) => t.name === 'open_position')!;
     expect(open.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
     expect(open.endpoints.public).toBeNull();
-    expect(open.endpoints.me).toMatchObject({ path: '/api/v1/me/tools/open_position', operationId: 'me_open_position', methods: ['POST'] });
+    expect(open.endpoints.me).toMatchObject({
+      path: '/api/v1/me/tools/open_position',
+      operationId: 'me_open_position',
+      methods: ['POST'],
+    });
     expect(open.description).toMatch(/confirmation/);
     const markets = body.data.tools.find((t) => t.name === 'get_markets')!;
     expect(markets.annotations.readOnlyHint).toBe(true);
@@ -98,33 +147,50 @@ describe('tool API: read tools over HTTP', () => {
       ['public', 'GET'],
       ['me', 'POST'],
       ['me', 'GET'],
-    ] as const)('runs on the %s family by %s with a summary and data matching its output schema', async (family, method) => {
-      const args = baseArgs(trader, openIntentId)[name]!;
-      const res = await callTool(base, name, args, { method, family, token: family === 'me' ? trader.token : undefined });
-      expect({ status: res.status, error: res.body.error }).toEqual({ status: 200, error: undefined });
-      expect(res.body.ok).toBe(true);
-      expect(typeof res.body.summary).toBe('string');
-      expect(res.body.summary!.length).toBeGreaterThan(10);
-      expectValidData(name, res.body.data);
-    });
+    ] as const)(
+      'runs on the %s family by %s with a summary and data matching its output schema',
+      async (family, method) => {
+        const args = baseArgs(trader, openIntentId)[name]!;
+        const res = await callTool(base, name, args, {
+          method,
+          family,
+          token: family === 'me' ? trader.token : undefined,
+        });
+        expect({ status: res.status, error: res.body.error }).toEqual({ status: 200, error: undefined });
+        expect(res.body.ok).toBe(true);
+        expect(typeof res.body.summary).toBe('string');
+        expect(res.body.summary!.length).toBeGreaterThan(10);
+        expectValidData(name, res.body.data);
+      },
+    );
   });
 
-  it.each(tradingTools().map((t) => t.name))('%s is only on /me: 401 on the public family, 405 for GET on /me', async (name) => {
-    const pub = await callTool(base, name, {}, {});
-    expect(pub.status).toBe(401);
-    expect(pub.body.error!.code).toBe('unauthorized');
-    expect(pub.body.error!.message).toContain(`/api/v1/me/tools/${name}`);
-    expect(pub.headers.get('www-authenticate')).toContain('Bearer');
-    const get = await callTool(base, name, {}, { method: 'GET', token: trader.token });
-    expect(get.status).toBe(405);
-    expect(get.body.error!.code).toBe('method_not_allowed');
-    expect(get.headers.get('allow')).toContain('POST');
-  });
+  it.each(tradingTools().map((t) => t.name))(
+    '%s is only on /me: 401 on the public family, 405 for GET on /me',
+    async (name) => {
+      const pub = await callTool(base, name, {}, {});
+      expect(pub.status).toBe(401);
+      expect(pub.body.error!.code).toBe('unauthorized');
+      expect(pub.body.error!.message).toContain(`/api/v1/me/tools/${name}`);
+      expect(pub.headers.get('www-authenticate')).toContain('Bearer');
+      const get = await callTool(base, name, {}, { method: 'GET', token: trader.token });
+      expect(get.status).toBe(405);
+      expect(get.body.error!.code).toBe('method_not_allowed');
+      expect(get.headers.get('allow')).toContain('POST');
+    },
+  );
 
   it('get_markets reports live prices, limits and open interest', async () => {
     const res = await callTool(base, 'get_markets', {}, { method: 'GET' });
     const [btc, eth] = res.body.data!['markets'];
-    expect(btc).toMatchObject({ market: 'BTC', maxLeverage: 1000, minMarginUsd: 10, minNotionalUsd: 10000, open: true, status: 'open' });
+    expect(btc).toMatchObject({
+      market: 'BTC',
+      maxLeverage: 1000,
+      minMarginUsd: 10,
+      minNotionalUsd: 10000,
+      open: true,
+      status: 'open',
+    });
     expect(eth.market).toBe('ETH');
     expect(btc.bid).toBeLessThanOrEqual(btc.ask);
     expect(btc.markPrice).toBeGreaterThanOrEqual(btc.bid);
@@ -178,29 +244,60 @@ describe('tool API: read tools over HTTP', () => {
   });
 
   it('coerces query-string numbers and refuses text where a number belongs', async () => {
-    const chart = await callTool(base, 'get_price_chart', { market: 'BTC', interval: '1h', count: '12' }, { method: 'GET' });
+    const chart = await callTool(
+      base,
+      'get_price_chart',
+      { market: 'BTC', interval: '1h', count: '12' },
+      { method: 'GET' },
+    );
     expect(chart.status).toBe(200);
     expect(chart.body.data!['candles']).toHaveLength(12);
     const stats = await callTool(base, 'get_protocol_stats', { days: '3' }, { method: 'GET' });
     expect(stats.body.data!['history']).toHaveLength(3);
-    const calc = await callTool(base, 'calculate_position', { market: 'BTC', side: 'short', marginUsd: '25.5', leverage: '400', entryPrice: '100000' }, { method: 'GET' });
+    const calc = await callTool(
+      base,
+      'calculate_position',
+      { market: 'BTC', side: 'short', marginUsd: '25.5', leverage: '400', entryPrice: '100000' },
+      { method: 'GET' },
+    );
     expect(calc.body.data).toMatchObject({ marginUsd: 25.5, leverage: 400, entryPrice: 100000, notionalUsd: 10200 });
     const bad = await callTool(base, 'get_protocol_stats', { days: 'seven' }, { method: 'GET' });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toEqual({ code: 'invalid_arguments', message: expect.stringContaining('"days" must be a number, got "seven"') });
+    expect(bad.body.error).toEqual({
+      code: 'invalid_arguments',
+      message: expect.stringContaining('"days" must be a number, got "seven"'),
+    });
   });
 
   it('calculate_position defaults the entry to the live ask for a long and the live bid for a short', async () => {
     const price = await livePrice(stack, 'BTC');
-    const long = await callTool(base, 'calculate_position', { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1000, exitPrice: 1 });
-    const short = await callTool(base, 'calculate_position', { market: 'BTC', side: 'short', marginUsd: 12, leverage: 1000 });
+    const long = await callTool(base, 'calculate_position', {
+      market: 'BTC',
+      side: 'long',
+      marginUsd: 10,
+      leverage: 1000,
+      exitPrice: 1,
+    });
+    const short = await callTool(base, 'calculate_position', {
+      market: 'BTC',
+      side: 'short',
+      marginUsd: 12,
+      leverage: 1000,
+    });
     expect(long.body.data).toMatchObject({ entrySource: 'live_ask', entryPrice: Number(price.ask) / 10 });
     expect(long.body.data!['exit']).toMatchObject({ liquidated: true, pnlUsd: -10 });
     expect(short.body.data).toMatchObject({ entrySource: 'live_bid', entryPrice: Number(price.bid) / 10, exit: null });
   });
 
   it('calculate_position settles with the exchange formula (win curve and 2% fee)', async () => {
-    const res = await callTool(base, 'calculate_position', { market: 'BTC', side: 'long', marginUsd: 1000, leverage: 10, entryPrice: 100000, exitPrice: 101000 });
+    const res = await callTool(base, 'calculate_position', {
+      market: 'BTC',
+      side: 'long',
+      marginUsd: 1000,
+      leverage: 10,
+      entryPrice: 100000,
+      exitPrice: 101000,
+    });
     const d = res.body.data!;
     expect(d['winFeePercent']).toBe(2);
     expect(d['bustPrice']).toBe(90042.8);
@@ -208,13 +305,20 @@ describe('tool API: read tools over HTTP', () => {
     expect(d['exit'].pnlUsd).toBeLessThan(d['exit'].rawPnlUsd * 0.9);
     expect(d['exit'].feeUsd).toBeGreaterThan(0);
     expect(d['exchangeLimits']).toEqual({ accepted: true, issue: null });
-    const small = await callTool(base, 'calculate_position', { market: 'BTC', side: 'long', marginUsd: 5, leverage: 10, entryPrice: 100000 });
+    const small = await callTool(base, 'calculate_position', {
+      market: 'BTC',
+      side: 'long',
+      marginUsd: 5,
+      leverage: 10,
+      entryPrice: 100000,
+    });
     expect(small.body.data!['exchangeLimits'].accepted).toBe(false);
     expect(small.body.data!['exchangeLimits'].issue).toContain('below');
   });
 
   it('get_leaderboard sorts by every sortKey both ways, pages by 25 and filters with q', async () => {
-    const keys = (outputValidator('get_leaderboard').schema as { properties: Record<string, { enum?: string[] }> }).properties['sortKey']!.enum!;
+    const keys = (outputValidator('get_leaderboard').schema as { properties: Record<string, { enum?: string[] }> })
+      .properties['sortKey']!.enum!;
     expect(keys).toHaveLength(12);
     for (const sortKey of keys) {
       for (const sortDir of ['asc', 'desc']) {
@@ -237,10 +341,23 @@ describe('tool API: read tools over HTTP', () => {
 
   it('get_top_trades and get_recent_trades report the trades, with market and wallet filters', async () => {
     const top = await callTool(base, 'get_top_trades', { window: '24h' });
-    expect(top.body.data!['trades'][0]).toMatchObject({ trader: trader.wallet, market: 'BTC', side: 'long', leverage: 10, status: 'closed' });
+    expect(top.body.data!['trades'][0]).toMatchObject({
+      trader: trader.wallet,
+      market: 'BTC',
+      side: 'long',
+      leverage: 10,
+      status: 'closed',
+    });
     expect(top.body.data!['trades'][0].pnlUsd).toBeGreaterThan(0);
     const recent = await callTool(base, 'get_recent_trades', { wallet: trader.wallet });
-    expect(recent.body.data!['trades'].map((t: { type: string }) => t.type).sort()).toEqual(['close', 'close', 'open', 'open', 'open', 'open']);
+    expect(recent.body.data!['trades'].map((t: { type: string }) => t.type).sort()).toEqual([
+      'close',
+      'close',
+      'open',
+      'open',
+      'open',
+      'open',
+    ]);
     const eth = await callTool(base, 'get_recent_trades', { market: 'ETH' });
     expect(eth.body.data!['trades'].every((t: { market: string }) => t.market === 'ETH')).toBe(true);
     expect(eth.body.data!['trades']).toHaveLength(3);
@@ -264,23 +381,41 @@ describe('tool API: read tools over HTTP', () => {
     expect(stats.body.data).toMatchObject({ openPositions: 2, openNotionalUsd: 20000, traders: 1 });
     expect(stats.body.data!['history'][1].volumeUsd).toBeGreaterThanOrEqual(60000);
     const map = await callTool(base, 'get_liquidation_map', { market: 'BTC' });
-    expect(map.body.data!['totals']).toEqual({ longs: { notionalUsd: 0, count: 0 }, shorts: { notionalUsd: 10000, count: 1 } });
+    expect(map.body.data!['totals']).toEqual({
+      longs: { notionalUsd: 0, count: 0 },
+      shorts: { notionalUsd: 10000, count: 1 },
+    });
     expect(map.body.data!['largestClusters'][0]).toMatchObject({ side: 'short', count: 1 });
     const deposit = await callTool(base, 'get_deposit_info', {}, { token: trader.token });
-    expect(deposit.body.data).toMatchObject({ minimumDepositUsd: 10, activationFeeUsd: 1, activated: true, mode: 'paper' });
+    expect(deposit.body.data).toMatchObject({
+      minimumDepositUsd: 10,
+      activationFeeUsd: 1,
+      activated: true,
+      mode: 'paper',
+    });
     expect(deposit.body.data!['depositAddress']).toMatch(/^0x[0-9a-f]{40}$/);
   });
 
   it('get_trading_permissions and GET /api/v1/me describe the connection', async () => {
     const perms = await callTool(base, 'get_trading_permissions', {}, { token: trader.token });
-    expect(perms.body.data).toMatchObject({ connected: true, wallet: trader.wallet, canTrade: true, session: { active: true, address: trader.sessionKey } });
+    expect(perms.body.data).toMatchObject({
+      connected: true,
+      wallet: trader.wallet,
+      canTrade: true,
+      session: { active: true, address: trader.sessionKey },
+    });
     expect(perms.body.data!['daily'].usedUsd).toBe(40000);
     const anonymous = await callTool(base, 'get_trading_permissions', {});
     expect(anonymous.body.data).toMatchObject({ connected: false, canTrade: false });
     const me = await fetch(`${base}/api/v1/me`, { headers: { authorization: `Bearer ${trader.token}` } });
     const body = (await me.json()) as { ok: boolean; data: Record<string, unknown> };
     expect(me.status).toBe(200);
-    expect(body.data).toMatchObject({ wallet: trader.wallet, mode: 'paper', canTrade: true, guardrails: expect.objectContaining({ requireConfirmation: false }) });
+    expect(body.data).toMatchObject({
+      wallet: trader.wallet,
+      mode: 'paper',
+      canTrade: true,
+      guardrails: expect.objectContaining({ requireConfirmation: false }),
+    });
     const noToken = await fetch(`${base}/api/v1/me`);
     expect(noToken.status).toBe(401);
     expect(noToken.headers.get('www-authenticate')).toMatch(/^Bearer /);
@@ -318,9 +453,16 @@ describe('tool API: read tools over HTTP', () => {
       ['application/x-www-form-urlencoded', { token: trader.token }],
       ['multipart/form-data; boundary=x', { token: trader.token }],
     ] as const) {
-      const refused = await callTool(base, 'calculate_position', undefined, { ...o, rawBody: 'market=BTC&side=long&marginUsd=10&leverage=2', contentType });
+      const refused = await callTool(base, 'calculate_position', undefined, {
+        ...o,
+        rawBody: 'market=BTC&side=long&marginUsd=10&leverage=2',
+        contentType,
+      });
       expect(refused.status).toBe(415);
-      expect(refused.body.error).toEqual({ code: 'unsupported_media_type', message: expect.stringContaining('Content-Type: application/json') });
+      expect(refused.body.error).toEqual({
+        code: 'unsupported_media_type',
+        message: expect.stringContaining('Content-Type: application/json'),
+      });
     }
     const broken = await callTool(base, 'get_markets', undefined, { rawBody: '{"market":' });
     expect(broken.status).toBe(400);
@@ -330,7 +472,12 @@ describe('tool API: read tools over HTTP', () => {
   it('caches public results for 5 seconds in Redis, shared by replicas, and never caches /me', async () => {
     const args = { market: 'BTC', side: 'long', marginUsd: 77, leverage: 200 };
     const first = await callTool(base, 'calculate_position', args);
-    const second = await callTool(base, 'calculate_position', { leverage: 200, marginUsd: 77, side: 'long', market: 'BTC' }, { method: 'GET' });
+    const second = await callTool(
+      base,
+      'calculate_position',
+      { leverage: 200, marginUsd: 77, side: 'long', market: 'BTC' },
+      { method: 'GET' },
+    );
     expect(first.headers.get('x-cache')).toBe('MISS');
     expect(second.headers.get('x-cache')).toBe('HIT');
     expect(second.headers.get('cache-control')).toMatch(/^public, max-age=[1-5]$/);
@@ -345,17 +492,25 @@ describe('tool API: read tools over HTTP', () => {
     const me = await callTool(base, 'calculate_position', args, { token: trader.token });
     expect(me.headers.get('cache-control')).toBe('private, no-store');
     expect(me.headers.get('x-cache')).toBeNull();
-    const third = await waitFor('the cache entry to expire', async () => {
-      const res = await callTool(base, 'calculate_position', args);
-      return res.headers.get('x-cache') === 'MISS' ? res : undefined;
-    }, 10000);
+    const third = await waitFor(
+      'the cache entry to expire',
+      async () => {
+        const res = await callTool(base, 'calculate_position', args);
+        return res.headers.get('x-cache') === 'MISS' ? res : undefined;
+      },
+      10000,
+    );
     expect(third.status).toBe(200);
   });
 
   it('opens CORS on public endpoints, with preflight', async () => {
     const preflight = await fetch(`${base}/api/v1/tools/get_markets`, {
       method: 'OPTIONS',
-      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: 'https://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');

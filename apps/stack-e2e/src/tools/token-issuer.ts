@@ -45,7 +45,11 @@ export async function startTestIssuer(port = 0): Promise<TestIssuer> {
     },
     async mint(o) {
       const now = Math.floor(Date.now() / 1000);
-      const claims: Record<string, unknown> = { wallet: o.wallet.toLowerCase(), scope: o.scope ?? 'trade:read trade:write', client_id: o.clientId ?? 'test-client' };
+      const claims: Record<string, unknown> = {
+        wallet: o.wallet.toLowerCase(),
+        scope: o.scope ?? 'trade:read trade:write',
+        client_id: o.clientId ?? 'test-client',
+      };
       if (o.sessionKey) claims['session_key'] = o.sessionKey.toLowerCase();
       return new SignJWT(claims)
         .setProtectedHeader({ alg: 'ES256', kid: 'test-key', typ: 'at+jwt' })

@@ -28,7 +28,12 @@ describe('tool API: upstream failures and rate limits', () => {
   beforeAll(async () => {
     stack = await startTestStack({
       apps: ['venue-sim', 'tools-gateway'],
-      env: { RATE_LIMIT_PUBLIC_PER_SECOND: '2', RATE_LIMIT_PUBLIC_BURST: '6', SIM_WEIGHT_PER_MINUTE: '150', UPSTREAM_RETRIES: '1' },
+      env: {
+        RATE_LIMIT_PUBLIC_PER_SECOND: '2',
+        RATE_LIMIT_PUBLIC_BURST: '6',
+        SIM_WEIGHT_PER_MINUTE: '150',
+        UPSTREAM_RETRIES: '1',
+      },
     });
     gateway = stack.appUrls['tools-gateway']!;
   });
@@ -44,9 +49,19 @@ describe('tool API: upstream failures and rate limits', () => {
     expect(markets.body.error!.message).toMatch(/retry/i);
     expect(Number(markets.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(markets.headers.get('cache-control')).toBe('no-store');
-    const live = await callTool(gateway, 'calculate_position', { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1000 }, as());
+    const live = await callTool(
+      gateway,
+      'calculate_position',
+      { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1000 },
+      as(),
+    );
     expect(live.status).toBe(502);
-    const given = await callTool(gateway, 'calculate_position', { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1000, entryPrice: 100000 }, as());
+    const given = await callTool(
+      gateway,
+      'calculate_position',
+      { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1000, entryPrice: 100000 },
+      as(),
+    );
     expect(given.status).toBe(200);
     expect(given.body.data!['bustPrice']).toBe(99947.5);
   });
@@ -56,7 +71,10 @@ describe('tool API: upstream failures and rate limits', () => {
     try {
       const res = await callTool(gateway, 'get_price_chart', { market: 'BTC', count: 10 }, as());
       expect(res.status).toBe(502);
-      expect(res.body).toEqual({ ok: false, error: { code: 'upstream_unavailable', message: expect.stringMatching(/try again/i) } });
+      expect(res.body).toEqual({
+        ok: false,
+        error: { code: 'upstream_unavailable', message: expect.stringMatching(/try again/i) },
+      });
       expect(res.headers.get('retry-after')).toBe('2');
       const chart = await fetch(`${gateway}/charts/BTC?count=10`, as());
       expect(chart.status).toBe(502);
@@ -89,15 +107,24 @@ describe('tool API: upstream failures and rate limits', () => {
       .setSubject(WALLET)
       .setExpirationTime('5m')
       .sign(privateKey);
-    expectUnavailable(await callTool(gateway, 'get_account', {}, { ...as(), token }), 'auth_unavailable', 'a tool on /me');
+    expectUnavailable(
+      await callTool(gateway, 'get_account', {}, { ...as(), token }),
+      'auth_unavailable',
+      'a tool on /me',
+    );
     const me = await fetch(`${gateway}/api/v1/me`, { headers: { ...as().headers, authorization: `Bearer ${token}` } });
-    expectUnavailable({ status: me.status, body: (await me.json()) as CallResult['body'], headers: me.headers }, 'auth_unavailable', 'GET /api/v1/me');
+    expectUnavailable(
+      { status: me.status, body: (await me.json()) as CallResult['body'], headers: me.headers },
+      'auth_unavailable',
+      'GET /api/v1/me',
+    );
   });
 
   it('limits each caller with 429 rate_limited and Retry-After, independently of other callers', async () => {
     const caller = as();
     const answers = [];
-    for (let i = 0; i < 10; i += 1) answers.push(await callTool(gateway, 'get_protocol_stats', {}, { ...caller, method: 'GET' }));
+    for (let i = 0; i < 10; i += 1)
+      answers.push(await callTool(gateway, 'get_protocol_stats', {}, { ...caller, method: 'GET' }));
     const limited = answers.filter((a) => a.status === 429);
     expect(limited.length).toBeGreaterThanOrEqual(1);
     expect(answers.slice(0, 6).every((a) => a.status !== 429)).toBe(true);
@@ -146,9 +173,17 @@ describe('tool API: the exchange database goes away', () => {
       ['cancel_intent', { intentId: `0x${'ab'.repeat(32)}` }, { token }],
     ];
     for (const [name, args, o] of calls) {
-      expectUnavailable(await callTool(gateway, name, args, { ...o, family: o.token ? 'me' : 'public' }), 'exchange_unavailable', `${name}${o.token ? ' on /me' : ''}`);
+      expectUnavailable(
+        await callTool(gateway, name, args, { ...o, family: o.token ? 'me' : 'public' }),
+        'exchange_unavailable',
+        `${name}${o.token ? ' on /me' : ''}`,
+      );
     }
     const me = await fetch(`${gateway}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
-    expectUnavailable({ status: me.status, body: (await me.json()) as CallResult['body'], headers: me.headers }, 'exchange_unavailable', 'GET /api/v1/me');
+    expectUnavailable(
+      { status: me.status, body: (await me.json()) as CallResult['body'], headers: me.headers },
+      'exchange_unavailable',
+      'GET /api/v1/me',
+    );
   });
 });

@@ -30,7 +30,12 @@ export interface CallOptions {
 }
 
 /** Calls a tool over HTTP: POST with a JSON body, or GET with a query string. */
-export async function callTool(baseUrl: string, name: string, args: Record<string, unknown> | undefined, o: CallOptions = {}): Promise<CallResult> {
+export async function callTool(
+  baseUrl: string,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  o: CallOptions = {},
+): Promise<CallResult> {
   const family = o.family ?? (o.token ? 'me' : 'public');
   const method = o.method ?? 'POST';
   let url = `${baseUrl}/api/v1/${family === 'me' ? 'me/' : ''}tools/${name}`;
@@ -75,7 +80,11 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
   throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
 }
 
-export async function sql<T = Record<string, unknown>>(stack: TestStack, text: string, params: unknown[] = []): Promise<T[]> {
+export async function sql<T = Record<string, unknown>>(
+  stack: TestStack,
+  text: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const client = new Client({ connectionString: stack.database.url });
   await client.connect();
   try {
@@ -115,7 +124,11 @@ export interface ConnectOptions {
  * key with guardrails, the executor registers it (session-keys queue), the encrypted private key is
  * stored in the oauth schema, the account is funded through the paper faucet, and a token is minted.
  */
-export async function connectTrader(stack: TestStack, issuer: TestIssuer, options: ConnectOptions = {}): Promise<Trader> {
+export async function connectTrader(
+  stack: TestStack,
+  issuer: TestIssuer,
+  options: ConnectOptions = {},
+): Promise<Trader> {
   const ownerPrivateKey = generatePrivateKey();
   const owner = privateKeyToAccount(ownerPrivateKey);
   const sessionPrivateKey = generatePrivateKey();
@@ -126,7 +139,10 @@ export async function connectTrader(stack: TestStack, issuer: TestIssuer, option
   const expiresAt = Math.floor(Date.now() / 1000) + 86_400;
   const approval = approvalFromGuardrails(wallet, sessionKey, guardrails, BigInt(expiresAt));
   const signature = await signApproval(approval, ownerPrivateKey);
-  const queue = new Queue(SESSION_KEYS_QUEUE.queue, { connection: redisOptions(stack.redisUrl), prefix: `${stack.redisPrefix}:bull` });
+  const queue = new Queue(SESSION_KEYS_QUEUE.queue, {
+    connection: redisOptions(stack.redisUrl),
+    prefix: `${stack.redisPrefix}:bull`,
+  });
   try {
     await queue.add(
       'register-session-key',
@@ -145,7 +161,14 @@ export async function connectTrader(stack: TestStack, issuer: TestIssuer, option
       stack,
       `INSERT INTO oauth.session_key_secrets (address, wallet, encrypted_private_key, client_id, grant_id, guardrails, label, expires_at)
        VALUES ($1, $2, $3, 'test-client', $4, $5, 'e2e', to_timestamp($6))`,
-      [sessionKey, wallet, new SessionKeyVault(DEV_ENCRYPTION_KEY).encrypt(sessionPrivateKey), `grant-${sessionKey}`, JSON.stringify(guardrails), expiresAt],
+      [
+        sessionKey,
+        wallet,
+        new SessionKeyVault(DEV_ENCRYPTION_KEY).encrypt(sessionPrivateKey),
+        `grant-${sessionKey}`,
+        JSON.stringify(guardrails),
+        expiresAt,
+      ],
     );
   }
   if ((options.fundUsd ?? 10_000) > 0) await fund(stack, wallet, options.fundUsd ?? 10_000);
@@ -159,7 +182,11 @@ export async function fund(stack: TestStack, wallet: string, usd: number): Promi
     ['/dev/faucet', { wallet, usdc: String(usd + 1), eth: '0.01' }],
     ['/dev/deposit', { wallet, usdc: String(usd + 1), sweep: true }],
   ] as const) {
-    const res = await fetch(`${executor}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${executor}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
   }
 }
@@ -181,11 +208,25 @@ export const NO_RATE_LIMITS = {
 
 /** Waits until the executor's price ingest has written live prices the gateway can read. */
 export async function waitForPrices(baseUrl: string): Promise<void> {
-  await waitFor('live prices', async () => {
-    const res = await callTool(baseUrl, 'calculate_position', { market: 'ETH', side: 'short', marginUsd: 10, leverage: 1000 }, { method: 'GET' });
-    const btc = await callTool(baseUrl, 'calculate_position', { market: 'BTC', side: 'short', marginUsd: 10, leverage: 1000 }, { method: 'GET' });
-    return res.status === 200 && btc.status === 200 ? true : undefined;
-  }, 60000);
+  await waitFor(
+    'live prices',
+    async () => {
+      const res = await callTool(
+        baseUrl,
+        'calculate_position',
+        { market: 'ETH', side: 'short', marginUsd: 10, leverage: 1000 },
+        { method: 'GET' },
+      );
+      const btc = await callTool(
+        baseUrl,
+        'calculate_position',
+        { market: 'BTC', side: 'short', marginUsd: 10, leverage: 1000 },
+        { method: 'GET' },
+      );
+      return res.status === 200 && btc.status === 200 ? true : undefined;
+    },
+    60000,
+  );
 }
 
 /** Sets a venue price (the executor ingests it within its poll interval). */
@@ -208,7 +249,10 @@ export async function venueControl(stack: TestStack, path: string, body: unknown
 }
 
 /** The live mid/bid/ask the executor last stored (scaled integers). */
-export async function livePrice(stack: TestStack, market: 'BTC' | 'ETH'): Promise<{ bid: bigint; ask: bigint; mid: bigint; ts: number }> {
+export async function livePrice(
+  stack: TestStack,
+  market: 'BTC' | 'ETH',
+): Promise<{ bid: bigint; ask: bigint; mid: bigint; ts: number }> {
   const redis = new Redis(REDIS_URL);
   try {
     const hash = await redis.hgetall(`${stack.redisPrefix}:prices:${market}`);

@@ -5,14 +5,22 @@ import { LONG_BTC, useTradingSuite } from './trading-suite';
 describe('tool API: closing, cancelling, and intents that are pending or not queued', () => {
   // One intent at a time, so a cancel queued ahead of its target is always executed first.
   const suite = useTradingSuite({ INTENT_WAIT_MS: '3000', INTENT_CONCURRENCY: '1' });
-  const intentStatus = async (intentId: string) => (await callTool(suite.base, 'get_intent_status', { intentId })).body.data!;
+  const intentStatus = async (intentId: string) =>
+    (await callTool(suite.base, 'get_intent_status', { intentId })).body.data!;
 
   it('closes more than 12 positions in several signed intents and reports each settled result', async () => {
-    const t = await connectTrader(suite.stack, suite.issuer, { guardrails: { requireConfirmation: false }, fundUsd: 2000 });
+    const t = await connectTrader(suite.stack, suite.issuer, {
+      guardrails: { requireConfirmation: false },
+      fundUsd: 2000,
+    });
     const ids: string[] = [];
     for (let i = 0; i < 13; i += 1) {
       // 100x: the bust price is about 1% away, so the live price's drift cannot liquidate them before the close.
-      const res = await suite.me('open_position', { ...LONG_BTC, marginUsd: 100, leverage: 100, market: i % 2 ? 'ETH' : 'BTC' }, t);
+      const res = await suite.me(
+        'open_position',
+        { ...LONG_BTC, marginUsd: 100, leverage: 100, market: i % 2 ? 'ETH' : 'BTC' },
+        t,
+      );
       expect(res.body.data!['status']).toBe('filled');
       ids.push(res.body.data!['position'].positionId);
     }
@@ -33,7 +41,10 @@ describe('tool API: closing, cancelling, and intents that are pending or not que
   });
 
   it('closes all positions of one market with all=true and market', async () => {
-    const t = await connectTrader(suite.stack, suite.issuer, { guardrails: { requireConfirmation: false }, fundUsd: 1000 });
+    const t = await connectTrader(suite.stack, suite.issuer, {
+      guardrails: { requireConfirmation: false },
+      fundUsd: 1000,
+    });
     await suite.me('open_position', LONG_BTC, t);
     await suite.me('open_position', { ...LONG_BTC, market: 'ETH' }, t);
     const res = await suite.me('close_positions', { all: true, market: 'ETH' }, t);
@@ -88,7 +99,9 @@ describe('tool API: closing, cancelling, and intents that are pending or not que
 
       const account = await suite.me('get_account', {}, t);
       expect(account.body.data!['pendingIntents']).toEqual(
-        expect.arrayContaining([expect.objectContaining({ intentId: openIntent, kind: 'open', market: 'BTC', marginUsd: 10 })]),
+        expect.arrayContaining([
+          expect.objectContaining({ intentId: openIntent, kind: 'open', market: 'BTC', marginUsd: 10 }),
+        ]),
       );
       const cancel = await suite.me('cancel_intent', { intentId: openIntent }, t);
       expect(cancel.status).toBe(200);
@@ -104,7 +117,11 @@ describe('tool API: closing, cancelling, and intents that are pending or not que
         });
       expect(await settled(openIntent)).toMatchObject({ status: 'cancelled', pending: false });
       expect(await settled(closeIntent)).toMatchObject({ status: 'executed', positionIds: [positionId] });
-      const positions = await sql<{ id: string; status: string }>(suite.stack, `SELECT id::text AS id, status FROM exchange.positions WHERE wallet = $1`, [t.wallet]);
+      const positions = await sql<{ id: string; status: string }>(
+        suite.stack,
+        `SELECT id::text AS id, status FROM exchange.positions WHERE wallet = $1`,
+        [t.wallet],
+      );
       expect(positions).toEqual([{ id: positionId, status: 'closed' }]);
     } finally {
       if (!restarted) await suite.stack.restartApp('trading-executor');
@@ -114,8 +131,14 @@ describe('tool API: closing, cancelling, and intents that are pending or not que
   it('answers 503 with Retry-After and releases the quote when the inbox cannot be written: nothing was accepted', async () => {
     const quoteId = await suite.preview(LONG_BTC);
     const before = await sql<{ n: number }>(suite.stack, `SELECT count(*)::int AS n FROM exchange.intents`);
-    await sql(suite.stack, `CREATE FUNCTION exchange.inbox_down() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'inbox unavailable'; END $$`);
-    await sql(suite.stack, `CREATE TRIGGER inbox_down BEFORE INSERT ON exchange.intents FOR EACH ROW EXECUTE FUNCTION exchange.inbox_down()`);
+    await sql(
+      suite.stack,
+      `CREATE FUNCTION exchange.inbox_down() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'inbox unavailable'; END $$`,
+    );
+    await sql(
+      suite.stack,
+      `CREATE TRIGGER inbox_down BEFORE INSERT ON exchange.intents FOR EACH ROW EXECUTE FUNCTION exchange.inbox_down()`,
+    );
     let refused;
     try {
       refused = await suite.me('open_position', { ...LONG_BTC, quoteId });

@@ -1,6 +1,15 @@
 import { type TestStack, startTestStack } from '@paper/dev-stack';
 import { Redis } from 'ioredis';
-import { type CallResult, NO_RATE_LIMITS, REDIS_URL, TRADING_APPS, type Trader, callTool, connectTrader, waitForPrices } from './tool-test-kit';
+import {
+  type CallResult,
+  NO_RATE_LIMITS,
+  REDIS_URL,
+  TRADING_APPS,
+  type Trader,
+  callTool,
+  connectTrader,
+  waitForPrices,
+} from './tool-test-kit';
 import { type TestIssuer, startTestIssuer } from './token-issuer';
 
 export const LONG_BTC = { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1000 } as const;
@@ -37,7 +46,10 @@ export function useTradingSuite(env: Record<string, string> = {}): TradingSuite 
 
   beforeAll(async () => {
     suite.issuer = await startTestIssuer();
-    suite.stack = await startTestStack({ apps: [...TRADING_APPS], env: { OAUTH_JWKS_URL: suite.issuer.jwksUrl, ...NO_RATE_LIMITS, ...env } });
+    suite.stack = await startTestStack({
+      apps: [...TRADING_APPS],
+      env: { OAUTH_JWKS_URL: suite.issuer.jwksUrl, ...NO_RATE_LIMITS, ...env },
+    });
     suite.base = suite.stack.baseUrl;
     suite.issuer.bind(suite.base);
     suite.redis = new Redis(REDIS_URL);

@@ -14,13 +14,26 @@ describe('tool API: trading tools over HTTP', () => {
       expect(d['validForSeconds']).toBeGreaterThanOrEqual(179);
       expect(Date.parse(d['expiresAt']) - Date.now()).toBeGreaterThan(170_000);
       expect(Date.parse(d['expiresAt']) - Date.now()).toBeLessThanOrEqual(180_000);
-      expect(d).toMatchObject({ market: 'ETH', side: 'short', marginUsd: 100, leverage: 100, notionalUsd: 10000, confirmationRequired: true });
+      expect(d).toMatchObject({
+        market: 'ETH',
+        side: 'short',
+        marginUsd: 100,
+        leverage: 100,
+        notionalUsd: 10000,
+        confirmationRequired: true,
+      });
       expect(d['bustPrice']).toBeGreaterThan(d['estimatedEntryPrice']);
       expect(d['scenarios'].map((s: { label: string }) => s.label)).toEqual(['-5%', '-1%', '+1%', '+5%', 'bust']);
       expect(d['scenarios'].at(-1)).toMatchObject({ liquidated: true, pnlUsd: -100 });
       expect(res.body.summary).toContain(d['quoteId']);
       const stored = await suite.quote(d['quoteId']);
-      expect(stored).toMatchObject({ wallet: suite.trader.wallet, market: 'ETH', side: 'short', marginMicro: '100000000', leverage: '100' });
+      expect(stored).toMatchObject({
+        wallet: suite.trader.wallet,
+        market: 'ETH',
+        side: 'short',
+        marginMicro: '100000000',
+        leverage: '100',
+      });
     });
 
     it('opens with a matching quote, reports the fill, and refuses to reuse the quote', async () => {
@@ -30,14 +43,23 @@ describe('tool API: trading tools over HTTP', () => {
       expectValidData('open_position', res.body.data);
       expect(res.body.data!['status']).toBe('filled');
       expect(res.body.data!['intentId']).toMatch(/^0x[0-9a-f]{64}$/);
-      expect(res.body.data!['position']).toMatchObject({ market: 'BTC', side: 'long', marginUsd: 10, leverage: 1000, notionalUsd: 10000 });
+      expect(res.body.data!['position']).toMatchObject({
+        market: 'BTC',
+        side: 'long',
+        marginUsd: 10,
+        leverage: 1000,
+        notionalUsd: 10000,
+      });
       expect(res.body.data!['position'].positionId).toMatch(/^\d+$/);
       expect(res.body.summary).toContain('Opened long BTC');
       const again = await suite.me('open_position', { ...LONG_BTC, quoteId });
       expect(again.status).toBe(400);
       expect(again.body.error!.code).toBe('quote_used');
       const status = await callTool(suite.base, 'get_intent_status', { intentId: res.body.data!['intentId'] });
-      expect(status.body.data).toMatchObject({ status: 'executed', positionIds: [res.body.data!['position'].positionId] });
+      expect(status.body.data).toMatchObject({
+        status: 'executed',
+        positionIds: [res.body.data!['position'].positionId],
+      });
     });
 
     it('requires a quote when the owner enabled confirmations', async () => {
@@ -82,8 +104,15 @@ describe('tool API: trading tools over HTTP', () => {
     });
 
     it('opens without a quote when the owner turned confirmations off', async () => {
-      const relaxed = await connectTrader(suite.stack, suite.issuer, { guardrails: { requireConfirmation: false }, fundUsd: 100 });
-      const res = await suite.me('open_position', { market: 'ETH', side: 'long', marginUsd: 20, leverage: 500 }, relaxed);
+      const relaxed = await connectTrader(suite.stack, suite.issuer, {
+        guardrails: { requireConfirmation: false },
+        fundUsd: 100,
+      });
+      const res = await suite.me(
+        'open_position',
+        { market: 'ETH', side: 'long', marginUsd: 20, leverage: 500 },
+        relaxed,
+      );
       expect(res.status).toBe(200);
       expect(res.body.data!['status']).toBe('filled');
     });
@@ -111,7 +140,10 @@ describe('tool API: trading tools over HTTP', () => {
     });
 
     it('refuses a second open beyond maxOpenPositions, at preview and at open', async () => {
-      const t = await connectTrader(suite.stack, suite.issuer, { guardrails: { maxOpenPositions: 1, requireConfirmation: false }, fundUsd: 1000 });
+      const t = await connectTrader(suite.stack, suite.issuer, {
+        guardrails: { maxOpenPositions: 1, requireConfirmation: false },
+        fundUsd: 1000,
+      });
       expect((await suite.me('open_position', LONG_BTC, t)).status).toBe(200);
       const second = await suite.me('open_position', LONG_BTC, t);
       expect(second.status).toBe(400);
@@ -140,7 +172,9 @@ describe('tool API: trading tools over HTTP', () => {
       ['another suite.issuer', { issuer: 'https://elsewhere.example' }, 'invalid_token'],
       ['a key outside the JWKS', { foreignKey: true }, 'invalid_token'],
     ])('answers 401 with a Bearer challenge for %s', async (_label, mint, code) => {
-      const token = mint ? await suite.issuer.mint({ wallet: suite.trader.wallet, sessionKey: suite.trader.sessionKey, ...mint }) : undefined;
+      const token = mint
+        ? await suite.issuer.mint({ wallet: suite.trader.wallet, sessionKey: suite.trader.sessionKey, ...mint })
+        : undefined;
       const res = await callTool(suite.base, 'get_account', {}, { family: 'me', token });
       expect(res.status).toBe(401);
       expect(res.body.error!.code).toBe(code);
@@ -150,20 +184,33 @@ describe('tool API: trading tools over HTTP', () => {
     });
 
     it('answers 401 for a malformed Authorization header', async () => {
-      const res = await callTool(suite.base, 'get_account', {}, { family: 'me', headers: { authorization: 'Basic abc' } });
+      const res = await callTool(
+        suite.base,
+        'get_account',
+        {},
+        { family: 'me', headers: { authorization: 'Basic abc' } },
+      );
       expect(res.status).toBe(401);
       expect(res.body.error!.code).toBe('invalid_token');
     });
 
     it('requires trade:read for every tool and trade:write for trading tools (403 insufficient_scope)', async () => {
-      const readOnly = await suite.issuer.mint({ wallet: suite.trader.wallet, sessionKey: suite.trader.sessionKey, scope: 'trade:read' });
+      const readOnly = await suite.issuer.mint({
+        wallet: suite.trader.wallet,
+        sessionKey: suite.trader.sessionKey,
+        scope: 'trade:read',
+      });
       const previewRes = await callTool(suite.base, 'preview_trade', LONG_BTC, { token: readOnly });
       expect(previewRes.status).toBe(403);
       expect(previewRes.body.error!.code).toBe('insufficient_scope');
       expect(previewRes.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
       expect(previewRes.headers.get('www-authenticate')).toContain('trade:write');
       expect((await callTool(suite.base, 'get_account', {}, { token: readOnly })).status).toBe(200);
-      const writeOnly = await suite.issuer.mint({ wallet: suite.trader.wallet, sessionKey: suite.trader.sessionKey, scope: 'trade:write' });
+      const writeOnly = await suite.issuer.mint({
+        wallet: suite.trader.wallet,
+        sessionKey: suite.trader.sessionKey,
+        scope: 'trade:write',
+      });
       const account = await callTool(suite.base, 'get_account', {}, { token: writeOnly });
       expect(account.status).toBe(403);
       expect(account.body.error!.code).toBe('insufficient_scope');
@@ -172,14 +219,26 @@ describe('tool API: trading tools over HTTP', () => {
     });
 
     it('requires trade:read for GET /api/v1/me too (403 insufficient_scope)', async () => {
-      const getMe = (token: string) => fetch(`${suite.base}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
+      const getMe = (token: string) =>
+        fetch(`${suite.base}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
       for (const scope of ['trade:write', 'offline_access']) {
-        const res = await getMe(await suite.issuer.mint({ wallet: suite.trader.wallet, sessionKey: suite.trader.sessionKey, scope }));
+        const res = await getMe(
+          await suite.issuer.mint({ wallet: suite.trader.wallet, sessionKey: suite.trader.sessionKey, scope }),
+        );
         expect(res.status).toBe(403);
         expect(res.headers.get('www-authenticate')).toMatch(/error="insufficient_scope".*scope="trade:read"/);
-        expect(await res.json()).toEqual({ ok: false, error: { code: 'insufficient_scope', message: expect.stringContaining('trade:read') } });
+        expect(await res.json()).toEqual({
+          ok: false,
+          error: { code: 'insufficient_scope', message: expect.stringContaining('trade:read') },
+        });
       }
-      const readOnly = await getMe(await suite.issuer.mint({ wallet: suite.trader.wallet, sessionKey: suite.trader.sessionKey, scope: 'trade:read' }));
+      const readOnly = await getMe(
+        await suite.issuer.mint({
+          wallet: suite.trader.wallet,
+          sessionKey: suite.trader.sessionKey,
+          scope: 'trade:read',
+        }),
+      );
       expect(readOnly.status).toBe(200);
       expect(((await readOnly.json()) as { data: { canTrade: boolean } }).data.canTrade).toBe(false);
     });
@@ -191,7 +250,9 @@ describe('tool API: trading tools over HTTP', () => {
       expect(res.body.error!.code).toBe('no_trading_session');
       expect(res.body.error!.message).toMatch(/approve a session key/);
       const revoked = await connectTrader(suite.stack, suite.issuer, { fundUsd: 100 });
-      await sql(suite.stack, `UPDATE exchange.session_keys SET revoked_at = now() WHERE address = $1`, [revoked.sessionKey]);
+      await sql(suite.stack, `UPDATE exchange.session_keys SET revoked_at = now() WHERE address = $1`, [
+        revoked.sessionKey,
+      ]);
       const after = await suite.me('preview_trade', LONG_BTC, revoked);
       expect(after.body.error!.code).toBe('no_trading_session');
       expect(after.body.error!.message).toContain('revoked');

@@ -32,7 +32,10 @@ describe('venue-sim driven by a Hyperliquid SDK (@nktkas/hyperliquid InfoClient)
       { method: 'l2Book', value: await info.l2Book({ coin: 'BTC' }) },
       { method: 'l2Book', value: await info.l2Book({ coin: 'ETH', nSigFigs: 5, mantissa: 2 }) },
       { method: 'l2Book', value: await info.l2Book({ coin: 'BTC', nSigFigs: 3 }) },
-      { method: 'candleSnapshot', value: await info.candleSnapshot({ coin: 'ETH', interval: '1h', startTime: now - 6 * HOUR }) },
+      {
+        method: 'candleSnapshot',
+        value: await info.candleSnapshot({ coin: 'ETH', interval: '1h', startTime: now - 6 * HOUR }),
+      },
       { method: 'marginTable', value: await info.marginTable({ id: 56 }) },
       { method: 'maxMarketOrderNtls', value: await info.maxMarketOrderNtls() },
       { method: 'perpsAtOpenInterestCap', value: await info.perpsAtOpenInterestCap() },
@@ -75,10 +78,18 @@ describe('venue-sim driven by a Hyperliquid SDK (@nktkas/hyperliquid InfoClient)
   });
 
   it('refuses user, account and exchange requests with a clear 400 instead of inventing state', async () => {
-    for (const call of [() => info.clearinghouseState({ user: USER }), () => info.openOrders({ user: USER }), () => info.userFills({ user: USER })]) {
+    for (const call of [
+      () => info.clearinghouseState({ user: USER }),
+      () => info.openOrders({ user: USER }),
+      () => info.userFills({ user: USER }),
+    ]) {
       await expect(call()).rejects.toThrow(/^400 Bad Request - .*not_simulated.*market data only/);
     }
-    const exchange = await fetch(`${simUrl}/exchange`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: { type: 'order' } }) });
+    const exchange = await fetch(`${simUrl}/exchange`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: { type: 'order' } }),
+    });
     expect(exchange.status).toBe(400);
     expect(await exchange.json()).toEqual({ code: 'not_simulated', message: expect.stringContaining('POST /info') });
   });

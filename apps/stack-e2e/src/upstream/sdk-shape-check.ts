@@ -7,7 +7,10 @@ import * as ts from 'typescript';
  * missing field, a field of the wrong type, a wrong tuple and an unknown field are all errors. Returns
  * the compiler's messages (none when every answer has exactly the SDK's shape).
  */
-export function sdkShapeErrors(answers: ReadonlyArray<{ method: string; value: unknown }>, sdk = '@nktkas/hyperliquid'): string[] {
+export function sdkShapeErrors(
+  answers: ReadonlyArray<{ method: string; value: unknown }>,
+  sdk = '@nktkas/hyperliquid',
+): string[] {
   const file = path.join(__dirname, '__venue_answers__.ts');
   const source = [
     `import type { InfoClient } from '${sdk}';`,
@@ -26,7 +29,8 @@ export function sdkShapeErrors(answers: ReadonlyArray<{ method: string; value: u
   };
   const host = ts.createCompilerHost(options);
   const read = host.getSourceFile.bind(host);
-  host.getSourceFile = (name, language, onError) => (name === file ? ts.createSourceFile(name, source, language) : read(name, language, onError));
+  host.getSourceFile = (name, language, onError) =>
+    name === file ? ts.createSourceFile(name, source, language) : read(name, language, onError);
   const exists = host.fileExists.bind(host);
   host.fileExists = (name) => name === file || exists(name);
   const program = ts.createProgram([file], options, host);

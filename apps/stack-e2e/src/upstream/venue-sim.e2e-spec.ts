@@ -1,6 +1,11 @@
 import { startTestStack, type TestStack } from '@paper/dev-stack';
 // The e2e suite drives the simulator with the production client, as the apps do.
-import { CANDLE_INTERVALS, HyperliquidInfoClient, type HyperliquidInfoClientOptions, UpstreamError } from '@paper/upstream';
+import {
+  CANDLE_INTERVALS,
+  HyperliquidInfoClient,
+  type HyperliquidInfoClientOptions,
+  UpstreamError,
+} from '@paper/upstream';
 
 /** A decimal string as an integer at `decimals` places (exact, no floats). */
 const units = (value: string, decimals: number): bigint => {
@@ -13,7 +18,8 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms (last value ${JSON.stringify(value)})`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not met within ${timeoutMs} ms (last value ${JSON.stringify(value)})`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -39,12 +45,21 @@ describe('venue-sim driven by the upstream client', () => {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     expect(res.status).toBe(200);
-    return (await res.json()) as { time: number; frozen: boolean; heldRequests: number; markets: Record<string, { mid: string }> };
+    return (await res.json()) as {
+      time: number;
+      frozen: boolean;
+      heldRequests: number;
+      markets: Record<string, { mid: string }>;
+    };
   };
   const makeClient = (options: Partial<HyperliquidInfoClientOptions> = {}) =>
     new HyperliquidInfoClient({ baseUrl: simUrl, timeoutMs: 2000, retries: 2, backoffMs: 10, ...options });
   const postInfo = (body: unknown) =>
-    fetch(`${simUrl}/info`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${simUrl}/info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   beforeAll(async () => {
     stack = await startTestStack({
@@ -70,7 +85,10 @@ describe('venue-sim driven by the upstream client', () => {
     expect(Object.keys(mids).sort()).toEqual(['BTC', 'ETH']);
     expect(Number(mids['BTC'])).toBeGreaterThan(90_000);
     expect(Number(mids['ETH'])).toBeGreaterThan(3_000);
-    for (const [coin, decimals] of [['BTC', 1], ['ETH', 2]] as const) {
+    for (const [coin, decimals] of [
+      ['BTC', 1],
+      ['ETH', 2],
+    ] as const) {
       const book = await client.l2Book(coin);
       expect(book.coin).toBe(coin);
       expect(Math.abs(book.time - Date.now())).toBeLessThan(5_000);
@@ -84,7 +102,11 @@ describe('venue-sim driven by the upstream client', () => {
       expect(askPx[0]! - bidPx[0]!).toBeGreaterThanOrEqual(1n);
       expect(askPx[0]! - bidPx[0]!).toBeLessThanOrEqual(2n);
       expect(units(mids[coin]!, decimals + 1) * 2n).toBe((bidPx[0]! + askPx[0]!) * 10n);
-      expect(bids[0]).toEqual({ px: expect.stringMatching(/^\d+\.\d+$/), sz: expect.stringMatching(/^\d+\.\d+$/), n: expect.any(Number) });
+      expect(bids[0]).toEqual({
+        px: expect.stringMatching(/^\d+\.\d+$/),
+        sz: expect.stringMatching(/^\d+\.\d+$/),
+        n: expect.any(Number),
+      });
     }
     const quote = await client.bestBidAsk('ETH');
     expect(units(quote.bid, 2)).toBeLessThan(units(quote.ask, 2));
@@ -110,7 +132,12 @@ describe('venue-sim driven by the upstream client', () => {
     expect(spent).toBeLessThanOrEqual(105);
 
     for (const interval of CANDLE_INTERVALS) {
-      const candles = await makeClient().candleSnapshot({ coin: 'ETH', interval, startTime: now - 2 * 86_400_000, endTime: now });
+      const candles = await makeClient().candleSnapshot({
+        coin: 'ETH',
+        interval,
+        startTime: now - 2 * 86_400_000,
+        endTime: now,
+      });
       expect(candles.length).toBeGreaterThan(0);
       const last = candles[candles.length - 1]!;
       expect(last.i).toBe(interval);
@@ -140,12 +167,21 @@ describe('venue-sim driven by the upstream client', () => {
   it('moves the price along a path, holds it while frozen and walks again when unfrozen', async () => {
     await control('freeze', { frozen: true });
     await control('path', { coin: 'ETH', to: 3600, durationMs: 600, steps: 3 });
-    await until(() => client.allMids(), (m) => m['ETH'] === '3600.00');
+    await until(
+      () => client.allMids(),
+      (m) => m['ETH'] === '3600.00',
+    );
     const frozenAt = (await control('state')).time;
-    const later = await until(() => control('state'), (s) => s.time - frozenAt >= 1_000);
+    const later = await until(
+      () => control('state'),
+      (s) => s.time - frozenAt >= 1_000,
+    );
     expect(later.markets['ETH']!.mid).toBe('3600.00');
     await control('freeze', { frozen: false });
-    await until(() => client.allMids(), (m) => m['ETH'] !== '3600.00');
+    await until(
+      () => client.allMids(),
+      (m) => m['ETH'] !== '3600.00',
+    );
   });
 
   it('answers injected 5xx failures: the client retries, then reports unavailable', async () => {
@@ -162,7 +198,10 @@ describe('venue-sim driven by the upstream client', () => {
     await control('fail', { mode: 'timeout' });
     const error = await failure(makeClient({ timeoutMs: 300, retries: 1 }).allMids());
     expect(error.kind).toBe('timeout');
-    await until(() => control('state'), (s) => s.heldRequests === 0);
+    await until(
+      () => control('state'),
+      (s) => s.heldRequests === 0,
+    );
     await control('fail', { mode: 'none' });
     await expect(client.allMids()).resolves.toHaveProperty('ETH');
   });
@@ -189,14 +228,21 @@ describe('venue-sim driven by the upstream client', () => {
       }
       error = await makeClient({ retries: 0 })
         .allMids()
-        .then(() => undefined, (e: unknown) => e as UpstreamError);
+        .then(
+          () => undefined,
+          (e: unknown) => e as UpstreamError,
+        );
     }
     expect(error?.kind).toBe('rate_limited');
     expect(error?.upstreamStatus).toBe(429);
   });
 
   it('refuses unknown request types and bad bodies with 400 and a plain error', async () => {
-    for (const body of [{ type: 'clearinghouseState' }, { type: 'candleSnapshot', req: { coin: 'BTC', interval: '7m', startTime: 0 } }, 'nope']) {
+    for (const body of [
+      { type: 'clearinghouseState' },
+      { type: 'candleSnapshot', req: { coin: 'BTC', interval: '7m', startTime: 0 } },
+      'nope',
+    ]) {
       const res = await postInfo(body);
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ code: expect.any(String), message: expect.any(String) });

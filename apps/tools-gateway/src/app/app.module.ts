@@ -23,7 +23,11 @@ export class AppModule {
         InfraModule.forRoot({
           config,
           database: () =>
-            createExchangeDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'tools-gateway' }),
+            createExchangeDataSource({
+              url: config.DATABASE_URL,
+              poolSize: config.DATABASE_POOL_SIZE,
+              applicationName: 'tools-gateway',
+            }),
           redis: config,
         }),
         // One protected resource for the tool catalog: the REST family accepts tokens for `{base}/mcp` (the
@@ -31,7 +35,14 @@ export class AppModule {
         // mcp-server accepts only `{base}/mcp`. Any other audience is refused (docs/tool-api.md).
         ToolsRuntimeModule.forRoot(toolsRuntimeOptions(config, acceptedAudiences(config.PUBLIC_BASE_URL))),
       ],
-      controllers: [PublicToolsController, MeToolsController, EventStreamsController, OpenApiController, DocsController, ChartsController],
+      controllers: [
+        PublicToolsController,
+        MeToolsController,
+        EventStreamsController,
+        OpenApiController,
+        DocsController,
+        ChartsController,
+      ],
       providers: [RestToolCalls, EventHub, PriceRelay],
     };
   }

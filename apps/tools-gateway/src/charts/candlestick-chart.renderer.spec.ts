@@ -1,6 +1,12 @@
 import { renderCandlestickSvg, renderChartPage } from './candlestick-chart.renderer';
 
-const candle = (i: number, open: number, close: number) => ({ time: 1_700_000_000_000 + i * 60_000, open, high: Math.max(open, close) + 5, low: Math.min(open, close) - 5, close });
+const candle = (i: number, open: number, close: number) => ({
+  time: 1_700_000_000_000 + i * 60_000,
+  open,
+  high: Math.max(open, close) + 5,
+  low: Math.min(open, close) - 5,
+  close,
+});
 
 describe('candlestick chart', () => {
   it('draws one candle per bar, green up and red down, within the plot', () => {

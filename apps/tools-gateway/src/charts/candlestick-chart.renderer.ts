@@ -39,7 +39,9 @@ export function renderCandlestickSvg(candles: readonly ChartCandle[]): string {
     const price = low + (span * i) / 4;
     const yy = y(price).toFixed(1);
     parts.push(`<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${yy}" y2="${yy}" class="grid"/>`);
-    parts.push(`<text x="${WIDTH - PAD.right + 6}" y="${yy}" class="axis" dominant-baseline="middle">${price.toLocaleString('en-US', { maximumFractionDigits: 2 })}</text>`);
+    parts.push(
+      `<text x="${WIDTH - PAD.right + 6}" y="${yy}" class="axis" dominant-baseline="middle">${price.toLocaleString('en-US', { maximumFractionDigits: 2 })}</text>`,
+    );
   }
   candles.forEach((c, i) => {
     const x = PAD.left + step * i + step / 2;
@@ -55,7 +57,9 @@ export function renderCandlestickSvg(candles: readonly ChartCandle[]): string {
   for (const i of [0, Math.floor(candles.length / 2), candles.length - 1]) {
     const c = candles[i]!;
     const x = PAD.left + step * i + step / 2;
-    parts.push(`<text x="${x.toFixed(1)}" y="${HEIGHT - 12}" class="axis" text-anchor="middle">${escape(new Date(c.time).toISOString().slice(0, 16).replace('T', ' '))}</text>`);
+    parts.push(
+      `<text x="${x.toFixed(1)}" y="${HEIGHT - 12}" class="axis" text-anchor="middle">${escape(new Date(c.time).toISOString().slice(0, 16).replace('T', ' '))}</text>`,
+    );
   }
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="candlestick chart">` +

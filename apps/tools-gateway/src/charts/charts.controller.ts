@@ -1,6 +1,14 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { GET_PRICE_CHART, isCodedError } from '@paper/contracts';
-import { CandleSource, ToolResultCache, coerceQueryArgs, mapToolError, parseToolInput, px, rangeStats } from '@paper/tools-runtime';
+import {
+  CandleSource,
+  ToolResultCache,
+  coerceQueryArgs,
+  mapToolError,
+  parseToolInput,
+  px,
+  rangeStats,
+} from '@paper/tools-runtime';
 import type { Request, Response } from 'express';
 import { RestToolCalls } from '../tools/rest-tool-calls.service';
 import { renderChartError, renderChartPage } from './candlestick-chart.renderer';
@@ -18,7 +26,10 @@ export class ChartsController {
   async chart(@Param('market') market: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     try {
       await this.calls.limitPublic(req);
-      const args = parseToolInput(GET_PRICE_CHART, { ...coerceQueryArgs(GET_PRICE_CHART, req.query as Record<string, string>), market: market.toUpperCase() });
+      const args = parseToolInput(GET_PRICE_CHART, {
+        ...coerceQueryArgs(GET_PRICE_CHART, req.query as Record<string, string>),
+        market: market.toUpperCase(),
+      });
       const page = await this.cache.getOrCompute(this.cache.key('chart', args), async () => {
         const candles = await this.candles.latest(args.market, args.interval, args.count);
         const stats = rangeStats(args.market, candles);
@@ -30,7 +41,13 @@ export class ChartsController {
           market: args.market,
           interval: args.interval,
           caption,
-          candles: candles.map((c) => ({ time: c.time, open: px(c.open, args.market), high: px(c.high, args.market), low: px(c.low, args.market), close: px(c.close, args.market) })),
+          candles: candles.map((c) => ({
+            time: c.time,
+            open: px(c.open, args.market),
+            high: px(c.high, args.market),
+            low: px(c.low, args.market),
+            close: px(c.close, args.market),
+          })),
         });
       });
       res.setHeader('Cache-Control', `public, max-age=${Math.max(0, Math.ceil((page.expiresAt - Date.now()) / 1000))}`);

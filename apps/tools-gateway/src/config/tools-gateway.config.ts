@@ -12,10 +12,22 @@ export const toolsGatewayConfigSchema = z
     ...upstreamEnvShape,
     ...toolsRuntimeEnvShape,
     PORT: env.port(3001).describe('HTTP port (API, probes and /metrics).'),
-    EVENT_STREAM_MAX_CLIENTS: env.positiveInt(10000).describe('Most event-stream clients (/api/v1/events, /api/v1/me/events) one gateway serves; more get 503 with Retry-After.'),
-    EVENT_STREAM_MAX_BUFFER_BYTES: env.positiveInt(1048576).describe('Bytes a stream client may leave unread before it is disconnected (event: close, reason slow_consumer).'),
-    EVENT_STREAM_PRICE_MS: env.positiveInt(250).describe('Live price events are sent at most this often (ms) per market.'),
-    PUBLIC_BASE_URL: env.baseUrl('http://localhost:8080').describe('The one public base URL: token issuer, chart links and the OpenAPI server of the tool API.'),
+    EVENT_STREAM_MAX_CLIENTS: env
+      .positiveInt(10000)
+      .describe(
+        'Most event-stream clients (/api/v1/events, /api/v1/me/events) one gateway serves; more get 503 with Retry-After.',
+      ),
+    EVENT_STREAM_MAX_BUFFER_BYTES: env
+      .positiveInt(1048576)
+      .describe(
+        'Bytes a stream client may leave unread before it is disconnected (event: close, reason slow_consumer).',
+      ),
+    EVENT_STREAM_PRICE_MS: env
+      .positiveInt(250)
+      .describe('Live price events are sent at most this often (ms) per market.'),
+    PUBLIC_BASE_URL: env
+      .baseUrl('http://localhost:8080')
+      .describe('The one public base URL: token issuer, chart links and the OpenAPI server of the tool API.'),
   })
   .superRefine(refuseDevSessionKeyInProduction);
 

@@ -1,5 +1,16 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { EVENT_PAGE_MAX, EVENT_STREAM_HEARTBEAT_MS, EXCHANGE_EVENTS_CHANNEL, type ExchangeEvent } from '@paper/contracts';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import {
+  EVENT_PAGE_MAX,
+  EVENT_STREAM_HEARTBEAT_MS,
+  EXCHANGE_EVENTS_CHANNEL,
+  type ExchangeEvent,
+} from '@paper/contracts';
 import { eventLogBounds, readEvents } from '@paper/exchange-data';
 import { APP_CONFIG, guardedPgClient } from '@paper/nest-infra';
 import type { ServerResponse } from 'node:http';
@@ -16,7 +27,10 @@ const FALLBACK_POLL_MS = 1000;
 const BACKSTOP_EVERY = 5;
 const MAX_RECONNECT_MS = 10_000;
 
-type HubConfig = Pick<ToolsGatewayConfig, 'DATABASE_URL' | 'EVENT_STREAM_MAX_CLIENTS' | 'EVENT_STREAM_MAX_BUFFER_BYTES'>;
+type HubConfig = Pick<
+  ToolsGatewayConfig,
+  'DATABASE_URL' | 'EVENT_STREAM_MAX_CLIENTS' | 'EVENT_STREAM_MAX_BUFFER_BYTES'
+>;
 
 /**
  * Fans the event log out to every stream client of this gateway. The log is the truth; PostgreSQL
@@ -59,7 +73,8 @@ export class EventHub implements OnApplicationBootstrap, BeforeApplicationShutdo
       }, EVENT_STREAM_HEARTBEAT_MS).unref(),
     );
     this.prices.start((market, frame) => {
-      for (const c of this.clients) if (c.filter.prices && (c.filter.market === undefined || c.filter.market === market)) c.write(frame);
+      for (const c of this.clients)
+        if (c.filter.prices && (c.filter.market === undefined || c.filter.market === market)) c.write(frame);
     });
   }
 
@@ -87,7 +102,13 @@ export class EventHub implements OnApplicationBootstrap, BeforeApplicationShutdo
       Connection: 'close',
     });
     res.write(RETRY_FRAME);
-    const client = new StreamClient(res, filter, this.config.EVENT_STREAM_MAX_BUFFER_BYTES, resumeAfter === undefined ? this.head : BigInt(resumeAfter), resumeAfter === undefined);
+    const client = new StreamClient(
+      res,
+      filter,
+      this.config.EVENT_STREAM_MAX_BUFFER_BYTES,
+      resumeAfter === undefined ? this.head : BigInt(resumeAfter),
+      resumeAfter === undefined,
+    );
     this.clients.add(client);
     res.once('close', () => this.clients.delete(client));
     if (resumeAfter !== undefined) await this.catchUp(client, resumeAfter);
@@ -103,7 +124,13 @@ export class EventHub implements OnApplicationBootstrap, BeforeApplicationShutdo
     const { types, wallet, market } = client.filter;
     for (;;) {
       if (!client.open) return;
-      const page = await readEvents(this.db, { after: client.cursor.toString(), limit: EVENT_PAGE_MAX, types: [...types], wallet, market });
+      const page = await readEvents(this.db, {
+        after: client.cursor.toString(),
+        limit: EVENT_PAGE_MAX,
+        types: [...types],
+        wallet,
+        market,
+      });
       for (const event of page) client.replay(event);
       if (page.length < EVENT_PAGE_MAX) break;
     }
@@ -142,7 +169,11 @@ export class EventHub implements OnApplicationBootstrap, BeforeApplicationShutdo
   private async listen(): Promise<void> {
     if (this.stopped) return;
     const Client = guardedPgClient((error) => this.lost(error));
-    const client = new Client({ connectionString: this.config.DATABASE_URL, keepAlive: true, application_name: 'tools-gateway-events' } as pg.ClientConfig);
+    const client = new Client({
+      connectionString: this.config.DATABASE_URL,
+      keepAlive: true,
+      application_name: 'tools-gateway-events',
+    } as pg.ClientConfig);
     this.listener = client;
     client.on('notification', () => this.wake());
     client.on('end', () => this.lost(new Error('connection ended')));
@@ -164,7 +195,9 @@ export class EventHub implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.listening = false;
     void client.end().catch(() => undefined);
     if (this.stopped) return;
-    this.logger.warn(`event notifications lost (${error.message}); reading the log every ${FALLBACK_POLL_MS} ms until LISTEN is back`);
+    this.logger.warn(
+      `event notifications lost (${error.message}); reading the log every ${FALLBACK_POLL_MS} ms until LISTEN is back`,
+    );
     const delay = this.reconnectMs;
     this.reconnectMs = Math.min(MAX_RECONNECT_MS, this.reconnectMs * 2);
     setTimeout(() => void this.listen(), delay).unref();
@@ -180,7 +213,8 @@ export class EventHub implements OnApplicationBootstrap, BeforeApplicationShutdo
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
     this.prices.stop();
-    for (const c of this.clients) c.close('shutdown', 'The server is restarting; reconnect with Last-Event-ID to resume.');
+    for (const c of this.clients)
+      c.close('shutdown', 'The server is restarting; reconnect with Last-Event-ID to resume.');
     this.clients.clear();
     const listener = this.listener;
     this.listener = null;

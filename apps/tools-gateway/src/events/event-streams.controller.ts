@@ -19,7 +19,11 @@ export class EventStreamsController {
   ) {}
 
   @Get(EVENT_STREAM_PATHS.public.slice(1))
-  async publicStream(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
+  async publicStream(
+    @Query() query: Record<string, unknown>,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
     const filter = streamFilter(query, {});
     const resume = resumeCursor(req.headers['last-event-id'], query);
     await this.calls.limitPublic(req);
@@ -31,9 +35,13 @@ export class EventStreamsController {
   async meStream(@Query() query: Record<string, unknown>, @Req() req: Request, @Res() res: Response): Promise<void> {
     const ctx = await this.calls.meContext(req);
     if (!ctx.scopes.includes(SCOPES.read)) {
-      throw new ToolError(ToolErrorCode.InsufficientScope, `The event stream needs the ${SCOPES.read} scope. Connect again and grant it.`, {
-        'WWW-Authenticate': bearerChallenge('insufficient_scope', SCOPES.read),
-      });
+      throw new ToolError(
+        ToolErrorCode.InsufficientScope,
+        `The event stream needs the ${SCOPES.read} scope. Connect again and grant it.`,
+        {
+          'WWW-Authenticate': bearerChallenge('insufficient_scope', SCOPES.read),
+        },
+      );
     }
     const filter = streamFilter(query, { connectedWallet: ctx.wallet! });
     const resume = resumeCursor(req.headers['last-event-id'], query);
@@ -44,9 +52,13 @@ export class EventStreamsController {
 
   private refuseWhenFull(): void {
     if (this.hub.full) {
-      throw new ToolError(ToolErrorCode.ExchangeUnavailable, 'This server has as many event-stream clients as it serves; retry in a few seconds (another replica may take you).', {
-        'Retry-After': '5',
-      });
+      throw new ToolError(
+        ToolErrorCode.ExchangeUnavailable,
+        'This server has as many event-stream clients as it serves; retry in a few seconds (another replica may take you).',
+        {
+          'Retry-After': '5',
+        },
+      );
     }
   }
 }

@@ -24,13 +24,19 @@ export class PriceRelay {
   constructor(@Inject(APP_CONFIG) private readonly config: RelayConfig) {}
 
   start(send: (market: MarketName, frame: Buffer) => void): void {
-    const subscriber = createRedis(this.config, { enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null });
+    const subscriber = createRedis(this.config, {
+      enableOfflineQueue: true,
+      commandTimeout: undefined,
+      maxRetriesPerRequest: null,
+    });
     this.subscriber = subscriber;
     subscriber.on('message', (_channel: string, message: string) => {
       const tick = parseTick(message);
       if (tick) this.throttle(tick, send);
     });
-    subscriber.subscribe(priceTickChannel(this.config.REDIS_PREFIX)).catch((error: Error) => this.logger.warn(`price ticks not subscribed: ${error.message}`));
+    subscriber
+      .subscribe(priceTickChannel(this.config.REDIS_PREFIX))
+      .catch((error: Error) => this.logger.warn(`price ticks not subscribed: ${error.message}`));
   }
 
   private throttle(tick: PriceTick, send: (market: MarketName, frame: Buffer) => void): void {
@@ -66,5 +72,11 @@ function parseTick(message: string): PriceTick | null {
 export function priceEvent(tick: PriceTick): PriceEvent {
   const d = marketConfig(tick.market).priceDecimals;
   const price = (scaled: string) => Number(scaledToPrice(BigInt(scaled), d));
-  return { market: tick.market, markPrice: price(tick.mid), bid: price(tick.bid), ask: price(tick.ask), time: new Date(tick.ts).toISOString() };
+  return {
+    market: tick.market,
+    markPrice: price(tick.mid),
+    bid: price(tick.bid),
+    ask: price(tick.ask),
+    time: new Date(tick.ts).toISOString(),
+  };
 }

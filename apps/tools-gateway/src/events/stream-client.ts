@@ -38,7 +38,11 @@ export class StreamClient {
   offer(event: ExchangeEvent): void {
     if (!this.open || !matches(this.filter, event)) return;
     if (!this.live) {
-      if (this.pending.length >= MAX_PENDING) return this.close('slow_consumer', 'The stream fell too far behind while catching up; reconnect with Last-Event-ID.');
+      if (this.pending.length >= MAX_PENDING)
+        return this.close(
+          'slow_consumer',
+          'The stream fell too far behind while catching up; reconnect with Last-Event-ID.',
+        );
       this.pending.push(event);
       return;
     }
@@ -60,7 +64,10 @@ export class StreamClient {
   write(frame: string | Buffer): void {
     if (!this.open) return;
     if (this.res.writableLength > this.maxBufferBytes) {
-      this.close('slow_consumer', 'The client reads the stream slower than events arrive; reconnect with Last-Event-ID to resume.');
+      this.close(
+        'slow_consumer',
+        'The client reads the stream slower than events arrive; reconnect with Last-Event-ID to resume.',
+      );
       return;
     }
     this.res.write(frame);

@@ -1,4 +1,13 @@
-import { type ExchangeEvent, EXCHANGE_EVENT_TYPES, type ExchangeEventType, LIVE_EVENT_TYPES, type MarketName, MARKET_NAMES, PUBLIC_EVENT_TYPES, WALLET_PATTERN } from '@paper/contracts';
+import {
+  type ExchangeEvent,
+  EXCHANGE_EVENT_TYPES,
+  type ExchangeEventType,
+  LIVE_EVENT_TYPES,
+  type MarketName,
+  MARKET_NAMES,
+  PUBLIC_EVENT_TYPES,
+  WALLET_PATTERN,
+} from '@paper/contracts';
 import { ToolError } from '@paper/tools-runtime';
 import { ToolErrorCode } from '@paper/contracts';
 
@@ -31,18 +40,32 @@ function single(query: Record<string, unknown>, key: string): string | undefined
  * connected wallet's stream carries every event of that wallet (and no prices).
  */
 export function streamFilter(query: Record<string, unknown>, scope: { connectedWallet?: string }): StreamFilter {
-  for (const key of Object.keys(query)) if (!QUERY_KEYS.has(key)) throw invalid(`Unknown parameter "${key}". Allowed: types, market, wallet, lastEventId.`);
+  for (const key of Object.keys(query))
+    if (!QUERY_KEYS.has(key)) throw invalid(`Unknown parameter "${key}". Allowed: types, market, wallet, lastEventId.`);
   const own = scope.connectedWallet !== undefined;
   const allowed: readonly string[] = own ? EXCHANGE_EVENT_TYPES : [...PUBLIC_EVENT_TYPES, ...LIVE_EVENT_TYPES];
   const typesText = single(query, 'types');
-  const requested = typesText === undefined ? allowed : typesText.split(',').map((t) => t.trim()).filter(Boolean);
-  for (const t of requested) if (!allowed.includes(t)) throw invalid(`"types" may list ${allowed.join(', ')}; "${t.slice(0, 40)}" is not one of them.`);
+  const requested =
+    typesText === undefined
+      ? allowed
+      : typesText
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean);
+  for (const t of requested)
+    if (!allowed.includes(t))
+      throw invalid(`"types" may list ${allowed.join(', ')}; "${t.slice(0, 40)}" is not one of them.`);
   if (requested.length === 0) throw invalid('"types" must name at least one event type.');
   const market = single(query, 'market');
-  if (market !== undefined && !(MARKET_NAMES as readonly string[]).includes(market)) throw invalid(`"market" must be one of ${MARKET_NAMES.join(', ')}.`);
+  if (market !== undefined && !(MARKET_NAMES as readonly string[]).includes(market))
+    throw invalid(`"market" must be one of ${MARKET_NAMES.join(', ')}.`);
   const wallet = single(query, 'wallet');
   if (wallet !== undefined && (own || !WALLET_PATTERN.test(wallet))) {
-    throw invalid(own ? '"wallet" is not a filter of /api/v1/me/events: it carries the connected wallet.' : '"wallet" must be a 0x address of 40 hex digits.');
+    throw invalid(
+      own
+        ? '"wallet" is not a filter of /api/v1/me/events: it carries the connected wallet.'
+        : '"wallet" must be a 0x address of 40 hex digits.',
+    );
   }
   return {
     types: new Set(requested.filter((t): t is ExchangeEventType => t !== 'price')),
@@ -53,13 +76,21 @@ export function streamFilter(query: Record<string, unknown>, scope: { connectedW
 }
 
 export function matches(filter: StreamFilter, event: ExchangeEvent): boolean {
-  return filter.types.has(event.type) && (filter.wallet === undefined || event.wallet === filter.wallet) && (filter.market === undefined || event.market === filter.market);
+  return (
+    filter.types.has(event.type) &&
+    (filter.wallet === undefined || event.wallet === filter.wallet) &&
+    (filter.market === undefined || event.market === filter.market)
+  );
 }
 
 /** The cursor a client resumes after: the `Last-Event-ID` header, else the `lastEventId` query parameter. */
-export function resumeCursor(header: string | string[] | undefined, query: Record<string, unknown>): string | undefined {
+export function resumeCursor(
+  header: string | string[] | undefined,
+  query: Record<string, unknown>,
+): string | undefined {
   const value = typeof header === 'string' && header !== '' ? header : single(query, 'lastEventId');
   if (value === undefined || value === '') return undefined;
-  if (!/^\d{1,19}$/.test(value)) throw invalid('Last-Event-ID (or lastEventId) must be an event id: a string of digits.');
+  if (!/^\d{1,19}$/.test(value))
+    throw invalid('Last-Event-ID (or lastEventId) must be an event id: a string of digits.');
   return value;
 }

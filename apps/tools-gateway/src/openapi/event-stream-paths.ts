@@ -1,4 +1,13 @@
-import { EVENT_STREAM_HEARTBEAT_MS, EVENT_STREAM_PATHS, EVENT_STREAM_RETRY_MS, EXCHANGE_EVENT_TYPES, exchangeEventSchema, PUBLIC_EVENT_TYPES, priceEventSchema, SCOPES } from '@paper/contracts';
+import {
+  EVENT_STREAM_HEARTBEAT_MS,
+  EVENT_STREAM_PATHS,
+  EVENT_STREAM_RETRY_MS,
+  EXCHANGE_EVENT_TYPES,
+  exchangeEventSchema,
+  PUBLIC_EVENT_TYPES,
+  priceEventSchema,
+  SCOPES,
+} from '@paper/contracts';
 import { z } from 'zod';
 import { errorResponses } from './openapi-components';
 
@@ -21,14 +30,37 @@ const typesParameter = (allowed: readonly string[]): Json => ({
 });
 
 const common: Json[] = [
-  { name: 'Last-Event-ID', in: 'header', required: false, description: 'Resume after this event id.', schema: { type: 'string', pattern: '^\\d{1,19}$' } },
-  { name: 'lastEventId', in: 'query', required: false, description: 'Resume after this event id (for clients that cannot set headers).', schema: { type: 'string', pattern: '^\\d{1,19}$' } },
-  { name: 'market', in: 'query', required: false, description: 'Only events of this market.', schema: { type: 'string', enum: ['BTC', 'ETH'] } },
+  {
+    name: 'Last-Event-ID',
+    in: 'header',
+    required: false,
+    description: 'Resume after this event id.',
+    schema: { type: 'string', pattern: '^\\d{1,19}$' },
+  },
+  {
+    name: 'lastEventId',
+    in: 'query',
+    required: false,
+    description: 'Resume after this event id (for clients that cannot set headers).',
+    schema: { type: 'string', pattern: '^\\d{1,19}$' },
+  },
+  {
+    name: 'market',
+    in: 'query',
+    required: false,
+    description: 'Only events of this market.',
+    schema: { type: 'string', enum: ['BTC', 'ETH'] },
+  },
 ];
 
 const streamResponse = (schemaRef: Json): Json => ({
   description: 'The event stream.',
-  content: { 'text/event-stream': { schema: { type: 'string', description: 'A stream of server-sent-event frames.' }, 'x-event-data': schemaRef } },
+  content: {
+    'text/event-stream': {
+      schema: { type: 'string', description: 'A stream of server-sent-event frames.' },
+      'x-event-data': schemaRef,
+    },
+  },
 });
 
 /** The event-stream paths and the schemas of their events (for the tool API's OpenAPI document). */
@@ -50,8 +82,21 @@ export function eventStreamPaths(): { paths: Json; schemas: Json } {
         description: `Trades (opens, closes, liquidations), market status changes and live \`price\` ticks (not logged, never replayed). ${STREAM_DESCRIPTION}`,
         tags: ['public'],
         security: [],
-        parameters: [typesParameter([...PUBLIC_EVENT_TYPES, 'price']), ...common, { name: 'wallet', in: 'query', required: false, description: 'Only the public activity of this wallet.', schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' } }],
-        responses: { '200': streamResponse({ oneOf: [ref('ExchangeEvent'), ref('PriceEvent')] }), ...errorResponses(false) },
+        parameters: [
+          typesParameter([...PUBLIC_EVENT_TYPES, 'price']),
+          ...common,
+          {
+            name: 'wallet',
+            in: 'query',
+            required: false,
+            description: 'Only the public activity of this wallet.',
+            schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+          },
+        ],
+        responses: {
+          '200': streamResponse({ oneOf: [ref('ExchangeEvent'), ref('PriceEvent')] }),
+          ...errorResponses(false),
+        },
       },
     },
     [EVENT_STREAM_PATHS.me]: {

@@ -1,4 +1,11 @@
-import { meResultSchema, SCOPES, toolErrorSchema, toolFailureSchema, toolListingSchema, toolSuccessSchema } from '@paper/contracts';
+import {
+  meResultSchema,
+  SCOPES,
+  toolErrorSchema,
+  toolFailureSchema,
+  toolListingSchema,
+  toolSuccessSchema,
+} from '@paper/contracts';
 import { z } from 'zod';
 
 type Json = Record<string, unknown>;
@@ -18,14 +25,26 @@ const failure = (description: string, headers?: Json): Json => ({
 });
 
 const retryAfter = { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } };
-const challenge = { 'WWW-Authenticate': { description: 'Bearer challenge (error and scope).', schema: { type: 'string' } } };
+const challenge = {
+  'WWW-Authenticate': { description: 'Bearer challenge (error and scope).', schema: { type: 'string' } },
+};
 
 /** The failure responses every operation can give. */
 export function errorResponses(authenticated: boolean): Json {
   return {
-    '400': failure('Invalid or unknown arguments, or a business rule (guardrail, exchange limit, quote) refused the call.'),
-    '401': failure(authenticated ? 'Missing or invalid bearer token.' : 'The tool needs an OAuth token (trading tools).', challenge),
-    ...(authenticated ? { '403': failure('The token lacks the required scope.', challenge), '405': failure('Trading tools only run by POST.') } : {}),
+    '400': failure(
+      'Invalid or unknown arguments, or a business rule (guardrail, exchange limit, quote) refused the call.',
+    ),
+    '401': failure(
+      authenticated ? 'Missing or invalid bearer token.' : 'The tool needs an OAuth token (trading tools).',
+      challenge,
+    ),
+    ...(authenticated
+      ? {
+          '403': failure('The token lacks the required scope.', challenge),
+          '405': failure('Trading tools only run by POST.'),
+        }
+      : {}),
     '404': failure('Unknown tool, or the intent or position is not found.'),
     '429': failure('Too many requests from this caller.', retryAfter),
     '502': failure(
@@ -34,7 +53,10 @@ export function errorResponses(authenticated: boolean): Json {
         : 'The upstream price venue did not answer or rate-limited the service; retry shortly.',
       retryAfter,
     ),
-    '503': failure("The exchange's storage (database or Redis) is unavailable; nothing was done or accepted. Retry shortly.", retryAfter),
+    '503': failure(
+      "The exchange's storage (database or Redis) is unavailable; nothing was done or accepted. Retry shortly.",
+      retryAfter,
+    ),
   };
 }
 
@@ -52,7 +74,8 @@ export function openApiComponents(base: string): { schemas: Json; securityScheme
     securitySchemes: {
       oauth2: {
         type: 'oauth2',
-        description: 'Authorization code flow with PKCE (S256). The consent step connects the wallet and approves a session key with guardrails.',
+        description:
+          'Authorization code flow with PKCE (S256). The consent step connects the wallet and approves a session key with guardrails.',
         flows: {
           authorizationCode: {
             authorizationUrl: `${base}/authorize`,

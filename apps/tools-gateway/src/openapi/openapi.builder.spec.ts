@@ -22,7 +22,10 @@ describe('the OpenAPI document', () => {
 
   it('has component schemas that are valid JSON Schema 2020-12 (strict)', () => {
     const ajv = new Ajv2020({ strict: true, allErrors: true });
-    const text = JSON.stringify(doc.components['schemas']).replace(/"#\/components\/schemas\/([A-Za-z]+)"/g, '"https://schemas.test/$1"');
+    const text = JSON.stringify(doc.components['schemas']).replace(
+      /"#\/components\/schemas\/([A-Za-z]+)"/g,
+      '"https://schemas.test/$1"',
+    );
     for (const [name, schema] of Object.entries(JSON.parse(text) as Record<string, object>)) {
       ajv.addSchema({ ...schema, $id: `https://schemas.test/${name}` });
     }
@@ -46,8 +49,14 @@ describe('the OpenAPI document', () => {
 
   it('secures /me operations with the OAuth flow and the right scopes', () => {
     const flows = doc.components['securitySchemes'].oauth2.flows.authorizationCode;
-    expect(flows).toMatchObject({ authorizationUrl: 'https://paper.example/authorize', tokenUrl: 'https://paper.example/token', refreshUrl: 'https://paper.example/token' });
-    expect(doc.paths['/api/v1/me/tools/open_position']!['post']!.security).toEqual([{ oauth2: ['trade:read', 'trade:write'] }]);
+    expect(flows).toMatchObject({
+      authorizationUrl: 'https://paper.example/authorize',
+      tokenUrl: 'https://paper.example/token',
+      refreshUrl: 'https://paper.example/token',
+    });
+    expect(doc.paths['/api/v1/me/tools/open_position']!['post']!.security).toEqual([
+      { oauth2: ['trade:read', 'trade:write'] },
+    ]);
     expect(doc.paths['/api/v1/me/tools/get_account']!['post']!.security).toEqual([{ oauth2: ['trade:read'] }]);
     expect(doc.paths['/api/v1/tools/get_markets']!['post']!.security).toEqual([]);
   });
@@ -56,7 +65,14 @@ describe('the OpenAPI document', () => {
     const schemas = doc.components['schemas'];
     expect(schemas.GetPriceChartInput.properties.count).toMatchObject({ minimum: 10, maximum: 500, default: 96 });
     expect(schemas.GetPriceChartInput.additionalProperties).toBe(false);
-    for (const name of ['GetMarketsData', 'OpenPositionData', 'ClosePositionsResult', 'CalculatePositionInput', 'ToolFailure', 'MeResult']) {
+    for (const name of [
+      'GetMarketsData',
+      'OpenPositionData',
+      'ClosePositionsResult',
+      'CalculatePositionInput',
+      'ToolFailure',
+      'MeResult',
+    ]) {
       expect(schemas[name]).toBeDefined();
     }
     expect(Object.keys(schemas).filter((k) => k.endsWith('Input'))).toHaveLength(TOOL_CATALOG.length);

@@ -1,4 +1,11 @@
-import { SCOPES, TOOL_CATALOG, type ToolDefinition, publicTools, requiredScopes, toolJsonSchema } from '@paper/contracts';
+import {
+  SCOPES,
+  TOOL_CATALOG,
+  type ToolDefinition,
+  publicTools,
+  requiredScopes,
+  toolJsonSchema,
+} from '@paper/contracts';
 import { bodyErrorResponses, errorResponses, openApiComponents, ref } from './openapi-components';
 import { eventStreamPaths } from './event-stream-paths';
 
@@ -24,7 +31,9 @@ function operation(tool: ToolDefinition, family: 'public' | 'me'): Json {
     summary: tool.title,
     description:
       `${tool.description}${consequential ? '\n\nConsequential: obtain an explicit confirmation from the user before calling.' : ''}` +
-      (me ? `\n\nRuns as the connected wallet. Needs scope ${scopes.join(' and ')}.` : '\n\nNo authentication. Results are cached for 5 seconds.'),
+      (me
+        ? `\n\nRuns as the connected wallet. Needs scope ${scopes.join(' and ')}.`
+        : '\n\nNo authentication. Results are cached for 5 seconds.'),
     tags: [me ? (tool.family === 'me-only' ? 'trading' : 'account') : 'public'],
     ...(me ? { security: [{ oauth2: scopes }] } : { security: [] }),
     requestBody: { required: false, content: { 'application/json': { schema: ref(names.input) } } },
@@ -43,7 +52,9 @@ function queryOperation(family: 'public' | 'me'): Json {
   const tools = publicTools();
   return {
     operationId: me ? 'me_run_tool_by_query' : 'run_tool_by_query',
-    summary: me ? 'Run a read tool as the connected wallet with query-string arguments' : 'Run a public tool with query-string arguments',
+    summary: me
+      ? 'Run a read tool as the connected wallet with query-string arguments'
+      : 'Run a public tool with query-string arguments',
     description:
       'The same tools as the POST operations, with the arguments in the query string (`?market=BTC&count=50`); numbers and booleans are coerced, ' +
       'list parameters accept repeated or comma-separated values, unknown parameters are refused.' +
@@ -51,7 +62,13 @@ function queryOperation(family: 'public' | 'me'): Json {
     tags: [me ? 'account' : 'public'],
     ...(me ? { security: [{ oauth2: [SCOPES.read] }] } : { security: [] }),
     parameters: [
-      { name: 'name', in: 'path', required: true, description: 'Tool name.', schema: { type: 'string', enum: tools.map((t) => t.name) } },
+      {
+        name: 'name',
+        in: 'path',
+        required: true,
+        description: 'Tool name.',
+        schema: { type: 'string', enum: tools.map((t) => t.name) },
+      },
       {
         name: 'arguments',
         in: 'query',
@@ -80,7 +97,10 @@ export function buildOpenApiDocument(publicBaseUrl: string): Json {
         description: 'Every tool with its description, annotations, families, scopes and JSON schemas.',
         tags: ['public'],
         security: [],
-        responses: { '200': { description: 'The tool listing.', content: { 'application/json': { schema: ref('ToolListing') } } }, ...errorResponses(false) },
+        responses: {
+          '200': { description: 'The tool listing.', content: { 'application/json': { schema: ref('ToolListing') } } },
+          ...errorResponses(false),
+        },
       },
     },
     '/api/v1/tools/{name}': { get: queryOperation('public') },
@@ -88,10 +108,14 @@ export function buildOpenApiDocument(publicBaseUrl: string): Json {
       get: {
         operationId: 'me',
         summary: 'The connection',
-        description: 'The connected wallet, the mode (paper), whether it can trade, and the guardrails the owner approved.',
+        description:
+          'The connected wallet, the mode (paper), whether it can trade, and the guardrails the owner approved.',
         tags: ['account'],
         security: [{ oauth2: [SCOPES.read] }],
-        responses: { '200': { description: 'The connection.', content: { 'application/json': { schema: ref('MeResult') } } }, ...errorResponses(true) },
+        responses: {
+          '200': { description: 'The connection.', content: { 'application/json': { schema: ref('MeResult') } } },
+          ...errorResponses(true),
+        },
       },
     },
     '/api/v1/me/tools/{name}': { get: queryOperation('me') },
@@ -127,7 +151,11 @@ export function buildOpenApiDocument(publicBaseUrl: string): Json {
     tags: [
       { name: 'public', description: 'No authentication; cached for 5 seconds.' },
       { name: 'account', description: 'Authenticated family, scope trade:read.' },
-      { name: 'trading', description: 'Authenticated family, scope trade:write; signed by the session key within the owner\'s guardrails.' },
+      {
+        name: 'trading',
+        description:
+          "Authenticated family, scope trade:write; signed by the session key within the owner's guardrails.",
+      },
     ],
     paths,
     components: { ...openApiComponents(base), schemas: { ...openApiComponents(base).schemas, ...schemas } },

@@ -13,7 +13,11 @@ function run(method: string, url: string, serves: boolean) {
 
 describe('cachedPublicGet', () => {
   it('answers a public GET the cache can serve, labelled with the controller route for the metrics', () => {
-    expect(run('GET', '/api/v1/tools/get_markets', true)).toEqual({ seen: ['/api/v1/tools/get_markets'], nextCalled: false, route: '/api/v1/tools/:name' });
+    expect(run('GET', '/api/v1/tools/get_markets', true)).toEqual({
+      seen: ['/api/v1/tools/get_markets'],
+      nextCalled: false,
+      route: '/api/v1/tools/:name',
+    });
   });
 
   it('passes on what the cache cannot serve', () => {

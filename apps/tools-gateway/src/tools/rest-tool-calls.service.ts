@@ -67,7 +67,9 @@ export class RestToolCalls {
         sendJson(res, 200, JSON.stringify(await this.executor.run(call.tool, call.args, anonymousContext(ip))));
         return;
       }
-      const cached = await this.cache.getOrCompute(call.cacheKey, async () => JSON.stringify(await this.executor.run(call.tool, call.args, anonymousContext(ip))));
+      const cached = await this.cache.getOrCompute(call.cacheKey, async () =>
+        JSON.stringify(await this.executor.run(call.tool, call.args, anonymousContext(ip))),
+      );
       sendCached(res, cached, cached.hit ? 'HIT' : 'MISS');
     } catch (error) {
       if (!res.headersSent) res.setHeader('Cache-Control', 'no-store');
@@ -142,10 +144,16 @@ export class RestToolCalls {
     if (source.kind === 'query') return coerceQueryArgs(tool, req.query as Record<string, string | string[]>);
     const length = Number(req.headers['content-length'] ?? 0);
     if (req.body === undefined && (length > 0 || req.headers['transfer-encoding'])) {
-      throw new ToolError(ToolErrorCode.InvalidArguments, `Send the arguments of ${tool.name} as a JSON object with "Content-Type: application/json" (or send no body).`);
+      throw new ToolError(
+        ToolErrorCode.InvalidArguments,
+        `Send the arguments of ${tool.name} as a JSON object with "Content-Type: application/json" (or send no body).`,
+      );
     }
     if (req.body !== undefined && !isPlainObject(req.body)) {
-      throw new ToolError(ToolErrorCode.InvalidArguments, `The body of ${tool.name} must be a JSON object such as {"name": value}.`);
+      throw new ToolError(
+        ToolErrorCode.InvalidArguments,
+        `The body of ${tool.name} must be a JSON object such as {"name": value}.`,
+      );
     }
     return req.body;
   }

@@ -1,4 +1,11 @@
-import { TOOL_CATALOG, type ToolDefinition, type ToolListingEntry, requiredScopes, toolJsonSchema, toolSuccess } from '@paper/contracts';
+import {
+  TOOL_CATALOG,
+  type ToolDefinition,
+  type ToolListingEntry,
+  requiredScopes,
+  toolJsonSchema,
+  toolSuccess,
+} from '@paper/contracts';
 
 /** One entry of GET /api/v1/tools. */
 export function toolListingEntry(tool: ToolDefinition): ToolListingEntry {
@@ -12,7 +19,9 @@ export function toolListingEntry(tool: ToolDefinition): ToolListingEntry {
     scope: tool.scope,
     wallet: tool.wallet,
     endpoints: {
-      public: publicFamily ? { path: `/api/v1/tools/${tool.name}`, methods: ['GET', 'POST'], operationId: tool.name } : null,
+      public: publicFamily
+        ? { path: `/api/v1/tools/${tool.name}`, methods: ['GET', 'POST'], operationId: tool.name }
+        : null,
       me: {
         path: `/api/v1/me/tools/${tool.name}`,
         methods: publicFamily ? ['GET', 'POST'] : ['POST'],

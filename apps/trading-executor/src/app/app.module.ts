@@ -25,7 +25,11 @@ export class AppModule {
         InfraModule.forRoot({
           config,
           database: () =>
-            createExchangeDataSource({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, applicationName: 'trading-executor' }),
+            createExchangeDataSource({
+              url: config.DATABASE_URL,
+              poolSize: config.DATABASE_POOL_SIZE,
+              applicationName: 'trading-executor',
+            }),
           redis: config,
         }),
         QueueModule,

@@ -28,7 +28,13 @@ export async function lockAccounts(sql: Sql, wallets: readonly string[]): Promis
   return new Map(
     rows.map((r) => [
       r.wallet,
-      { wallet: r.wallet, freeMicro: BigInt(r.free_micro), lockedMicro: BigInt(r.locked_micro), queuedMicro: BigInt(r.queued_micro), activated: r.activated },
+      {
+        wallet: r.wallet,
+        freeMicro: BigInt(r.free_micro),
+        lockedMicro: BigInt(r.locked_micro),
+        queuedMicro: BigInt(r.queued_micro),
+        activated: r.activated,
+      },
     ]),
   );
 }
@@ -48,11 +54,24 @@ export function addDelta(a: AccountDelta | undefined, b: AccountDelta): AccountD
  * Applies balance changes to many accounts in one statement (the caller holds their locks); `volumes`
  * adds notional opened to the accounts' trading volume.
  */
-export async function applyAccountDeltas(sql: Sql, deltas: ReadonlyMap<string, AccountDelta>, touch = true, volumes?: ReadonlyMap<string, bigint>): Promise<void> {
+export async function applyAccountDeltas(
+  sql: Sql,
+  deltas: ReadonlyMap<string, AccountDelta>,
+  touch = true,
+  volumes?: ReadonlyMap<string, bigint>,
+): Promise<void> {
   if (deltas.size === 0) return;
   const cols: string[][] = [[], [], [], [], [], [], []];
   for (const [wallet, d] of deltas) {
-    [wallet, d.freeMicro, d.lockedMicro, d.queuedMicro, d.realizedPnlMicro, d.paperMicro, volumes?.get(wallet) ?? 0n].forEach((v, i) => cols[i]!.push(v.toString()));
+    [
+      wallet,
+      d.freeMicro,
+      d.lockedMicro,
+      d.queuedMicro,
+      d.realizedPnlMicro,
+      d.paperMicro,
+      volumes?.get(wallet) ?? 0n,
+    ].forEach((v, i) => cols[i]!.push(v.toString()));
   }
   await sql(
     `UPDATE exchange.accounts a

@@ -5,7 +5,8 @@ export const MAX_EXECUTION_ATTEMPTS = 3;
 
 export const EXECUTION_FAILED = {
   reason: 'execution_failed',
-  message: 'The exchange could not execute this and nothing of it was executed (every attempt was rolled back); submit it again.',
+  message:
+    'The exchange could not execute this and nothing of it was executed (every attempt was rolled back); submit it again.',
 } as const;
 
 /** A final result to store once the attempts are used up. */
@@ -31,7 +32,10 @@ export async function recordFailedAttempt(
 ): Promise<boolean> {
   const detail = String((error as Error)?.message ?? error).slice(0, 500);
   if (row.attempts + 1 < MAX_EXECUTION_ATTEMPTS) {
-    await sql(`UPDATE exchange.${table} SET attempts = attempts + 1, last_error = $2 WHERE id = $1 AND status = 'queued'`, [row.id, detail]);
+    await sql(
+      `UPDATE exchange.${table} SET attempts = attempts + 1, last_error = $2 WHERE id = $1 AND status = 'queued'`,
+      [row.id, detail],
+    );
     return false;
   }
   const f = final();

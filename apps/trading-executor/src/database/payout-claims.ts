@@ -21,7 +21,12 @@ export async function appendPayouts(sql: Sql, appends: readonly PayoutAppend[]):
      SELECT wallet, position_id, amount, amount, fee, fee, now()
        FROM unnest($1::varchar[], $2::bigint[], $3::bigint[], $4::bigint[]) WITH ORDINALITY AS v(wallet, position_id, amount, fee, n)
       ORDER BY n`,
-    [owed.map((a) => a.wallet), owed.map((a) => a.positionId), owed.map((a) => a.amountMicro.toString()), owed.map((a) => a.feeMicro.toString())],
+    [
+      owed.map((a) => a.wallet),
+      owed.map((a) => a.positionId),
+      owed.map((a) => a.amountMicro.toString()),
+      owed.map((a) => a.feeMicro.toString()),
+    ],
   );
 }
 
@@ -75,7 +80,10 @@ export async function releasePledgedMargin(sql: Sql, wallet: string, amountMicro
     const pledged = BigInt(row.margin_queued_micro);
     const take = pledged <= left ? pledged : left;
     left -= take;
-    await sql(`UPDATE exchange.positions SET margin_queued_micro = margin_queued_micro - $2 WHERE id = $1`, [row.id, take]);
+    await sql(`UPDATE exchange.positions SET margin_queued_micro = margin_queued_micro - $2 WHERE id = $1`, [
+      row.id,
+      take,
+    ]);
   }
   if (left > 0n) throw new Error(`Pledged margin of ${wallet} is below the ${amountMicro} released`);
 }

@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import type { DataSource, QueryRunner } from 'typeorm';
 
 /** A parameterised query inside one transaction: rows plus the affected row count. */
-export type Sql = <T = Record<string, string | null>>(text: string, params?: unknown[]) => Promise<{ rows: T[]; rowCount: number }>;
+export type Sql = <T = Record<string, string | null>>(
+  text: string,
+  params?: unknown[],
+) => Promise<{ rows: T[]; rowCount: number }>;
 
 /** The transaction as a query executor of the typed query modules (`query(text, params)` → `{ rows }`). */
 export function sqlExecutor(sql: Sql): { query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> } {
@@ -13,7 +16,11 @@ const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serializati
 
 /** The node-postgres client under a TypeORM query runner once it is connected. */
 interface PgClient {
-  query(config: { name?: string; text: string; values?: unknown[] }): Promise<{ rows: unknown[]; rowCount: number | null }>;
+  query(config: {
+    name?: string;
+    text: string;
+    values?: unknown[];
+  }): Promise<{ rows: unknown[]; rowCount: number | null }>;
 }
 
 /** At most this many statement texts are prepared (each connection keeps its own plan of each). */
@@ -48,7 +55,9 @@ function sqlOf(runner: QueryRunner): Sql {
 }
 
 export function isRetryableDbError(error: unknown): boolean {
-  const code = (error as { driverError?: { code?: string }; code?: string }).driverError?.code ?? (error as { code?: string }).code;
+  const code =
+    (error as { driverError?: { code?: string }; code?: string }).driverError?.code ??
+    (error as { code?: string }).code;
   return code !== undefined && RETRYABLE.has(code);
 }
 
@@ -56,7 +65,11 @@ export function isRetryableDbError(error: unknown): boolean {
  * Runs `work` in one READ COMMITTED transaction; commits on success, rolls back on any error. A
  * deadlock or serialization failure is retried from the start (the work must be re-runnable).
  */
-export async function inTransaction<T>(dataSource: DataSource, work: (sql: Sql) => Promise<T>, retries = 5): Promise<T> {
+export async function inTransaction<T>(
+  dataSource: DataSource,
+  work: (sql: Sql) => Promise<T>,
+  retries = 5,
+): Promise<T> {
   for (let attempt = 0; ; attempt += 1) {
     const runner = dataSource.createQueryRunner();
     try {
@@ -79,7 +92,11 @@ export async function inTransaction<T>(dataSource: DataSource, work: (sql: Sql) 
 }
 
 /** Runs one statement outside a transaction. */
-export async function query<T = Record<string, string | null>>(dataSource: DataSource, text: string, params?: unknown[]): Promise<T[]> {
+export async function query<T = Record<string, string | null>>(
+  dataSource: DataSource,
+  text: string,
+  params?: unknown[],
+): Promise<T[]> {
   return (await dataSource.query(text, params)) as T[];
 }
 

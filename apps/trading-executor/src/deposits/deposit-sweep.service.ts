@@ -54,29 +54,49 @@ export class DepositSweepService {
         [proxy],
       );
       if (last[0]?.status === 'refused' && BigInt(last[0].amount_micro) === amountMicro) return null;
-      await sql(`INSERT INTO exchange.deposits (wallet, proxy_address, amount_micro, fee_micro, status, reason) VALUES ($1, $2, $3, 0, 'refused', $4)`, [
-        wallet,
-        proxy,
-        amountMicro,
-        decision.message,
-      ]);
+      await sql(
+        `INSERT INTO exchange.deposits (wallet, proxy_address, amount_micro, fee_micro, status, reason) VALUES ($1, $2, $3, 0, 'refused', $4)`,
+        [wallet, proxy, amountMicro, decision.message],
+      );
       return { wallet, status: 'refused', amountMicro, feeMicro: 0n, reason: decision.reason };
     }
-    await sql(`UPDATE exchange.chain_balances SET amount = amount - $2, updated_at = now() WHERE address = $1 AND asset = 'USDC'`, [proxy, amountMicro]);
+    await sql(
+      `UPDATE exchange.chain_balances SET amount = amount - $2, updated_at = now() WHERE address = $1 AND asset = 'USDC'`,
+      [proxy, amountMicro],
+    );
     const { rows: dep } = await sql<{ id: string }>(
       `INSERT INTO exchange.deposits (wallet, proxy_address, amount_micro, fee_micro, status) VALUES ($1, $2, $3, $4, 'credited') RETURNING id`,
       [wallet, proxy, amountMicro, decision.feeMicro],
     );
     const lines = [
-      ...transfer({ owner: PROTOCOL_OWNER, bucket: 'deposits' }, { owner: wallet, bucket: 'free' }, decision.creditMicro),
-      ...transfer({ owner: PROTOCOL_OWNER, bucket: 'deposits' }, { owner: PROTOCOL_OWNER, bucket: 'activation_fees' }, decision.feeMicro),
+      ...transfer(
+        { owner: PROTOCOL_OWNER, bucket: 'deposits' },
+        { owner: wallet, bucket: 'free' },
+        decision.creditMicro,
+      ),
+      ...transfer(
+        { owner: PROTOCOL_OWNER, bucket: 'deposits' },
+        { owner: PROTOCOL_OWNER, bucket: 'activation_fees' },
+        decision.feeMicro,
+      ),
     ];
-    await writeLedger(sql, [{ lines, reason: decision.feeMicro > 0n ? 'deposit_activation' : 'deposit', ref: `deposit:${dep[0]!.id}` }]);
-    await sql(`UPDATE exchange.accounts SET free_micro = free_micro + $2, activated = true, last_active_at = now() WHERE wallet = $1`, [wallet, decision.creditMicro]);
-    await appendEvents(sqlExecutor(sql), [
-      exchangeEvent('deposit.credited', { amountUsd: Number(microToUsdc(amountMicro)), feeUsd: Number(microToUsdc(decision.feeMicro)), txHash: null }, { wallet }),
+    await writeLedger(sql, [
+      { lines, reason: decision.feeMicro > 0n ? 'deposit_activation' : 'deposit', ref: `deposit:${dep[0]!.id}` },
     ]);
-    this.logger.log(`credited ${microToUsdc(decision.creditMicro)} USDC to ${wallet} (fee ${microToUsdc(decision.feeMicro)})`);
+    await sql(
+      `UPDATE exchange.accounts SET free_micro = free_micro + $2, activated = true, last_active_at = now() WHERE wallet = $1`,
+      [wallet, decision.creditMicro],
+    );
+    await appendEvents(sqlExecutor(sql), [
+      exchangeEvent(
+        'deposit.credited',
+        { amountUsd: Number(microToUsdc(amountMicro)), feeUsd: Number(microToUsdc(decision.feeMicro)), txHash: null },
+        { wallet },
+      ),
+    ]);
+    this.logger.log(
+      `credited ${microToUsdc(decision.creditMicro)} USDC to ${wallet} (fee ${microToUsdc(decision.feeMicro)})`,
+    );
     return { wallet, status: 'credited', amountMicro, feeMicro: decision.feeMicro, reason: null };
   }
 }

@@ -8,7 +8,10 @@ import { DepositSweepService } from './deposit-sweep.service';
 import { depositSchema, faucetSchema, parseBody } from './dev-funding.dto';
 import { DevFundingError, DevFundingErrorCode } from './dev-funding.exception';
 
-const balancesView = (b: { usdcMicro: bigint; ethWei: bigint }) => ({ usdc: microToUsdc(b.usdcMicro), eth: scaledToDecimal(b.ethWei, 18) });
+const balancesView = (b: { usdcMicro: bigint; ethWei: bigint }) => ({
+  usdc: microToUsdc(b.usdcMicro),
+  eth: scaledToDecimal(b.ethWei, 18),
+});
 
 /**
  * Paper-mode funding for development and tests (only registered when PAPER_MODE=true and NODE_ENV is
@@ -31,11 +34,14 @@ export class DevFundingController {
     if (usdcMicro > 0n) await creditChainBalance(this.dataSource, wallet, 'USDC', usdcMicro);
     if (ethWei > 0n) await creditChainBalance(this.dataSource, wallet, 'ETH', ethWei);
     const balances = balancesView(await chainBalances(this.dataSource, wallet));
-    return toolSuccess(`Sent ${formatUsdc(usdcMicro)} test USDC and ${scaledToDecimal(ethWei, 18)} test ETH to ${wallet}.`, {
-      wallet,
-      credited: { usdc: microToUsdc(usdcMicro), eth: scaledToDecimal(ethWei, 18) },
-      chainBalances: balances,
-    });
+    return toolSuccess(
+      `Sent ${formatUsdc(usdcMicro)} test USDC and ${scaledToDecimal(ethWei, 18)} test ETH to ${wallet}.`,
+      {
+        wallet,
+        credited: { usdc: microToUsdc(usdcMicro), eth: scaledToDecimal(ethWei, 18) },
+        chainBalances: balances,
+      },
+    );
   }
 
   @Post('deposit')
@@ -45,7 +51,10 @@ export class DevFundingController {
     const wallet = input.wallet.toLowerCase();
     const amount = usdcToMicro(input.usdc);
     const proxy = depositProxyAddress(wallet);
-    await this.dataSource.query(`INSERT INTO exchange.accounts (wallet, deposit_address) VALUES ($1, $2) ON CONFLICT (wallet) DO NOTHING`, [wallet, proxy]);
+    await this.dataSource.query(
+      `INSERT INTO exchange.accounts (wallet, deposit_address) VALUES ($1, $2) ON CONFLICT (wallet) DO NOTHING`,
+      [wallet, proxy],
+    );
     if (!(await transferChainBalance(this.dataSource, wallet, proxy, 'USDC', amount))) {
       const have = (await chainBalances(this.dataSource, wallet)).usdcMicro;
       throw new DevFundingError(
@@ -54,12 +63,23 @@ export class DevFundingController {
       );
     }
     const swept = input.sweep ? await this.sweeper.sweep(wallet) : [];
-    const sweptView = swept.map((s) => ({ status: s.status, amountUsd: microToUsdc(s.amountMicro), feeUsd: microToUsdc(s.feeMicro), reason: s.reason }));
+    const sweptView = swept.map((s) => ({
+      status: s.status,
+      amountUsd: microToUsdc(s.amountMicro),
+      feeUsd: microToUsdc(s.feeMicro),
+      reason: s.reason,
+    }));
     return toolSuccess(
       input.sweep
         ? `Deposited ${formatUsdc(amount)} USDC to ${proxy}; ${swept[0]?.status === 'credited' ? 'credited to the exchange balance' : 'not credited yet'}.`
         : `Sent ${formatUsdc(amount)} USDC to the deposit address ${proxy}; the deposit sweep credits it within a few seconds.`,
-      { wallet, depositAddress: proxy, amountUsd: microToUsdc(amount), chainBalances: balancesView(await chainBalances(this.dataSource, wallet)), swept: sweptView },
+      {
+        wallet,
+        depositAddress: proxy,
+        amountUsd: microToUsdc(amount),
+        chainBalances: balancesView(await chainBalances(this.dataSource, wallet)),
+        swept: sweptView,
+      },
     );
   }
 }

@@ -6,7 +6,10 @@ const amount = (max: number) =>
   z
     .union([z.string(), z.number()], { error: `must be a positive decimal amount of at most ${max}` })
     .transform((v) => String(v))
-    .refine((v) => /^\d+(\.\d+)?$/.test(v) && Number(v) > 0 && Number(v) <= max, `must be a positive decimal amount of at most ${max}`);
+    .refine(
+      (v) => /^\d+(\.\d+)?$/.test(v) && Number(v) > 0 && Number(v) <= max,
+      `must be a positive decimal amount of at most ${max}`,
+    );
 
 /** POST /dev/faucet: credits the wallet's simulated chain balance (defaults: 10,000 USDC and 0.05 ETH). */
 export const faucetSchema = z

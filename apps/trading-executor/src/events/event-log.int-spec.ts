@@ -56,7 +56,16 @@ describe('the event log, written by the transactions it records (PostgreSQL + Re
     expect(events[3]).toMatchObject({
       wallet: t.wallet,
       market: 'BTC',
-      data: { positionId, market: 'BTC', side: 'long', leverage: 100, marginUsd: 100, notionalUsd: 10000, entryPrice: 100000, intentId: open.intentId.toLowerCase() },
+      data: {
+        positionId,
+        market: 'BTC',
+        side: 'long',
+        leverage: 100,
+        marginUsd: 100,
+        notionalUsd: 10000,
+        entryPrice: 100000,
+        intentId: open.intentId.toLowerCase(),
+      },
     });
     const settled = closed.closed![0]!;
     expect(events[6]).toMatchObject({
@@ -81,15 +90,24 @@ describe('the event log, written by the transactions it records (PostgreSQL + Re
     expect(risky.status).toBe('executed');
     const mark = await kit.setPrice('ETH', '3000');
     expect(await kit.liquidations.liquidateAt('ETH', mark)).toBeGreaterThanOrEqual(1);
-    expect((await kit.ownerActions.execute(await kit.ownerAction(t, ['withdraw', t.wallet, { amountMicro: usdc(10) }]))).status).toBe('executed');
+    expect(
+      (await kit.ownerActions.execute(await kit.ownerAction(t, ['withdraw', t.wallet, { amountMicro: usdc(10) }])))
+        .status,
+    ).toBe('executed');
 
     const events = await eventsOf(t.wallet);
-    expect(events.find((e) => e.type === 'intent.refused')?.data).toMatchObject({ intentId: tooBig.intentId.toLowerCase(), kind: 'open', reason: 'insufficient_balance' });
+    expect(events.find((e) => e.type === 'intent.refused')?.data).toMatchObject({
+      intentId: tooBig.intentId.toLowerCase(),
+      kind: 'open',
+      reason: 'insufficient_balance',
+    });
     expect(events.find((e) => e.type === 'position.liquidated')).toMatchObject({
       market: 'ETH',
       data: { positionId: risky.opened!.positionId, pnlUsd: -50, paidUsd: 0, intentId: null, exitPrice: 3000 },
     });
-    expect(events.filter((e) => e.type === 'withdrawal.completed').map((e) => e.data)).toEqual([{ amountUsd: 10, to: t.wallet, intentId: expect.any(String) }]);
+    expect(events.filter((e) => e.type === 'withdrawal.completed').map((e) => e.data)).toEqual([
+      { amountUsd: 10, to: t.wallet, intentId: expect.any(String) },
+    ]);
   });
 
   it('records market status changes, whoever changes the row', async () => {
@@ -109,7 +127,13 @@ describe('the event log, written by the transactions it records (PostgreSQL + Re
       (async () => {
         for (let i = 0; i < 25; i += 1) {
           await kit.db.transaction(async (m) => {
-            await appendEvents(m, [exchangeEvent('market.status', { market: 'BTC', status: 'open', previous: 'open' }, { market: 'BTC', wallet: `0x${String(w).padStart(40, '0')}` })]);
+            await appendEvents(m, [
+              exchangeEvent(
+                'market.status',
+                { market: 'BTC', status: 'open', previous: 'open' },
+                { market: 'BTC', wallet: `0x${String(w).padStart(40, '0')}` },
+              ),
+            ]);
           });
         }
       })(),
@@ -133,7 +157,11 @@ describe('the event log, written by the transactions it records (PostgreSQL + Re
     const { newest } = await eventLogBounds(kit.db);
     expect(await pruneEvents(kit.db, new Date(Date.now() + 60_000))).toBeGreaterThan(0);
     expect(await readEvents(kit.db, { after: '0', limit: 10 })).toEqual([]);
-    await kit.db.transaction((m) => appendEvents(m, [exchangeEvent('market.status', { market: 'ETH', status: 'open', previous: 'open' }, { market: 'ETH' })]));
+    await kit.db.transaction((m) =>
+      appendEvents(m, [
+        exchangeEvent('market.status', { market: 'ETH', status: 'open', previous: 'open' }, { market: 'ETH' }),
+      ]),
+    );
     const after = await eventLogBounds(kit.db);
     expect(BigInt(after.oldest)).toBeGreaterThan(BigInt(newest));
   });

@@ -8,7 +8,10 @@ import { exchangeEvent, type NewExchangeEvent, type PositionRow, type RawPositio
  */
 
 /** A stored position's figures (integers as stored: micro-USDC, prices at the market's scale). */
-export type PositionFacts = Pick<PositionRow, 'id' | 'wallet' | 'market' | 'side' | 'marginMicro' | 'leverage' | 'notionalMicro' | 'entryPrice' | 'bustPrice'>;
+export type PositionFacts = Pick<
+  PositionRow,
+  'id' | 'wallet' | 'market' | 'side' | 'marginMicro' | 'leverage' | 'notionalMicro' | 'entryPrice' | 'bustPrice'
+>;
 
 /** How a position was settled (micro-USDC, the exit at the market's scale). */
 export interface Settlement {
@@ -23,7 +26,8 @@ export interface Settlement {
 }
 
 const usd = (micro: bigint): number => Number(microToUsdc(micro));
-const price = (market: Market, scaled: bigint): number => Number(scaledToPrice(scaled, marketConfig(market).priceDecimals));
+const price = (market: Market, scaled: bigint): number =>
+  Number(scaledToPrice(scaled, marketConfig(market).priceDecimals));
 
 function positionFields(p: PositionFacts) {
   return {
@@ -39,7 +43,11 @@ function positionFields(p: PositionFacts) {
 }
 
 /** `position.closed` or `position.liquidated`, with the settled figures. */
-export function settledEvent(type: 'position.closed' | 'position.liquidated', p: PositionFacts, s: Settlement): NewExchangeEvent {
+export function settledEvent(
+  type: 'position.closed' | 'position.liquidated',
+  p: PositionFacts,
+  s: Settlement,
+): NewExchangeEvent {
   return exchangeEvent(
     type,
     {
@@ -57,7 +65,10 @@ export function settledEvent(type: 'position.closed' | 'position.liquidated', p:
 }
 
 /** The columns of an `exchange.positions` row the events need (as node-postgres returns them). */
-export type PositionColumns = Pick<RawPositionRow, 'id' | 'wallet' | 'side' | 'margin_micro' | 'leverage' | 'notional_micro' | 'entry_price' | 'bust_price'>;
+export type PositionColumns = Pick<
+  RawPositionRow,
+  'id' | 'wallet' | 'side' | 'margin_micro' | 'leverage' | 'notional_micro' | 'entry_price' | 'bust_price'
+>;
 
 export function positionFacts(row: PositionColumns, market: Market): PositionFacts {
   return {
@@ -85,7 +96,9 @@ const OUTCOME_TYPES: Record<IntentResult['status'], ExchangeEventType> = {
  * position each executed open opened. A cancelled intent names the cancel intent that cancelled it.
  */
 export function intentOutcomeEvents(results: readonly IntentResult[]): NewExchangeEvent[] {
-  const cancelledBy = new Map(results.filter((r) => r.cancelledIntentId).map((r) => [r.cancelledIntentId!, r.intentId]));
+  const cancelledBy = new Map(
+    results.filter((r) => r.cancelledIntentId).map((r) => [r.cancelledIntentId!, r.intentId]),
+  );
   const events: NewExchangeEvent[] = [];
   for (const r of results) {
     const base = { intentId: r.intentId, kind: r.kind };
@@ -95,10 +108,18 @@ export function intentOutcomeEvents(results: readonly IntentResult[]): NewExchan
         events.push(exchangeEvent('intent.executed', { ...base, message: r.message }, scope));
         break;
       case 'intent.refused':
-        events.push(exchangeEvent('intent.refused', { ...base, reason: r.reason ?? 'refused', message: r.message }, scope));
+        events.push(
+          exchangeEvent('intent.refused', { ...base, reason: r.reason ?? 'refused', message: r.message }, scope),
+        );
         break;
       case 'intent.cancelled':
-        events.push(exchangeEvent('intent.cancelled', { ...base, cancelledBy: cancelledBy.get(r.intentId) ?? null, message: r.message }, scope));
+        events.push(
+          exchangeEvent(
+            'intent.cancelled',
+            { ...base, cancelledBy: cancelledBy.get(r.intentId) ?? null, message: r.message },
+            scope,
+          ),
+        );
         break;
       default:
         events.push(exchangeEvent('intent.expired', { ...base, message: r.message }, scope));

@@ -8,7 +8,6 @@ import { gate, until } from '../testing/conditions';
 import { ExchangeTestKit, type Trader } from '../testing/exchange-test-kit';
 import { InboxSweeper } from './inbox-sweeper.service';
 
-
 describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Redis)', () => {
   let kit: ExchangeTestKit;
 
@@ -30,17 +29,28 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
   });
 
   const statusOf = async (p: { intentId: string }) =>
-    (await kit.db.query(`SELECT status, reason, result FROM exchange.intents WHERE id = $1`, [p.intentId.toLowerCase()]))[0] as
-      | { status: string; reason: string | null; result: IntentResult | null }
-      | undefined;
+    (
+      await kit.db.query(`SELECT status, reason, result FROM exchange.intents WHERE id = $1`, [
+        p.intentId.toLowerCase(),
+      ])
+    )[0] as { status: string; reason: string | null; result: IntentResult | null } | undefined;
 
   it('runs accepted intents and owner actions whose wake-up jobs Redis lost (the sweeper, with no queue worker)', async () => {
     const t = await kit.trader(1000);
     const opens = await Promise.all([kit.open(t, 'BTC', 'long', 100, 100), kit.open(t, 'ETH', 'short', 100, 100)]);
     const withdraw = await kit.ownerAction(t, ['withdraw', t.wallet, { amountMicro: usdc(50) }]);
     expect((await acceptIntents(kit.db, opens)).map((a) => a.state)).toEqual(['accepted', 'accepted']);
-    expect(await acceptOwnerAction(kit.db, withdraw)).toEqual({ state: 'accepted', id: withdraw.actionId.toLowerCase() });
-    await kit.intentsQueue.addBulk(opens.map((p) => ({ name: 'execute-intent', data: { intentId: p.intentId.toLowerCase() }, opts: { jobId: p.intentId.toLowerCase() } })));
+    expect(await acceptOwnerAction(kit.db, withdraw)).toEqual({
+      state: 'accepted',
+      id: withdraw.actionId.toLowerCase(),
+    });
+    await kit.intentsQueue.addBulk(
+      opens.map((p) => ({
+        name: 'execute-intent',
+        data: { intentId: p.intentId.toLowerCase() },
+        opts: { jobId: p.intentId.toLowerCase() },
+      })),
+    );
     // Redis loses everything: the wake-up jobs are gone.
     const keys = await kit.redis.keys(`${kit.config.REDIS_PREFIX}:bull:*`);
     expect(keys.length).toBeGreaterThan(0);
@@ -51,13 +61,19 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
     const sweeper = new InboxSweeper(kit.db, kit.engine, kit.ownerActions, kit.config);
     sweeper.onApplicationBootstrap();
     try {
-      const rows = await until(() => Promise.all(opens.map(statusOf)), (r) => r.every((x) => x?.status !== 'queued'));
+      const rows = await until(
+        () => Promise.all(opens.map(statusOf)),
+        (r) => r.every((x) => x?.status !== 'queued'),
+      );
       expect(rows.map((r) => [r!.status, r!.result?.opened?.market])).toEqual([
         ['executed', 'BTC'],
         ['executed', 'ETH'],
       ]);
       const [action] = await until(
-        () => kit.db.query(`SELECT status, result FROM exchange.owner_actions WHERE id = $1`, [withdraw.actionId.toLowerCase()]),
+        () =>
+          kit.db.query(`SELECT status, result FROM exchange.owner_actions WHERE id = $1`, [
+            withdraw.actionId.toLowerCase(),
+          ]),
         (r) => r[0]?.status !== 'queued',
       );
       expect(action).toMatchObject({ status: 'executed', result: { amount: '50', chainUsdc: '50' } });
@@ -73,16 +89,27 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
     const [first, again] = [await acceptIntents(kit.db, [open]), await acceptIntents(kit.db, [open])];
     expect(first).toEqual([{ state: 'accepted', id: open.intentId.toLowerCase() }]);
     expect(again).toEqual([{ state: 'known', id: open.intentId.toLowerCase(), status: 'queued', result: null }]);
-    const results = await Promise.all([kit.intents.execute(open), kit.intents.execute(open), kit.intents.execute(open)]);
+    const results = await Promise.all([
+      kit.intents.execute(open),
+      kit.intents.execute(open),
+      kit.intents.execute(open),
+    ]);
     expect(results[1]).toEqual(results[0]);
     expect(results[2]).toEqual(results[0]);
-    expect(await acceptIntents(kit.db, [open])).toEqual([{ state: 'known', id: open.intentId.toLowerCase(), status: 'executed', result: results[0] }]);
+    expect(await acceptIntents(kit.db, [open])).toEqual([
+      { state: 'known', id: open.intentId.toLowerCase(), status: 'executed', result: results[0] },
+    ]);
     // The same id with another signature (another key's) is not the same intent: refused, nothing stored.
-    const forged: SignedIntentPayload = { ...open, signature: (await kit.open(t, 'BTC', 'long', 100, 100, { signer: generatePrivateKey() })).signature };
+    const forged: SignedIntentPayload = {
+      ...open,
+      signature: (await kit.open(t, 'BTC', 'long', 100, 100, { signer: generatePrivateKey() })).signature,
+    };
     expect(await acceptIntents(kit.db, [forged])).toEqual([{ state: 'conflict', id: open.intentId.toLowerCase() }]);
     expect(await kit.intents.execute(forged)).toMatchObject({ status: 'refused', reason: 'intent_id_conflict' });
     expect(await statusOf(open)).toMatchObject({ status: 'executed', result: results[0] });
-    const [{ n }] = await kit.db.query(`SELECT count(*)::int AS n FROM exchange.positions WHERE wallet = $1`, [t.wallet]);
+    const [{ n }] = await kit.db.query(`SELECT count(*)::int AS n FROM exchange.positions WHERE wallet = $1`, [
+      t.wallet,
+    ]);
     expect(n).toBe(1);
   });
 
@@ -102,7 +129,9 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
     ];
     const results = await kit.batchHolding(batch, async () => undefined);
     const byId = new Map(results.map((r) => [r.intentId, r]));
-    expect(batch.map((p) => [byId.get(p.intentId.toLowerCase())!.status, byId.get(p.intentId.toLowerCase())!.reason])).toEqual([
+    expect(
+      batch.map((p) => [byId.get(p.intentId.toLowerCase())!.status, byId.get(p.intentId.toLowerCase())!.reason]),
+    ).toEqual([
       ['executed', null],
       ['refused', 'insufficient_balance'],
       ['refused', 'bad_signature'],
@@ -138,7 +167,10 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
     let cancelling: Promise<IntentResult>;
     try {
       // Past its signed expiry now, but a batch claimed it while it was valid: the sweep must not touch it.
-      await until(async () => Date.now(), (now) => now > Number(expiresAt) * 1000 + 50);
+      await until(
+        async () => Date.now(),
+        (now) => now > Number(expiresAt) * 1000 + 50,
+      );
       expect(await kit.expiry.expireQueued()).toBe(0);
       // A cancel of the same wallet waits for the batch (its acceptance for the event log's append lock the
       // batch holds until it commits, its execution for the account), then finds the intent executed.
@@ -173,7 +205,10 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
     try {
       concurrent = kit.engine.settle(target.intentId); // its claims skip the held target, then wait for the holder
       await until(
-        () => kit.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE '%FOR KEY SHARE%'`),
+        () =>
+          kit.db.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE '%FOR KEY SHARE%'`,
+          ),
         (r) => r[0].n > 0,
       );
     } finally {
@@ -204,25 +239,31 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
       for (let i = 0; i < 12; i += 1) traders.push(await kit.trader(1000));
       const opens: SignedIntentPayload[] = [];
       for (let round = 0; round < 8; round += 1) {
-        for (const t of traders) opens.push(await kit.open(t, round % 2 ? 'ETH' : 'BTC', round % 3 ? 'long' : 'short', 100, 100));
+        for (const t of traders)
+          opens.push(await kit.open(t, round % 2 ? 'ETH' : 'BTC', round % 3 ? 'long' : 'short', 100, 100));
       }
       await acceptIntents(kit.db, opens);
       const opened = await Promise.all(opens.map((p, i) => (i % 2 ? executorB : executorA).execute(p)));
       expect(opened.every((r) => r.status === 'executed')).toBe(true);
       // Closes of every account through both executors at once: every close takes the protocol row.
-      const closes = await Promise.all(opened.map((r, i) => kit.close(traders[i % traders.length]!, [r.opened!.positionId])));
+      const closes = await Promise.all(
+        opened.map((r, i) => kit.close(traders[i % traders.length]!, [r.opened!.positionId])),
+      );
       await acceptIntents(kit.db, closes);
       const closed = await Promise.all(closes.map((p, i) => (i % 2 ? executorA : executorB).execute(p)));
       expect(closed.map((r) => r.status)).toEqual(closes.map(() => 'executed'));
 
-      const runs = await kit.db.query(`SELECT id, count(*)::int AS n, min(app) AS app FROM exchange.test_executions GROUP BY id`);
+      const runs = await kit.db.query(
+        `SELECT id, count(*)::int AS n, min(app) AS app FROM exchange.test_executions GROUP BY id`,
+      );
       expect(runs).toHaveLength(opens.length + closes.length);
       expect(runs.every((r: { n: number }) => r.n === 1)).toBe(true);
       const apps = new Set(runs.map((r: { app: string }) => r.app));
       expect(apps).toEqual(new Set(['executor-int-test', 'executor-b']));
-      const [{ n }] = await kit.db.query(`SELECT count(*)::int AS n FROM exchange.positions WHERE open_intent_id = ANY($1::varchar[]) AND status = 'closed'`, [
-        opens.map((p) => p.intentId.toLowerCase()),
-      ]);
+      const [{ n }] = await kit.db.query(
+        `SELECT count(*)::int AS n FROM exchange.positions WHERE open_intent_id = ANY($1::varchar[]) AND status = 'closed'`,
+        [opens.map((p) => p.intentId.toLowerCase())],
+      );
       expect(n).toBe(opens.length);
     } finally {
       await engineA.beforeApplicationShutdown();

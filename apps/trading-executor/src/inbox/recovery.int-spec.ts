@@ -6,7 +6,6 @@ import { acceptIntents } from '@paper/exchange-data';
 import { until } from '../testing/conditions';
 import { ExchangeTestKit } from '../testing/exchange-test-kit';
 
-
 /**
  * A real trading-executor process claims a batch and is killed with SIGKILL in the middle of it (its
  * batch stalls in the database, so the kill lands inside the transaction). The claim is the batch's row
@@ -35,44 +34,60 @@ describe('recovery of a batch whose executor is killed (real child process, Post
   it('releases the claims of a killed executor at once; another executor runs every intent within 5 s, exactly once', async () => {
     const traders = [await kit.trader(1000), await kit.trader(1000), await kit.trader(1000)];
     const payloads: SignedIntentPayload[] = [];
-    for (let i = 0; i < 30; i += 1) payloads.push(await kit.open(traders[i % 3]!, i % 2 ? 'ETH' : 'BTC', 'long', 10, 1000));
+    for (let i = 0; i < 30; i += 1)
+      payloads.push(await kit.open(traders[i % 3]!, i % 2 ? 'ETH' : 'BTC', 'long', 10, 1000));
     const ids = payloads.map((p) => p.intentId.toLowerCase());
     // The killed executor's batch stalls at its open-interest update (its application_name is trading-executor).
     await kit.db.query(`CREATE FUNCTION exchange.stall() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN IF current_setting('application_name') = 'trading-executor' THEN PERFORM pg_sleep(300); END IF; RETURN NEW; END $$`);
-    await kit.db.query(`CREATE TRIGGER stall BEFORE UPDATE ON exchange.markets FOR EACH ROW EXECUTE FUNCTION exchange.stall()`);
+    await kit.db.query(
+      `CREATE TRIGGER stall BEFORE UPDATE ON exchange.markets FOR EACH ROW EXECUTE FUNCTION exchange.stall()`,
+    );
     await acceptIntents(kit.db, payloads);
 
     const port = await freePort();
-    child = spawn(process.execPath, ['-r', './tools/dev/register.cjs', path.join('apps', 'trading-executor', 'src', 'main.ts')], {
-      cwd: WORKSPACE_ROOT,
-      env: {
-        ...process.env,
-        NODE_OPTIONS: '',
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'error',
-        PORT: String(port),
-        DATABASE_URL: kit.database.url,
-        REDIS_URL: kit.config.REDIS_URL,
-        REDIS_PREFIX: kit.config.REDIS_PREFIX,
-        PRICE_INGEST: 'false',
-        LIQUIDATIONS: 'false',
+    child = spawn(
+      process.execPath,
+      ['-r', './tools/dev/register.cjs', path.join('apps', 'trading-executor', 'src', 'main.ts')],
+      {
+        cwd: WORKSPACE_ROOT,
+        env: {
+          ...process.env,
+          NODE_OPTIONS: '',
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'error',
+          PORT: String(port),
+          DATABASE_URL: kit.database.url,
+          REDIS_URL: kit.config.REDIS_URL,
+          REDIS_PREFIX: kit.config.REDIS_PREFIX,
+          PRICE_INGEST: 'false',
+          LIQUIDATIONS: 'false',
+        },
+        stdio: 'ignore',
       },
-      stdio: 'ignore',
-    });
+    );
     try {
       // The child's sweeper claimed the intents and its batch stalls inside the transaction.
       await until(
-        () => kit.db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'trading-executor' AND query LIKE '%exchange.markets%' AND state = 'active'`),
+        () =>
+          kit.db.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'trading-executor' AND query LIKE '%exchange.markets%' AND state = 'active'`,
+          ),
         (r) => r[0].n > 0,
         60_000,
       );
-      const [{ n: free }] = await kit.db.query(`SELECT count(*)::int AS n FROM (SELECT 1 FROM exchange.intents WHERE id = ANY($1::varchar[]) FOR UPDATE SKIP LOCKED) t`, [ids]);
+      const [{ n: free }] = await kit.db.query(
+        `SELECT count(*)::int AS n FROM (SELECT 1 FROM exchange.intents WHERE id = ANY($1::varchar[]) FOR UPDATE SKIP LOCKED) t`,
+        [ids],
+      );
       expect(free).toBe(0); // every intent is claimed by the child's batch
 
       child.kill('SIGKILL');
       const killedAt = Date.now();
-      await until(async () => child!.exitCode !== null || child!.signalCode !== null, (exited) => exited);
+      await until(
+        async () => child!.exitCode !== null || child!.signalCode !== null,
+        (exited) => exited,
+      );
       // Another executor (this process's engine) claims and runs them as soon as the claims are released.
       const results = await Promise.all(ids.map((id) => kit.engine.settle(id, 10_000)));
       const recoveredMs = Date.now() - killedAt;
@@ -83,7 +98,10 @@ describe('recovery of a batch whose executor is killed (real child process, Post
       await kit.db.query(`DROP TRIGGER IF EXISTS stall ON exchange.markets`);
       await kit.db.query(`DROP FUNCTION IF EXISTS exchange.stall()`);
     }
-    const [{ n }] = await kit.db.query(`SELECT count(*)::int AS n FROM exchange.positions WHERE open_intent_id = ANY($1::varchar[])`, [ids]);
+    const [{ n }] = await kit.db.query(
+      `SELECT count(*)::int AS n FROM exchange.positions WHERE open_intent_id = ANY($1::varchar[])`,
+      [ids],
+    );
     expect(n).toBe(ids.length);
     expect(await kit.ledgerMismatches()).toEqual([]);
   });

@@ -8,7 +8,12 @@ import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import { inTransaction, plainSql, type Sql } from '../database/sql-transaction';
 import { intentBatchDuration, intentBatchSize, intentDuration, intentsExecuted } from '../metrics/executor-metrics';
 import { type FreshPrice, PriceBook } from '../prices/price-book.service';
-import { claimIntentsById, claimQueuedIntents, type ClaimedIntentRow, readIntentsAfterHolders } from './batch/intent-claim';
+import {
+  claimIntentsById,
+  claimQueuedIntents,
+  type ClaimedIntentRow,
+  readIntentsAfterHolders,
+} from './batch/intent-claim';
 import { executeBatch } from './batch/intent-batch';
 import { EXECUTION_FAILED, recordFailedAttempt } from '../database/failed-attempts';
 import { refused, toResultOf } from './intent-message';
@@ -120,15 +125,19 @@ export class IntentEngine implements BeforeApplicationShutdown {
     let claimed: ClaimedIntentRow[] = [];
     try {
       const prices = await this.readPrices();
-      await this.runBatch((sql) => claimQueuedIntents(sql, this.config.INTENT_BATCH_MAX, this.coolingIds()), prices, (rows) => {
-        claimed = rows;
-        // A full claim means a backlog: the next batch claims at once, beside this one (up to
-        // INTENT_CONCURRENCY), instead of after it, and the other replicas are woken to claim too.
-        if (rows.length >= this.config.INTENT_BATCH_MAX) {
-          queueMicrotask(() => this.pump());
-          this.backlogListener();
-        }
-      });
+      await this.runBatch(
+        (sql) => claimQueuedIntents(sql, this.config.INTENT_BATCH_MAX, this.coolingIds()),
+        prices,
+        (rows) => {
+          claimed = rows;
+          // A full claim means a backlog: the next batch claims at once, beside this one (up to
+          // INTENT_CONCURRENCY), instead of after it, and the other replicas are woken to claim too.
+          if (rows.length >= this.config.INTENT_BATCH_MAX) {
+            queueMicrotask(() => this.pump());
+            this.backlogListener();
+          }
+        },
+      );
       // A batch of more than one means a backlog: keep claiming until it is drained, whether or not
       // more wake-ups arrive (at low load a batch is one intent and nothing more is claimed).
       if (claimed.length > 1) this.wanted = true;
@@ -144,11 +153,28 @@ export class IntentEngine implements BeforeApplicationShutdown {
     for (const row of rows) {
       try {
         const prices = await this.readPrices();
-        await this.runBatch((sql) => claimIntentsById(sql, [row.id]), prices, () => undefined);
+        await this.runBatch(
+          (sql) => claimIntentsById(sql, [row.id]),
+          prices,
+          () => undefined,
+        );
       } catch (error) {
         if (!(await this.databaseAnswers())) return this.backOff(error);
-        const result = toResultOf(row.id, row.kind, row.wallet, refused(EXECUTION_FAILED.reason, EXECUTION_FAILED.message), new Date());
-        const final = await inTransaction(this.dataSource, (sql) => recordFailedAttempt(sql, 'intents', row, error, () => ({ ...result, status: 'refused', reason: EXECUTION_FAILED.reason, result }))).catch(() => false);
+        const result = toResultOf(
+          row.id,
+          row.kind,
+          row.wallet,
+          refused(EXECUTION_FAILED.reason, EXECUTION_FAILED.message),
+          new Date(),
+        );
+        const final = await inTransaction(this.dataSource, (sql) =>
+          recordFailedAttempt(sql, 'intents', row, error, () => ({
+            ...result,
+            status: 'refused',
+            reason: EXECUTION_FAILED.reason,
+            result,
+          })),
+        ).catch(() => false);
         this.logger.error(`intent ${row.id} failed (attempt ${row.attempts + 1}): ${(error as Error).message}`);
         if (final) this.stored([result]);
         else this.coolDown(row.id, 1000 * (row.attempts + 1));
@@ -156,7 +182,11 @@ export class IntentEngine implements BeforeApplicationShutdown {
     }
   }
 
-  private async runBatch(claim: (sql: Sql) => Promise<ClaimedIntentRow[]>, prices: BatchPrices, onClaim: (rows: ClaimedIntentRow[]) => void): Promise<IntentResult[]> {
+  private async runBatch(
+    claim: (sql: Sql) => Promise<ClaimedIntentRow[]>,
+    prices: BatchPrices,
+    onClaim: (rows: ClaimedIntentRow[]) => void,
+  ): Promise<IntentResult[]> {
     const stop = intentBatchDuration.startTimer();
     let claimed: ClaimedIntentRow[] = [];
     try {
@@ -165,7 +195,12 @@ export class IntentEngine implements BeforeApplicationShutdown {
         onClaim(claimed);
         for (const row of claimed) this.inflight.add(row.id);
         if (claimed.length === 0) return [];
-        return executeBatch(sql, claimed, { prices, now: new Date(), signatures: this.signatures, approvals: this.approvals });
+        return executeBatch(sql, claimed, {
+          prices,
+          now: new Date(),
+          signatures: this.signatures,
+          approvals: this.approvals,
+        });
       });
       if (claimed.length > 0) intentBatchSize.observe(claimed.length);
       const now = Date.now();
@@ -256,7 +291,9 @@ export class IntentEngine implements BeforeApplicationShutdown {
   private async reconcile(waitForHolders: boolean): Promise<void> {
     const ids = this.foreignWaiters();
     if (ids.length === 0) return;
-    const rows = waitForHolders ? await readIntentsAfterHolders(plainSql(this.dataSource), ids) : await readIntents(this.dataSource, ids);
+    const rows = waitForHolders
+      ? await readIntentsAfterHolders(plainSql(this.dataSource), ids)
+      : await readIntents(this.dataSource, ids);
     const found = new Map(rows.map((r) => [r.id, r]));
     for (const id of ids) {
       const row = found.get(id);

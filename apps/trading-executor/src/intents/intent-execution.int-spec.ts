@@ -29,14 +29,24 @@ describe('intent execution (PostgreSQL + Redis)', () => {
     const t = await kit.trader(1000);
     const payload = await kit.open(t, 'BTC', 'long', 100, 200);
     const result = await kit.intents.execute(payload);
-    expect(result).toMatchObject({ status: 'executed', kind: 'open', reason: null, opened: { market: 'BTC', side: 'long', marginUsd: '100', leverage: 200, entryPrice: '100000' } });
-    const [pos] = await kit.db.query(`SELECT entry_price, bust_price, status, notional_micro FROM exchange.positions WHERE id = $1`, [result.opened!.positionId]);
+    expect(result).toMatchObject({
+      status: 'executed',
+      kind: 'open',
+      reason: null,
+      opened: { market: 'BTC', side: 'long', marginUsd: '100', leverage: 200, entryPrice: '100000' },
+    });
+    const [pos] = await kit.db.query(
+      `SELECT entry_price, bust_price, status, notional_micro FROM exchange.positions WHERE id = $1`,
+      [result.opened!.positionId],
+    );
     expect(pos).toMatchObject({ entry_price: '1000000', status: 'open', notional_micro: String(usdc(20_000)) });
     expect(BigInt(pos.bust_price)).toBe(bustPrice('long', 1_000_000n, 200, marketConfig('BTC').bustBuffer));
     expect(await kit.account(t.wallet)).toMatchObject({ free_micro: usdc(900), locked_micro: usdc(100) });
     const [oi] = await kit.db.query(`SELECT long_oi_micro FROM exchange.markets WHERE market = 'BTC'`);
     expect(BigInt(oi.long_oi_micro)).toBeGreaterThanOrEqual(usdc(20_000));
-    const [row] = await kit.db.query(`SELECT status, result FROM exchange.intents WHERE id = $1`, [payload.intentId.toLowerCase()]);
+    const [row] = await kit.db.query(`SELECT status, result FROM exchange.intents WHERE id = $1`, [
+      payload.intentId.toLowerCase(),
+    ]);
     expect(row.status).toBe('executed');
     expect(row.result).toEqual(result);
   });
@@ -52,8 +62,13 @@ describe('intent execution (PostgreSQL + Redis)', () => {
       await acceptIntents(kit.db, payloads);
       kit.engine.pump();
       await kit.engine.idle();
-      await until(async () => messages.flat().length, (n) => n >= 2);
-      const stored = await kit.db.query(`SELECT result FROM exchange.intents WHERE id = ANY($1) ORDER BY created_at`, [payloads.map((p) => p.intentId.toLowerCase())]);
+      await until(
+        async () => messages.flat().length,
+        (n) => n >= 2,
+      );
+      const stored = await kit.db.query(`SELECT result FROM exchange.intents WHERE id = ANY($1) ORDER BY created_at`, [
+        payloads.map((p) => p.intentId.toLowerCase()),
+      ]);
       expect(messages).toEqual([stored.map((r: { result: IntentResult }) => r.result)]);
     } finally {
       await subscriber.quit();
@@ -66,7 +81,9 @@ describe('intent execution (PostgreSQL + Redis)', () => {
     const first = await kit.intents.execute(payload);
     const again = await Promise.all([kit.intents.execute(payload), kit.intents.execute(payload)]);
     expect(again).toEqual([first, first]);
-    const [{ n }] = await kit.db.query(`SELECT count(*)::int AS n FROM exchange.positions WHERE wallet = $1`, [t.wallet]);
+    const [{ n }] = await kit.db.query(`SELECT count(*)::int AS n FROM exchange.positions WHERE wallet = $1`, [
+      t.wallet,
+    ]);
     expect(n).toBe(1);
     expect(await kit.account(t.wallet)).toMatchObject({ free_micro: usdc(950), locked_micro: usdc(50) });
   });
@@ -83,19 +100,51 @@ describe('intent execution (PostgreSQL + Redis)', () => {
   it('records refusals with a reason code and a message, without touching balances', async () => {
     const t = await kit.trader(1000, { ...NO_GUARDRAILS, maxLeverage: 100 });
     const cases: Array<[() => Promise<IntentResult>, string, 'refused' | 'expired']> = [
-      [() => kit.open(t, 'BTC', 'long', 100, 200).then((p) => kit.intents.execute(p)), 'guardrail_max_leverage', 'refused'],
-      [() => kit.open(t, 'BTC', 'long', 5000, 10).then((p) => kit.intents.execute(p)), 'insufficient_balance', 'refused'],
-      [() => kit.open(t, 'BTC', 'long', 100, 50, { signer: generatePrivateKey() }).then((p) => kit.intents.execute(p)), 'bad_signature', 'refused'],
-      [() => kit.open(t, 'BTC', 'long', 100, 50, { expiresAt: BigInt(Math.floor(Date.now() / 1000) + 7200) }).then((p) => kit.intents.execute(p)), 'intent_expiry_too_far', 'refused'],
+      [
+        () => kit.open(t, 'BTC', 'long', 100, 200).then((p) => kit.intents.execute(p)),
+        'guardrail_max_leverage',
+        'refused',
+      ],
+      [
+        () => kit.open(t, 'BTC', 'long', 5000, 10).then((p) => kit.intents.execute(p)),
+        'insufficient_balance',
+        'refused',
+      ],
+      [
+        () => kit.open(t, 'BTC', 'long', 100, 50, { signer: generatePrivateKey() }).then((p) => kit.intents.execute(p)),
+        'bad_signature',
+        'refused',
+      ],
+      [
+        () =>
+          kit
+            .open(t, 'BTC', 'long', 100, 50, { expiresAt: BigInt(Math.floor(Date.now() / 1000) + 7200) })
+            .then((p) => kit.intents.execute(p)),
+        'intent_expiry_too_far',
+        'refused',
+      ],
       // Past its signed expiry, or accepted more than an hour before it could run: it ends expired.
-      [() => kit.open(t, 'BTC', 'long', 100, 50, { expiresAt: BigInt(Math.floor(Date.now() / 1000) - 1) }).then((p) => kit.intents.execute(p)), 'intent_expired', 'expired'],
-      [() => kit.open(t, 'BTC', 'long', 100, 50).then((p) => kit.executeAcceptedAt(p, Date.now() - 3_700_000)), 'intent_expired', 'expired'],
+      [
+        () =>
+          kit
+            .open(t, 'BTC', 'long', 100, 50, { expiresAt: BigInt(Math.floor(Date.now() / 1000) - 1) })
+            .then((p) => kit.intents.execute(p)),
+        'intent_expired',
+        'expired',
+      ],
+      [
+        () => kit.open(t, 'BTC', 'long', 100, 50).then((p) => kit.executeAcceptedAt(p, Date.now() - 3_700_000)),
+        'intent_expired',
+        'expired',
+      ],
     ];
     for (const [run, reason, status] of cases) {
       const result = await run();
       expect(result).toMatchObject({ status, reason });
       expect(result.message.length).toBeGreaterThan(20);
-      const [row] = await kit.db.query(`SELECT status, reason, message FROM exchange.intents WHERE id = $1`, [result.intentId]);
+      const [row] = await kit.db.query(`SELECT status, reason, message FROM exchange.intents WHERE id = $1`, [
+        result.intentId,
+      ]);
       expect(row).toMatchObject({ status, reason });
     }
     expect(await kit.account(t.wallet)).toMatchObject({ free_micro: usdc(1000), locked_micro: 0n });
@@ -111,11 +160,15 @@ describe('intent execution (PostgreSQL + Redis)', () => {
   it('refuses intents of a revoked or unknown session key', async () => {
     const t = await kit.trader(1000);
     await kit.sessionKeys.revoke({ wallet: t.wallet, sessionKey: t.sessionKey });
-    expect(await kit.intents.execute(await kit.open(t, 'BTC', 'long', 100, 100))).toMatchObject({ reason: 'session_key_revoked' });
+    expect(await kit.intents.execute(await kit.open(t, 'BTC', 'long', 100, 100))).toMatchObject({
+      reason: 'session_key_revoked',
+    });
     const stranger = { ...t, sessionPrivateKey: generatePrivateKey() };
     const { privateKeyToAccount } = await import('viem/accounts');
     stranger.sessionKey = privateKeyToAccount(stranger.sessionPrivateKey).address.toLowerCase();
-    expect(await kit.intents.execute(await kit.open(stranger, 'BTC', 'long', 100, 100))).toMatchObject({ reason: 'session_key_unknown' });
+    expect(await kit.intents.execute(await kit.open(stranger, 'BTC', 'long', 100, 100))).toMatchObject({
+      reason: 'session_key_unknown',
+    });
   });
 
   it('closes: settles with the win curve, reports already-closed ids and refuses foreign ids', async () => {
@@ -156,14 +209,21 @@ describe('intent execution (PostgreSQL + Redis)', () => {
     expect(queued).toBe(pnl - p0['lp_micro']!);
     expect((await kit.account(winner.wallet))['queued_micro']).toBe(queued);
     // The LP paid all it had to the trader: the whole win fee waits with the queue entry.
-    const [entry] = await kit.db.query(`SELECT remaining_micro, fee_remaining_micro FROM exchange.payout_queue WHERE position_id = $1`, [w.opened!.positionId]);
+    const [entry] = await kit.db.query(
+      `SELECT remaining_micro, fee_remaining_micro FROM exchange.payout_queue WHERE position_id = $1`,
+      [w.opened!.positionId],
+    );
     expect(entry).toEqual({ remaining_micro: String(queued), fee_remaining_micro: String(fee) });
     await kit.intents.execute(await kit.close(loser, [l.opened!.positionId]));
     expect((await kit.protocol())['parked_micro']).toBe(usdc(500));
     const report = await kit.harvest.harvest();
     expect(report).toMatchObject({ paidMicro: queued + fee, feesCollectedMicro: fee, queueCleared: true });
     expect(await kit.account(winner.wallet)).toMatchObject({ queued_micro: 0n, free_micro: usdc(1000) + pnl });
-    expect(await kit.protocol()).toMatchObject({ parked_micro: 0n, lp_micro: usdc(500) - queued - fee, fees_micro: p0['fees_micro']! + fee });
+    expect(await kit.protocol()).toMatchObject({
+      parked_micro: 0n,
+      lp_micro: usdc(500) - queued - fee,
+      fees_micro: p0['fees_micro']! + fee,
+    });
   });
 
   it('a close at or past the bust price liquidates: the whole margin, not the smaller win-curve loss', async () => {
@@ -176,13 +236,36 @@ describe('intent execution (PostgreSQL + Redis)', () => {
     const p0 = await kit.protocol();
     const closed = await kit.intents.execute(await kit.close(t, [opened.opened!.positionId]));
     expect(closed.status).toBe('executed');
-    expect(closed.closed![0]).toMatchObject({ outcome: 'already_liquidated', exitPrice: '99040', pnlUsd: '-100', feeUsd: '0', queuedUsd: '0', rewardMinted: '10000' });
+    expect(closed.closed![0]).toMatchObject({
+      outcome: 'already_liquidated',
+      exitPrice: '99040',
+      pnlUsd: '-100',
+      feeUsd: '0',
+      queuedUsd: '0',
+      rewardMinted: '10000',
+    });
     expect(closed.message).toMatch(/had reached the liquidation price and was liquidated at 99040/);
-    const [pos] = await kit.db.query(`SELECT status, exit_price, pnl_micro, reward_minted_micro FROM exchange.positions WHERE id = $1`, [opened.opened!.positionId]);
-    expect(pos).toEqual({ status: 'liquidated', exit_price: '990400', pnl_micro: String(-usdc(100)), reward_minted_micro: String(usdc(10_000)) });
-    const [ledger] = await kit.db.query(`SELECT array_agg(DISTINCT reason) AS reasons FROM exchange.ledger_entries WHERE ref = $1 AND reason <> 'open'`, [opened.opened!.positionId]);
+    const [pos] = await kit.db.query(
+      `SELECT status, exit_price, pnl_micro, reward_minted_micro FROM exchange.positions WHERE id = $1`,
+      [opened.opened!.positionId],
+    );
+    expect(pos).toEqual({
+      status: 'liquidated',
+      exit_price: '990400',
+      pnl_micro: String(-usdc(100)),
+      reward_minted_micro: String(usdc(10_000)),
+    });
+    const [ledger] = await kit.db.query(
+      `SELECT array_agg(DISTINCT reason) AS reasons FROM exchange.ledger_entries WHERE ref = $1 AND reason <> 'open'`,
+      [opened.opened!.positionId],
+    );
     expect(ledger.reasons).toEqual(['liquidation']);
-    expect(await kit.account(t.wallet)).toMatchObject({ free_micro: usdc(900), locked_micro: 0n, paper_micro: usdc(10_000), realized_pnl_micro: -usdc(100) });
+    expect(await kit.account(t.wallet)).toMatchObject({
+      free_micro: usdc(900),
+      locked_micro: 0n,
+      paper_micro: usdc(10_000),
+      realized_pnl_micro: -usdc(100),
+    });
     const p1 = await kit.protocol();
     expect(p1['lp_micro']! + p1['parked_micro']!).toBe(p0['lp_micro']! + p0['parked_micro']! + usdc(100));
   });
@@ -195,7 +278,9 @@ describe('intent execution (PostgreSQL + Redis)', () => {
     expect(cancel).toMatchObject({ status: 'executed', cancelledIntentId: target.intentId.toLowerCase() });
     const late = await kit.intents.execute(target);
     expect(late).toMatchObject({ status: 'cancelled', reason: 'cancelled_by_owner' });
-    const [row] = await kit.db.query(`SELECT status, result FROM exchange.intents WHERE id = $1`, [target.intentId.toLowerCase()]);
+    const [row] = await kit.db.query(`SELECT status, result FROM exchange.intents WHERE id = $1`, [
+      target.intentId.toLowerCase(),
+    ]);
     expect(row).toEqual({ status: 'cancelled', result: late });
     expect(await kit.account(t.wallet)).toMatchObject({ locked_micro: 0n });
     const twice = await kit.intents.execute(await kit.cancel(t, target.intentId));
@@ -206,12 +291,19 @@ describe('intent execution (PostgreSQL + Redis)', () => {
     const t = await kit.trader(1000);
     const payload = await kit.open(t, 'BTC', 'long', 100, 100);
     const id = payload.intentId.toLowerCase();
-    await kit.db.query(`CREATE FUNCTION exchange.crash() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'executor crashed'; END $$`);
-    await kit.db.query(`CREATE TRIGGER crash BEFORE UPDATE ON exchange.markets FOR EACH ROW EXECUTE FUNCTION exchange.crash()`);
+    await kit.db.query(
+      `CREATE FUNCTION exchange.crash() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'executor crashed'; END $$`,
+    );
+    await kit.db.query(
+      `CREATE TRIGGER crash BEFORE UPDATE ON exchange.markets FOR EACH ROW EXECUTE FUNCTION exchange.crash()`,
+    );
     let running: Promise<IntentResult> | undefined;
     try {
       running = kit.intents.execute(payload);
-      const [failed] = await until(() => kit.db.query(`SELECT status, attempts, last_error FROM exchange.intents WHERE id = $1`, [id]), (rows) => rows[0]?.attempts >= 1);
+      const [failed] = await until(
+        () => kit.db.query(`SELECT status, attempts, last_error FROM exchange.intents WHERE id = $1`, [id]),
+        (rows) => rows[0]?.attempts >= 1,
+      );
       expect(failed).toMatchObject({ status: 'queued', last_error: expect.stringMatching(/executor crashed/) });
       expect(await kit.db.query(`SELECT 1 FROM exchange.positions WHERE wallet = $1`, [t.wallet])).toHaveLength(0);
       expect(await kit.account(t.wallet)).toMatchObject({ free_micro: usdc(1000), locked_micro: 0n });
@@ -234,13 +326,17 @@ describe('intent execution (PostgreSQL + Redis)', () => {
     await kit.db.query(
       `CREATE FUNCTION exchange.refuse_wallet() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.wallet = '${t.wallet}' THEN RAISE EXCEPTION 'cannot store'; END IF; RETURN NEW; END $$`,
     );
-    await kit.db.query(`CREATE TRIGGER refuse_wallet BEFORE INSERT ON exchange.positions FOR EACH ROW EXECUTE FUNCTION exchange.refuse_wallet()`);
+    await kit.db.query(
+      `CREATE TRIGGER refuse_wallet BEFORE INSERT ON exchange.positions FOR EACH ROW EXECUTE FUNCTION exchange.refuse_wallet()`,
+    );
     try {
       await acceptIntents(kit.db, [doomed, fine]);
       const [a, b] = await Promise.all([kit.intents.execute(doomed), kit.intents.execute(fine)]);
       expect(b).toMatchObject({ status: 'executed', kind: 'open' });
       expect(a).toMatchObject({ status: 'refused', reason: 'execution_failed' });
-      const [row] = await kit.db.query(`SELECT status, attempts, last_error FROM exchange.intents WHERE id = $1`, [doomed.intentId.toLowerCase()]);
+      const [row] = await kit.db.query(`SELECT status, attempts, last_error FROM exchange.intents WHERE id = $1`, [
+        doomed.intentId.toLowerCase(),
+      ]);
       expect(row).toEqual({ status: 'refused', attempts: 3, last_error: expect.stringMatching(/cannot store/) });
       expect(await kit.account(t.wallet)).toMatchObject({ free_micro: usdc(1000), locked_micro: 0n });
     } finally {
@@ -249,4 +345,3 @@ describe('intent execution (PostgreSQL + Redis)', () => {
     }
   });
 });
-

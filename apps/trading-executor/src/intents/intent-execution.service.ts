@@ -27,7 +27,8 @@ export class IntentExecutionService {
         wallet: payload.message.wallet.toLowerCase(),
         status: 'refused',
         reason: 'intent_id_conflict',
-        message: 'Another intent with this id was accepted with a different signed payload; build and sign the intent again.',
+        message:
+          'Another intent with this id was accepted with a different signed payload; build and sign the intent again.',
         executedAt: new Date().toISOString(),
       };
     }

@@ -32,7 +32,13 @@ export class IntentExpiryService {
       );
       await appendEvents(
         sqlExecutor(sql),
-        rows.map((r) => exchangeEvent('intent.expired', { intentId: r.id, kind: r.kind, message: EXPIRED_OUTCOME.message }, { wallet: r.wallet })),
+        rows.map((r) =>
+          exchangeEvent(
+            'intent.expired',
+            { intentId: r.id, kind: r.kind, message: EXPIRED_OUTCOME.message },
+            { wallet: r.wallet },
+          ),
+        ),
       );
       return rows.length;
     });

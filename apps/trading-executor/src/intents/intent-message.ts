@@ -10,16 +10,40 @@ export function toIntentMessage(payload: SignedIntentPayload): IntentMessage {
       const o = payload.message;
       return {
         kind: 'open',
-        message: { wallet: o.wallet as Hex, market: o.market, side: o.side, marginMicro: BigInt(o.marginMicro), leverage: o.leverage, nonce: BigInt(o.nonce), expiresAt: BigInt(o.expiresAt) },
+        message: {
+          wallet: o.wallet as Hex,
+          market: o.market,
+          side: o.side,
+          marginMicro: BigInt(o.marginMicro),
+          leverage: o.leverage,
+          nonce: BigInt(o.nonce),
+          expiresAt: BigInt(o.expiresAt),
+        },
       };
     }
     case 'close': {
       const c = payload.message;
-      return { kind: 'close', message: { wallet: c.wallet as Hex, positionIds: c.positionIds.map((id) => BigInt(id)), nonce: BigInt(c.nonce), expiresAt: BigInt(c.expiresAt) } };
+      return {
+        kind: 'close',
+        message: {
+          wallet: c.wallet as Hex,
+          positionIds: c.positionIds.map((id) => BigInt(id)),
+          nonce: BigInt(c.nonce),
+          expiresAt: BigInt(c.expiresAt),
+        },
+      };
     }
     case 'cancel': {
       const c = payload.message;
-      return { kind: 'cancel', message: { wallet: c.wallet as Hex, intentId: c.intentId as Hex, nonce: BigInt(m.nonce), expiresAt: BigInt(c.expiresAt) } };
+      return {
+        kind: 'cancel',
+        message: {
+          wallet: c.wallet as Hex,
+          intentId: c.intentId as Hex,
+          nonce: BigInt(m.nonce),
+          expiresAt: BigInt(c.expiresAt),
+        },
+      };
     }
   }
 }
@@ -43,7 +67,13 @@ export function toResult(payload: SignedIntentPayload, outcome: IntentOutcome, a
 }
 
 /** The stored result of an intent (lower-case id and wallet). */
-export function toResultOf(intentId: string, kind: IntentResult['kind'], wallet: string, outcome: IntentOutcome, at: Date): IntentResult {
+export function toResultOf(
+  intentId: string,
+  kind: IntentResult['kind'],
+  wallet: string,
+  outcome: IntentOutcome,
+  at: Date,
+): IntentResult {
   const result: IntentResult = {
     intentId,
     kind,

@@ -23,6 +23,10 @@ export class IntentResultsPublisher {
 
   publish(results: readonly IntentResult[]): void {
     if (results.length === 0) return;
-    this.redis.publish(this.channel, JSON.stringify(results)).catch((error: Error) => this.logger.debug(`results not published (waiters read them from the inbox): ${error.message}`));
+    this.redis
+      .publish(this.channel, JSON.stringify(results))
+      .catch((error: Error) =>
+        this.logger.debug(`results not published (waiters read them from the inbox): ${error.message}`),
+      );
   }
 }

@@ -8,7 +8,10 @@ import { IntentProcessor } from './intent.processor';
 describe('IntentProcessor', () => {
   function wire(wakeUp: QueueRegistry['wakeUp']) {
     let backlog: () => void = () => undefined;
-    const engine = { pump: jest.fn(), onBacklog: (listener: () => void) => (backlog = listener) } as unknown as IntentEngine;
+    const engine = {
+      pump: jest.fn(),
+      onBacklog: (listener: () => void) => (backlog = listener),
+    } as unknown as IntentEngine;
     const registry = { worker: () => ({ on: () => undefined }), wakeUp } as unknown as QueueRegistry;
     const config = { INTENT_BATCH_MAX: 100, INTENT_CONCURRENCY: 2, INTENT_LOCK_MS: 5000 } as TradingExecutorConfig;
     new IntentProcessor(registry, engine, {} as IntentExecutionService, config).onApplicationBootstrap();
@@ -22,7 +25,13 @@ describe('IntentProcessor', () => {
     processor.backlog();
     processor.backlog();
     expect(wakeUp).toHaveBeenCalledTimes(1);
-    expect(wakeUp).toHaveBeenCalledWith(INTENTS_QUEUE, 'intents-due', {}, { jobId: INTENTS_DUE_JOB_ID }, expect.any(Number));
+    expect(wakeUp).toHaveBeenCalledWith(
+      INTENTS_QUEUE,
+      'intents-due',
+      {},
+      { jobId: INTENTS_DUE_JOB_ID },
+      expect.any(Number),
+    );
     finish();
     await new Promise((resolve) => setImmediate(resolve));
     processor.backlog();

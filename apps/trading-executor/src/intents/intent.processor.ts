@@ -38,7 +38,10 @@ export class IntentProcessor implements OnApplicationBootstrap {
         'intents-due': async () => this.engine.pump(),
         'execute-intent': (data) => this.execution.wakeUp(data),
       },
-      { concurrency: Math.max(this.config.INTENT_BATCH_MAX, this.config.INTENT_CONCURRENCY), lockDuration: this.config.INTENT_LOCK_MS },
+      {
+        concurrency: Math.max(this.config.INTENT_BATCH_MAX, this.config.INTENT_CONCURRENCY),
+        lockDuration: this.config.INTENT_LOCK_MS,
+      },
     );
     worker.on('completed', (job) => {
       if (job.name === 'intents-due') this.engine.claimAfterRunning();

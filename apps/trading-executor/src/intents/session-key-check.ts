@@ -27,7 +27,10 @@ export class ApprovalCache {
     const expiresAt = BigInt(Math.floor(row.expires_at.getTime() / 1000));
     const key = `${row.address}|${row.wallet}|${row.approval_signature}|${expiresAt}|${JSON.stringify(row.guardrails)}`;
     if (this.verified.has(key)) return true;
-    const ok = await verifyApproval(approvalFromGuardrails(row.wallet, row.address, row.guardrails, expiresAt), row.approval_signature as Hex);
+    const ok = await verifyApproval(
+      approvalFromGuardrails(row.wallet, row.address, row.guardrails, expiresAt),
+      row.approval_signature as Hex,
+    );
     if (ok) {
       if (this.verified.size >= this.max) this.verified.clear();
       this.verified.add(key);
@@ -48,18 +51,35 @@ export async function loadSessionKeys(sql: Sql, addresses: readonly string[]): P
 }
 
 /** The session key must be approved for the wallet, not revoked, not expired, and its approval must verify. */
-export async function checkSessionKey(row: SessionKeyRow | undefined, wallet: string, cache: ApprovalCache, now: Date): Promise<SessionKeyCheck> {
+export async function checkSessionKey(
+  row: SessionKeyRow | undefined,
+  wallet: string,
+  cache: ApprovalCache,
+  now: Date,
+): Promise<SessionKeyCheck> {
   if (!row || row.wallet !== wallet) {
-    return fail('session_key_unknown', 'This session key is not approved for this wallet; connect again and approve a trading session.');
+    return fail(
+      'session_key_unknown',
+      'This session key is not approved for this wallet; connect again and approve a trading session.',
+    );
   }
   if (row.revoked_at) {
-    return fail('session_key_revoked', 'The wallet owner revoked this trading session; approve a new session to keep trading.');
+    return fail(
+      'session_key_revoked',
+      'The wallet owner revoked this trading session; approve a new session to keep trading.',
+    );
   }
   if (row.expires_at.getTime() <= now.getTime()) {
-    return fail('session_key_expired', `This trading session expired at ${row.expires_at.toISOString()}; approve a new session to keep trading.`);
+    return fail(
+      'session_key_expired',
+      `This trading session expired at ${row.expires_at.toISOString()}; approve a new session to keep trading.`,
+    );
   }
   if (!(await cache.verify(row))) {
-    return fail('session_key_invalid', "The owner's approval of this session key does not verify; approve a new trading session.");
+    return fail(
+      'session_key_invalid',
+      "The owner's approval of this session key does not verify; approve a new trading session.",
+    );
   }
   const g = row.guardrails;
   return {

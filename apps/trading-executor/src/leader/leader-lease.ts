@@ -25,7 +25,8 @@ export class LeaderLease {
   /** Renews the lease if held, else tries to take it. Never throws: a Redis error means "not held". */
   async tryHold(): Promise<boolean> {
     try {
-      if (this.held && Number(await this.redis.eval(RENEW, 1, this.key, this.owner, String(this.ttlMs))) === 1) return true;
+      if (this.held && Number(await this.redis.eval(RENEW, 1, this.key, this.owner, String(this.ttlMs))) === 1)
+        return true;
       this.held = (await this.redis.set(this.key, this.owner, 'PX', this.ttlMs, 'NX')) === 'OK';
     } catch {
       this.held = false;

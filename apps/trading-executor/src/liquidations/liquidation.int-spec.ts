@@ -22,7 +22,13 @@ describe('liquidations (PostgreSQL + Redis)', () => {
     await kit.setPrice('BTC', '100000');
     const t = await kit.trader(5000);
     const ids: Record<string, string> = {};
-    for (const [name, side, lev] of [['l1000', 'long', 1000], ['l500', 'long', 500], ['l100', 'long', 100], ['s1000', 'short', 1000], ['s500', 'short', 500]] as const) {
+    for (const [name, side, lev] of [
+      ['l1000', 'long', 1000],
+      ['l500', 'long', 500],
+      ['l100', 'long', 100],
+      ['s1000', 'short', 1000],
+      ['s500', 'short', 500],
+    ] as const) {
       for (let i = 0; i < 3; i += 1) {
         const r = await kit.intents.execute(await kit.open(t, 'BTC', side, 100, lev));
         expect(r.status).toBe('executed');
@@ -34,12 +40,20 @@ describe('liquidations (PostgreSQL + Redis)', () => {
     // A drop to the 500x long bust price liquidates the 1000x and 500x longs (6 positions, batches of 4).
     const n = await kit.liquidations.liquidateAt('BTC', bust500);
     expect(n).toBe(6);
-    const rows = (await kit.db.query(`SELECT id, status, exit_price, pnl_micro, reward_minted_micro FROM exchange.positions WHERE wallet = $1`, [t.wallet])) as Array<Record<string, string>>;
+    const rows = (await kit.db.query(
+      `SELECT id, status, exit_price, pnl_micro, reward_minted_micro FROM exchange.positions WHERE wallet = $1`,
+      [t.wallet],
+    )) as Array<Record<string, string>>;
     const byId = new Map(rows.map((r) => [r['id'], r]));
     for (const [name, id] of Object.entries(ids)) {
       const row = byId.get(id)!;
       if (name.startsWith('l1000') || name.startsWith('l500')) {
-        expect(row).toMatchObject({ status: 'liquidated', exit_price: bust500.toString(), pnl_micro: String(-usdc(100)), reward_minted_micro: String(usdc(100) * 100n) });
+        expect(row).toMatchObject({
+          status: 'liquidated',
+          exit_price: bust500.toString(),
+          pnl_micro: String(-usdc(100)),
+          reward_minted_micro: String(usdc(100) * 100n),
+        });
       } else {
         expect(row['status']).toBe('open');
       }
@@ -77,7 +91,10 @@ describe('liquidations (PostgreSQL + Redis)', () => {
     const long = (await kit.intents.execute(await kit.open(t, 'BTC', 'long', 100, 100))).opened!;
     const short = (await kit.intents.execute(await kit.open(t, 'BTC', 'short', 100, 100))).opened!;
     expect([long.bustPrice, short.bustPrice]).toEqual(['99047.1', '100952']);
-    const rows = () => kit.db.query(`SELECT id, status, exit_price FROM exchange.positions WHERE id = ANY($1::bigint[]) ORDER BY id`, [[long.positionId, short.positionId]]);
+    const rows = () =>
+      kit.db.query(`SELECT id, status, exit_price FROM exchange.positions WHERE id = ANY($1::bigint[]) ORDER BY id`, [
+        [long.positionId, short.positionId],
+      ]);
     // The low reaches the long's bust price, the high does not reach the short's.
     await kit.liquidations.liquidateRange('BTC', { low: 990_400n, high: 1_000_000n });
     expect(await rows()).toEqual([
@@ -105,7 +122,8 @@ describe('liquidations (PostgreSQL + Redis)', () => {
     const listener = new LiquidationListener(kit.config, kit.redis, service as never);
     await (listener as unknown as { lease: { tryHold(): Promise<boolean> } }).lease.tryHold();
     try {
-      const tick = (mid: bigint) => listener.onTick({ market: 'BTC', bid: String(mid), ask: String(mid), mid: String(mid), ts: Date.now() });
+      const tick = (mid: bigint) =>
+        listener.onTick({ market: 'BTC', bid: String(mid), ask: String(mid), mid: String(mid), ts: Date.now() });
       tick(1_000_000n);
       tick(990_400n); // through the bust price (990,471) ...
       tick(1_000_000n); // ... and back before the slow pass ended
@@ -114,8 +132,13 @@ describe('liquidations (PostgreSQL + Redis)', () => {
     } finally {
       await listener.beforeApplicationShutdown();
     }
-    expect(passes).toEqual([{ low: 1_000_000n, high: 1_000_000n }, { low: 990_400n, high: 1_000_000n }]);
-    const [row] = await kit.db.query(`SELECT status, exit_price FROM exchange.positions WHERE id = $1`, [long.positionId]);
+    expect(passes).toEqual([
+      { low: 1_000_000n, high: 1_000_000n },
+      { low: 990_400n, high: 1_000_000n },
+    ]);
+    const [row] = await kit.db.query(`SELECT status, exit_price FROM exchange.positions WHERE id = $1`, [
+      long.positionId,
+    ]);
     expect(row).toEqual({ status: 'liquidated', exit_price: '990400' });
   });
 
@@ -123,9 +146,15 @@ describe('liquidations (PostgreSQL + Redis)', () => {
     await kit.setPrice('ETH', '3000');
     const t = await kit.trader(2000);
     for (let i = 0; i < 10; i += 1) await kit.intents.execute(await kit.open(t, 'ETH', 'long', 100, 1000));
-    const counts = await Promise.all([kit.liquidations.liquidateAt('ETH', 299_000n), kit.liquidations.liquidateAt('ETH', 299_000n)]);
+    const counts = await Promise.all([
+      kit.liquidations.liquidateAt('ETH', 299_000n),
+      kit.liquidations.liquidateAt('ETH', 299_000n),
+    ]);
     expect(counts[0]! + counts[1]!).toBe(10);
-    const [row] = await kit.db.query(`SELECT count(*)::int AS n FROM exchange.ledger_entries WHERE reason = 'liquidation' AND owner = $1`, [t.wallet]);
+    const [row] = await kit.db.query(
+      `SELECT count(*)::int AS n FROM exchange.ledger_entries WHERE reason = 'liquidation' AND owner = $1`,
+      [t.wallet],
+    );
     expect(row.n).toBe(10);
   });
 });

@@ -4,11 +4,22 @@ import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import { LiquidationListener } from './liquidation.listener';
 import type { LiquidationService, MarkRange } from './liquidation.service';
 
-const tick = (mid: string, market: 'BTC' | 'ETH' = 'BTC'): PriceTick => ({ market, bid: mid, ask: mid, mid, ts: Date.now() });
+const tick = (mid: string, market: 'BTC' | 'ETH' = 'BTC'): PriceTick => ({
+  market,
+  bid: mid,
+  ask: mid,
+  mid,
+  ts: Date.now(),
+});
 
 function listener(liquidateRange: (market: string, marks: MarkRange) => Promise<number>) {
   const redis = { set: async () => 'OK', eval: async () => 1 } as unknown as Redis;
-  const config = { REDIS_PREFIX: 't', LEADER_LEASE_MS: 5000, PRICE_STALE_MS: 10_000, LIQUIDATIONS: false } as TradingExecutorConfig;
+  const config = {
+    REDIS_PREFIX: 't',
+    LEADER_LEASE_MS: 5000,
+    PRICE_STALE_MS: 10_000,
+    LIQUIDATIONS: false,
+  } as TradingExecutorConfig;
   return new LiquidationListener(config, redis, { liquidateRange } as unknown as LiquidationService);
 }
 

@@ -1,4 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type BeforeApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationBootstrap,
+  type BeforeApplicationShutdown,
+} from '@nestjs/common';
 import { type PriceTick, priceTickChannel } from '@paper/contracts';
 import type { Market } from '@paper/exchange';
 import { APP_CONFIG, REDIS } from '@paper/nest-infra';
@@ -41,8 +47,15 @@ export class LiquidationListener implements OnApplicationBootstrap, BeforeApplic
   async onApplicationBootstrap(): Promise<void> {
     if (!this.config.LIQUIDATIONS) return;
     await this.lease.tryHold();
-    this.renewTimer = setInterval(() => void this.lease.tryHold(), Math.max(200, Math.floor(this.config.LEADER_LEASE_MS / 3)));
-    this.subscriber = this.redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null });
+    this.renewTimer = setInterval(
+      () => void this.lease.tryHold(),
+      Math.max(200, Math.floor(this.config.LEADER_LEASE_MS / 3)),
+    );
+    this.subscriber = this.redis.duplicate({
+      enableOfflineQueue: true,
+      commandTimeout: undefined,
+      maxRetriesPerRequest: null,
+    });
     this.subscriber.on('message', (_channel: string, message: string) => this.onMessage(message));
     this.subscriber.on('error', (error: Error) => this.logger.warn(`price tick subscription: ${error.message}`));
     await this.subscriber.subscribe(priceTickChannel(this.config.REDIS_PREFIX));

@@ -78,7 +78,10 @@ export class LiquidationService {
       [market, marks.low, marks.high, this.batchSize],
     );
     if (found.length === 0) return { candidates: 0, liquidated: 0 };
-    await lockAccounts(sql, found.map((f) => f.wallet));
+    await lockAccounts(
+      sql,
+      found.map((f) => f.wallet),
+    );
     const { rows: locked } = await sql<Candidate>(
       `SELECT id, wallet, side, margin_micro, notional_micro, margin_queued_micro, entry_price, leverage, bust_price FROM exchange.positions
         WHERE id = ANY($1::bigint[]) AND status = 'open' ORDER BY id FOR UPDATE`,
@@ -105,7 +108,8 @@ export class LiquidationService {
       });
       pool = { ...pool, ...acc.pool };
       deltas.set(r.wallet, addDelta(deltas.get(r.wallet), acc.account));
-      if (acc.queueClaimCancelledMicro > 0n) claims.set(r.wallet, (claims.get(r.wallet) ?? 0n) + acc.queueClaimCancelledMicro);
+      if (acc.queueClaimCancelledMicro > 0n)
+        claims.set(r.wallet, (claims.get(r.wallet) ?? 0n) + acc.queueClaimCancelledMicro);
       txs.push({ lines: acc.lines, reason: 'liquidation', ref: r.id });
       minted.push(acc.rewardMintedMicro.toString());
       events.push(
@@ -133,7 +137,10 @@ export class LiquidationService {
     await applyAccountDeltas(sql, deltas, false);
     await writeLedger(sql, txs);
     await savePool(sql, pool, { paperMintedMicro: paper });
-    await sql(`UPDATE exchange.markets SET long_oi_micro = long_oi_micro - $2, short_oi_micro = short_oi_micro - $3 WHERE market = $1`, [market, longOi, shortOi]);
+    await sql(
+      `UPDATE exchange.markets SET long_oi_micro = long_oi_micro - $2, short_oi_micro = short_oi_micro - $3 WHERE market = $1`,
+      [market, longOi, shortOi],
+    );
     await appendEvents(sqlExecutor(sql), events);
     return { candidates: found.length, liquidated: rows.length };
   }

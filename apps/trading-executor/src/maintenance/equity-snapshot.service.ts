@@ -29,7 +29,10 @@ export class EquitySnapshotService {
     }
     const accounts = await snapshotAccounts(this.dataSource, ACTIVE_WINDOW);
     if (accounts.length === 0) return 0;
-    const positions = await openPositionsOfWallets(this.dataSource, accounts.map((a) => a.wallet));
+    const positions = await openPositionsOfWallets(
+      this.dataSource,
+      accounts.map((a) => a.wallet),
+    );
     const unrealized = new Map<string, bigint>();
     const unpriced = new Set<string>();
     for (const p of positions) {
@@ -56,7 +59,13 @@ export class EquitySnapshotService {
       this.dataSource,
       rows.map((a) => {
         const u = unrealized.get(a.wallet) ?? 0n;
-        return { wallet: a.wallet, equityMicro: a.freeMicro + a.lockedMicro + a.queuedMicro + u, freeMicro: a.freeMicro, lockedMicro: a.lockedMicro, unrealizedPnlMicro: u };
+        return {
+          wallet: a.wallet,
+          equityMicro: a.freeMicro + a.lockedMicro + a.queuedMicro + u,
+          freeMicro: a.freeMicro,
+          lockedMicro: a.lockedMicro,
+          unrealizedPnlMicro: u,
+        };
       }),
     );
     return rows.length;

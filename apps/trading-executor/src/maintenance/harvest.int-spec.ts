@@ -60,18 +60,35 @@ describe('payout-queue harvest under concurrency, and the LP cap (PostgreSQL + R
   });
 
   it('chooses the entries to pay under the protocol lock: funds that arrive while it waits pay further entries, first in first out', async () => {
-    const [w1, w2, x, y] = [await kit.trader(1000), await kit.trader(1000), await kit.trader(1000), await kit.trader(2500)];
+    const [w1, w2, x, y] = [
+      await kit.trader(1000),
+      await kit.trader(1000),
+      await kit.trader(1000),
+      await kit.trader(2500),
+    ];
     const open = async (t: typeof w1, side: 'long' | 'short', margin: number, leverage: number) =>
       (await kit.intents.execute(await kit.open(t, 'BTC', side, margin, leverage))).opened!.positionId;
-    const [p1, p2, px, py] = [await open(w1, 'long', 100, 100), await open(w2, 'long', 100, 100), await open(x, 'short', 1000, 10), await open(y, 'short', 2000, 10)];
+    const [p1, p2, px, py] = [
+      await open(w1, 'long', 100, 100),
+      await open(w2, 'long', 100, 100),
+      await open(x, 'short', 1000, 10),
+      await open(y, 'short', 2000, 10),
+    ];
     await kit.setPrice('BTC', '101000');
     expect((await kit.protocol())['lp_micro']).toBe(0n);
     // Two wins queued whole (the LP is empty), about 88 USDC each with their fees; then a 50 USDC loss parked.
-    for (const [t, id] of [[w1, p1], [w2, p2]] as const) await kit.intents.execute(await kit.close(t, [id]));
+    for (const [t, id] of [
+      [w1, p1],
+      [w2, p2],
+    ] as const)
+      await kit.intents.execute(await kit.close(t, [id]));
     await kit.setPrice('BTC', '100500');
     expect((await kit.intents.execute(await kit.close(x, [px]))).closed![0]).toMatchObject({ pnlUsd: '-50' });
     await kit.setPrice('BTC', '101000');
-    const owed = async () => (await kit.db.query(`SELECT id, wallet, remaining_micro + fee_remaining_micro AS owed FROM exchange.payout_queue WHERE paid_at IS NULL ORDER BY id`)) as Array<{ wallet: string; owed: string }>;
+    const owed = async () =>
+      (await kit.db.query(
+        `SELECT id, wallet, remaining_micro + fee_remaining_micro AS owed FROM exchange.payout_queue WHERE paid_at IS NULL ORDER BY id`,
+      )) as Array<{ wallet: string; owed: string }>;
     const entries = await owed();
     expect(entries.map((e) => e.wallet)).toEqual([w1.wallet, w2.wallet]);
     const total = entries.reduce((s, e) => s + BigInt(e.owed), 0n);
@@ -105,25 +122,37 @@ describe('payout-queue harvest under concurrency, and the LP cap (PostgreSQL + R
     const loser = await kit.trader(1000);
     const id = (await kit.intents.execute(await kit.open(loser, 'BTC', 'short', 500, 50))).opened!.positionId;
     await kit.setPrice('BTC', '101000');
-    expect((await kit.intents.execute(await kit.close(loser, [id]))).closed![0]).toMatchObject({ outcome: 'closed', pnlUsd: '-250' });
+    expect((await kit.intents.execute(await kit.close(loser, [id]))).closed![0]).toMatchObject({
+      outcome: 'closed',
+      pnlUsd: '-250',
+    });
     const before = await kit.protocol();
     expect(before['lp_micro']).toBeGreaterThan(usdc(100));
     expect((await kit.db.query(`SELECT 1 FROM exchange.accounts WHERE staked_micro > 0`)).length).toBe(0);
 
     const first = await kit.harvest.harvest();
     expect(first).toMatchObject({ lpSweptMicro: before['lp_micro']! - usdc(100), sweptToStakersMicro: 0n });
-    expect(await kit.protocol()).toMatchObject({ lp_micro: usdc(100), staking_reserve_micro: before['lp_micro']! - usdc(100) });
+    expect(await kit.protocol()).toMatchObject({
+      lp_micro: usdc(100),
+      staking_reserve_micro: before['lp_micro']! - usdc(100),
+    });
     expect((await kit.harvest.harvest()).lpSweptMicro).toBe(0n); // the LP stays at the cap
 
     // The loser stakes the PAPER the loss minted (an owner action signed by the wallet); the next harvest pays the reserve.
     const paper = (await kit.account(loser.wallet))['paper_micro']!;
     expect(paper).toBe(usdc(250) * 100n);
-    expect(await kit.ownerActions.execute(await kit.ownerAction(loser, ['stake', loser.wallet, { amountMicro: paper }]))).toMatchObject({ status: 'executed' });
+    expect(
+      await kit.ownerActions.execute(await kit.ownerAction(loser, ['stake', loser.wallet, { amountMicro: paper }])),
+    ).toMatchObject({ status: 'executed' });
     const reserve = (await kit.protocol())['staking_reserve_micro']!;
     const fees = (await kit.protocol())['fees_pending_micro']!;
     const second = await kit.harvest.harvest();
     expect(second).toMatchObject({ lpSweptMicro: 0n, sweptToStakersMicro: reserve, feesToStakersMicro: fees });
-    expect(await kit.protocol()).toMatchObject({ lp_micro: usdc(100), staking_reserve_micro: 0n, swept_to_stakers_micro: before['swept_to_stakers_micro']! + reserve });
+    expect(await kit.protocol()).toMatchObject({
+      lp_micro: usdc(100),
+      staking_reserve_micro: 0n,
+      swept_to_stakers_micro: before['swept_to_stakers_micro']! + reserve,
+    });
     expect((await kit.account(loser.wallet))['staking_rewards_micro']).toBe(reserve + fees);
   });
 });

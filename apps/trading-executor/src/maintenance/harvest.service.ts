@@ -1,5 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type AccountDelta, distributeToStakers, microToUsdc, planHarvest, type QueuedPayout, usdc } from '@paper/exchange';
+import {
+  type AccountDelta,
+  distributeToStakers,
+  microToUsdc,
+  planHarvest,
+  type QueuedPayout,
+  usdc,
+} from '@paper/exchange';
 import { appendEvents, exchangeEvent, type NewExchangeEvent } from '@paper/exchange-data';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
@@ -65,7 +72,9 @@ export class HarvestService {
     return { ...paid, ...stakers };
   }
 
-  private async payQueue(): Promise<Pick<HarvestReport, 'paidMicro' | 'feesCollectedMicro' | 'entriesPaid' | 'queueCleared'>> {
+  private async payQueue(): Promise<
+    Pick<HarvestReport, 'paidMicro' | 'feesCollectedMicro' | 'entriesPaid' | 'queueCleared'>
+  > {
     const total = { paidMicro: 0n, feesCollectedMicro: 0n, entriesPaid: 0, queueCleared: false };
     for (let round = 0; round < MAX_ROUNDS; round += 1) {
       const r = await inTransaction(this.dataSource, (sql) => this.payQueueRound(sql));
@@ -88,7 +97,10 @@ export class HarvestService {
    */
   private async payQueueRound(sql: Sql): Promise<QueueRound> {
     const guess = await this.reachableHead(sql);
-    const accounts = await lockAccounts(sql, guess.map((e) => e.wallet));
+    const accounts = await lockAccounts(
+      sql,
+      guess.map((e) => e.wallet),
+    );
     const pool = await lockPool(sql);
     const { rows: head } = await sql<EntryRow>(
       `SELECT id, wallet, position_id, remaining_micro, fee_remaining_micro FROM exchange.payout_queue WHERE paid_at IS NULL ORDER BY id LIMIT ${MAX_ENTRIES} FOR UPDATE`,
@@ -103,7 +115,12 @@ export class HarvestService {
         more = true;
         break;
       }
-      const entry = { id: e.id, wallet: e.wallet, amountMicro: BigInt(e.remaining_micro), feeMicro: BigInt(e.fee_remaining_micro) };
+      const entry = {
+        id: e.id,
+        wallet: e.wallet,
+        amountMicro: BigInt(e.remaining_micro),
+        feeMicro: BigInt(e.fee_remaining_micro),
+      };
       entries.push(entry);
       budget -= entry.amountMicro + entry.feeMicro;
     }
@@ -118,19 +135,32 @@ export class HarvestService {
       events.push(
         exchangeEvent(
           'payout.paid',
-          { amountUsd: Number(microToUsdc(p.amountMicro)), positionId: String(entry.position_id), remainingQueuedUsd: Number(microToUsdc(remaining > 0n ? remaining : 0n)) },
+          {
+            amountUsd: Number(microToUsdc(p.amountMicro)),
+            positionId: String(entry.position_id),
+            remainingQueuedUsd: Number(microToUsdc(remaining > 0n ? remaining : 0n)),
+          },
           { wallet: p.wallet },
         ),
       );
       await payQueueEntry(sql, p.id, p.amountMicro, p.feeMicro);
       await releasePledgedMargin(sql, p.wallet, p.pledgeReleasedMicro);
       const d = deltas.get(p.wallet) ?? ZERO;
-      deltas.set(p.wallet, { ...d, freeMicro: d.freeMicro + p.toFreeMicro, queuedMicro: d.queuedMicro - p.toFreeMicro });
+      deltas.set(p.wallet, {
+        ...d,
+        freeMicro: d.freeMicro + p.toFreeMicro,
+        queuedMicro: d.queuedMicro - p.toFreeMicro,
+      });
     }
     await applyAccountDeltas(sql, deltas, false);
     await writeLedger(sql, [{ lines: plan.lines, reason: 'harvest', ref: null }]);
-    await appendEvents(sqlExecutor(sql), events.filter((e) => (e.data as { amountUsd: number }).amountUsd > 0));
-    const { rows: pending } = await sql<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM exchange.payout_queue WHERE paid_at IS NULL) AS any`);
+    await appendEvents(
+      sqlExecutor(sql),
+      events.filter((e) => (e.data as { amountUsd: number }).amountUsd > 0),
+    );
+    const { rows: pending } = await sql<{ any: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM exchange.payout_queue WHERE paid_at IS NULL) AS any`,
+    );
     const stillQueued = pending[0]!.any;
     await savePool(sql, { ...plan.pool, queueNotEmpty: stillQueued }, { feesCollectedMicro: plan.feesCollectedMicro });
     return {
@@ -144,7 +174,9 @@ export class HarvestService {
 
   /** Without locks: the head entries the current funds reach (only to know which accounts to lock). */
   private async reachableHead(sql: Sql): Promise<EntryRow[]> {
-    const { rows: state } = await sql<{ funds: string }>(`SELECT lp_micro + parked_micro AS funds FROM exchange.protocol_state WHERE id = 1`);
+    const { rows: state } = await sql<{ funds: string }>(
+      `SELECT lp_micro + parked_micro AS funds FROM exchange.protocol_state WHERE id = 1`,
+    );
     const { rows: head } = await sql<EntryRow>(
       `SELECT id, wallet, remaining_micro, fee_remaining_micro FROM exchange.payout_queue WHERE paid_at IS NULL ORDER BY id LIMIT ${MAX_ENTRIES}`,
     );
@@ -161,16 +193,23 @@ export class HarvestService {
   private payStakers(): Promise<Pick<HarvestReport, 'lpSweptMicro' | 'sweptToStakersMicro' | 'feesToStakersMicro'>> {
     return inTransaction(this.dataSource, async (sql) => {
       const { rows } = await sql<{ wallet: string }>(`SELECT wallet FROM exchange.accounts WHERE staked_micro > 0`);
-      await lockAccounts(sql, rows.map((r) => r.wallet));
+      await lockAccounts(
+        sql,
+        rows.map((r) => r.wallet),
+      );
       const { rows: stakers } = await sql<{ wallet: string; staked_micro: string }>(
         `SELECT wallet, staked_micro FROM exchange.accounts WHERE wallet = ANY($1::varchar[]) AND staked_micro > 0 ORDER BY wallet`,
         [rows.map((r) => r.wallet)],
       );
       const pool = await lockPool(sql);
-      const d = distributeToStakers(pool, stakers.map((s) => ({ id: s.wallet, weight: BigInt(s.staked_micro) })), {
-        lpCapMicro: usdc(this.config.LP_CAP_USDC),
-        feesToStakers: this.config.FEES_TO_STAKERS,
-      });
+      const d = distributeToStakers(
+        pool,
+        stakers.map((s) => ({ id: s.wallet, weight: BigInt(s.staked_micro) })),
+        {
+          lpCapMicro: usdc(this.config.LP_CAP_USDC),
+          feesToStakers: this.config.FEES_TO_STAKERS,
+        },
+      );
       if (d.lines.length === 0) return { lpSweptMicro: 0n, sweptToStakersMicro: 0n, feesToStakersMicro: 0n };
       if (d.credits.length > 0) {
         await sql(
@@ -181,7 +220,11 @@ export class HarvestService {
       }
       await writeLedger(sql, [{ lines: d.lines, reason: 'staking_reward', ref: null }]);
       await savePool(sql, d.pool, { sweptToStakersMicro: d.reserveDistributedMicro });
-      return { lpSweptMicro: d.sweptMicro, sweptToStakersMicro: d.reserveDistributedMicro, feesToStakersMicro: d.feesDistributedMicro };
+      return {
+        lpSweptMicro: d.sweptMicro,
+        sweptToStakersMicro: d.reserveDistributedMicro,
+        feesToStakersMicro: d.feesDistributedMicro,
+      };
     });
   }
 }

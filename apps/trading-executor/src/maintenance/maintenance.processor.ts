@@ -42,7 +42,8 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
       'expire-intents': this.config.EXPIRE_INTENTS_EVERY_MS,
       'prune-events': this.config.PRUNE_EVENTS_EVERY_MS,
     };
-    for (const [name, ms] of Object.entries(every) as [MaintenanceJob, number][]) this.registry.schedule(EXCHANGE_MAINTENANCE_QUEUE, name, ms);
+    for (const [name, ms] of Object.entries(every) as [MaintenanceJob, number][])
+      this.registry.schedule(EXCHANGE_MAINTENANCE_QUEUE, name, ms);
     this.registry.worker(
       EXCHANGE_MAINTENANCE_QUEUE,
       {
@@ -92,7 +93,12 @@ export class MaintenanceProcessor implements OnApplicationBootstrap {
       case 'expire-intents':
         return { expired: await this.expiry.expireQueued() };
       case 'prune-events':
-        return { pruned: await pruneEvents(this.dataSource, new Date(Date.now() - this.config.EVENT_RETENTION_DAYS * 86_400_000)) };
+        return {
+          pruned: await pruneEvents(
+            this.dataSource,
+            new Date(Date.now() - this.config.EVENT_RETENTION_DAYS * 86_400_000),
+          ),
+        };
     }
   }
 }

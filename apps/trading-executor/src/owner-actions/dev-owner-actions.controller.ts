@@ -21,11 +21,14 @@ export class DevOwnerActionsController {
     const typed = ownerActionTypedData(action);
     const message = ownerActionMessageStrings(action);
     const actionId = ownerActionId(action);
-    return toolSuccess(`Sign this ${action.kind} with the wallet ${action.message.wallet} (eth_signTypedData_v4), then POST it with the signature to /dev/owner-actions.`, {
-      actionId,
-      typedData: { ...typed, message },
-      submit: { kind: action.kind, message, actionId, signature: '0x<signature of typedData by the wallet>' },
-    });
+    return toolSuccess(
+      `Sign this ${action.kind} with the wallet ${action.message.wallet} (eth_signTypedData_v4), then POST it with the signature to /dev/owner-actions.`,
+      {
+        actionId,
+        typedData: { ...typed, message },
+        submit: { kind: action.kind, message, actionId, signature: '0x<signature of typedData by the wallet>' },
+      },
+    );
   }
 
   @Post()
@@ -33,10 +36,13 @@ export class DevOwnerActionsController {
   async submit(@Body() body: unknown) {
     const submitted = await this.submitter.submit(parseBody(signedOwnerActionSchema, body));
     if (submitted.status === 'pending') {
-      return toolSuccess(`The action ${submitted.actionId} is queued and has not finished yet; it is still pending, not failed.`, {
-        actionId: submitted.actionId,
-        status: 'pending',
-      });
+      return toolSuccess(
+        `The action ${submitted.actionId} is queued and has not finished yet; it is still pending, not failed.`,
+        {
+          actionId: submitted.actionId,
+          status: 'pending',
+        },
+      );
     }
     return toolSuccess(submitted.result.message, submitted.result);
   }

@@ -19,7 +19,12 @@ export interface QueuedActionRow {
  * Stores the final result of an owner action in its row (the caller holds the row lock) and records it
  * in the event log: the action's outcome and, when executed, what it did.
  */
-export async function storeResult(sql: Sql, row: Pick<QueuedActionRow, 'id' | 'wallet' | 'kind' | 'payload'>, result: OwnerActionResult, amountMicro: bigint): Promise<void> {
+export async function storeResult(
+  sql: Sql,
+  row: Pick<QueuedActionRow, 'id' | 'wallet' | 'kind' | 'payload'>,
+  result: OwnerActionResult,
+  amountMicro: bigint,
+): Promise<void> {
   const { rowCount } = await sql(
     `UPDATE exchange.owner_actions SET status = $2, reason = $3, message = $4, amount_micro = $5, result = $6, executed_at = $7
       WHERE id = $1 AND status = 'queued'`,
@@ -28,15 +33,32 @@ export async function storeResult(sql: Sql, row: Pick<QueuedActionRow, 'id' | 'w
   if (rowCount > 0) await appendEvents(sqlExecutor(sql), ownerActionEvents(row, result));
 }
 
-function ownerActionEvents(row: Pick<QueuedActionRow, 'id' | 'wallet' | 'kind' | 'payload'>, result: OwnerActionResult): NewExchangeEvent[] {
+function ownerActionEvents(
+  row: Pick<QueuedActionRow, 'id' | 'wallet' | 'kind' | 'payload'>,
+  result: OwnerActionResult,
+): NewExchangeEvent[] {
   const scope = { wallet: row.wallet };
   const base = { intentId: row.id, kind: row.kind };
-  if (result.status === 'refused') return [exchangeEvent('intent.refused', { ...base, reason: result.reason ?? 'refused', message: result.message }, scope)];
+  if (result.status === 'refused')
+    return [
+      exchangeEvent('intent.refused', { ...base, reason: result.reason ?? 'refused', message: result.message }, scope),
+    ];
   const amount = Number(result.amount);
   const done = exchangeEvent('intent.executed', { ...base, message: result.message }, scope);
   switch (row.kind) {
     case 'withdraw':
-      return [done, exchangeEvent('withdrawal.completed', { amountUsd: amount, to: String((row.payload as { to?: string }).to ?? row.wallet).toLowerCase(), intentId: row.id }, scope)];
+      return [
+        done,
+        exchangeEvent(
+          'withdrawal.completed',
+          {
+            amountUsd: amount,
+            to: String((row.payload as { to?: string }).to ?? row.wallet).toLowerCase(),
+            intentId: row.id,
+          },
+          scope,
+        ),
+      ];
     case 'stake':
       return [done, exchangeEvent('stake.staked', { amount, intentId: row.id }, scope)];
     case 'unstake':

@@ -6,7 +6,10 @@ const wallet = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 40
 const amount = z
   .union([z.string(), z.number()], { error: 'must be a positive decimal amount' })
   .transform((v) => String(v))
-  .refine((v) => /^\d+(\.\d{1,6})?$/.test(v) && Number(v) > 0 && Number(v) <= 1e12, 'must be a positive decimal amount with at most 6 decimals');
+  .refine(
+    (v) => /^\d+(\.\d{1,6})?$/.test(v) && Number(v) > 0 && Number(v) <= 1e12,
+    'must be a positive decimal amount with at most 6 decimals',
+  );
 
 /**
  * POST /dev/owner-actions/typed-data: the EIP-712 typed data of an owner action for the wallet to sign

@@ -14,10 +14,14 @@ export class OwnerActionProcessor implements OnApplicationBootstrap {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.registry.worker(OWNER_ACTIONS_QUEUE, { 'execute-owner-action': (data) => this.actions.wakeUp(data) }, {
-      concurrency: 4,
-      lockDuration: this.config.INTENT_LOCK_MS,
-      stalledInterval: this.config.INTENT_LOCK_MS,
-    });
+    this.registry.worker(
+      OWNER_ACTIONS_QUEUE,
+      { 'execute-owner-action': (data) => this.actions.wakeUp(data) },
+      {
+        concurrency: 4,
+        lockDuration: this.config.INTENT_LOCK_MS,
+        stalledInterval: this.config.INTENT_LOCK_MS,
+      },
+    );
   }
 }

@@ -1,5 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type OwnerActionResult, type OwnerActionWakeUp, type SignedOwnerActionPayload, signedOwnerActionSchema } from '@paper/contracts';
+import {
+  type OwnerActionResult,
+  type OwnerActionWakeUp,
+  type SignedOwnerActionPayload,
+  signedOwnerActionSchema,
+} from '@paper/contracts';
 import {
   microToUsdc,
   type OwnerAccount,
@@ -19,10 +24,21 @@ import { writeLedger } from '../database/ledger-writer';
 import { EXECUTION_FAILED, recordFailedAttempt } from '../database/failed-attempts';
 import { inTransaction, type Sql } from '../database/sql-transaction';
 import { ownerActionsExecuted } from '../metrics/executor-metrics';
-import { failedResult, type OwnerActionOutcome, refusedAction, toActionResult, toOwnerActionMessage } from './owner-action-message';
+import {
+  failedResult,
+  type OwnerActionOutcome,
+  refusedAction,
+  toActionResult,
+  toOwnerActionMessage,
+} from './owner-action-message';
 import { type QueuedActionRow, storeResult } from './owner-action-store';
 
-const LEDGER_REASON = { withdraw: 'withdrawal', claim_rewards: 'staking_claim', stake: 'stake', unstake: 'unstake' } as const;
+const LEDGER_REASON = {
+  withdraw: 'withdrawal',
+  claim_rewards: 'staking_claim',
+  stake: 'stake',
+  unstake: 'unstake',
+} as const;
 
 interface AccountRow {
   free_micro: string;
@@ -64,12 +80,26 @@ export class OwnerActionService {
   /** An action id that is not the digest of the message is refused before anything is stored under it (the id cannot be trusted). */
   refusalBeforeAccepting(payload: SignedOwnerActionPayload): OwnerActionResult | null {
     if (ownerActionId(toOwnerActionMessage(payload)) === payload.actionId.toLowerCase()) return null;
-    return toActionResult(payload, refusedAction('bad_action_id', 'The action id does not match the signed action; build and sign the action again.'), new Date());
+    return toActionResult(
+      payload,
+      refusedAction(
+        'bad_action_id',
+        'The action id does not match the signed action; build and sign the action again.',
+      ),
+      new Date(),
+    );
   }
 
   /** The answer to a payload whose id was accepted before with a different signature (nothing is stored). */
   conflict(payload: SignedOwnerActionPayload): OwnerActionResult {
-    return toActionResult(payload, refusedAction('action_id_conflict', 'Another action with this id was accepted with a different signature; sign the action again.'), new Date());
+    return toActionResult(
+      payload,
+      refusedAction(
+        'action_id_conflict',
+        'Another action with this id was accepted with a different signature; sign the action again.',
+      ),
+      new Date(),
+    );
   }
 
   /** A queue job: the id of an accepted action, or (from producers that predate the inbox) the whole signed action. */
@@ -103,7 +133,8 @@ export class OwnerActionService {
         if (claimed.status !== 'queued') return claimed.result;
         return this.run(sql, claimed);
       });
-      if (result && claimed?.status === 'queued') ownerActionsExecuted.inc({ kind: result.kind, status: result.status });
+      if (result && claimed?.status === 'queued')
+        ownerActionsExecuted.inc({ kind: result.kind, status: result.status });
       return result;
     } catch (error) {
       const row = claimed;
@@ -111,7 +142,13 @@ export class OwnerActionService {
       this.logger.error(`owner action ${row.id} failed (attempt ${row.attempts + 1}): ${(error as Error).message}`);
       const final = failedResult(row);
       const ended = await inTransaction(this.dataSource, (sql) =>
-        recordFailedAttempt(sql, 'owner_actions', row, error, () => ({ status: 'refused', reason: EXECUTION_FAILED.reason, message: final.message, result: final, executedAt: final.executedAt })),
+        recordFailedAttempt(sql, 'owner_actions', row, error, () => ({
+          status: 'refused',
+          reason: EXECUTION_FAILED.reason,
+          message: final.message,
+          result: final,
+          executedAt: final.executedAt,
+        })),
       );
       if (ended) return final;
       throw error;
@@ -119,9 +156,17 @@ export class OwnerActionService {
   }
 
   private async run(sql: Sql, row: QueuedActionRow): Promise<OwnerActionResult> {
-    const parsed = signedOwnerActionSchema.safeParse({ kind: row.kind, message: row.payload, signature: row.signature, actionId: row.id });
+    const parsed = signedOwnerActionSchema.safeParse({
+      kind: row.kind,
+      message: row.payload,
+      signature: row.signature,
+      actionId: row.id,
+    });
     if (!parsed.success) {
-      const result = failedResult(row, refusedAction('bad_action', 'The stored action is not a valid signed owner action; sign it again.'));
+      const result = failedResult(
+        row,
+        refusedAction('bad_action', 'The stored action is not a valid signed owner action; sign it again.'),
+      );
       await storeResult(sql, row, result, 0n);
       return result;
     }
@@ -144,12 +189,24 @@ export class OwnerActionService {
     const account = rows[0];
     let amountMicro = 0n;
     let outcome =
-      (digest !== row.id ? refusedAction('bad_action_id', 'The action id does not match the signed action; build and sign the action again.') : undefined) ??
+      (digest !== row.id
+        ? refusedAction(
+            'bad_action_id',
+            'The action id does not match the signed action; build and sign the action again.',
+          )
+        : undefined) ??
       (await this.checkSigner(sql, wallet, signer)) ??
       this.checkExpiry(payload, row.created_at.getTime(), now);
-    if (!outcome && !account) outcome = refusedAction('account_not_found', 'This wallet has no exchange account yet; deposit at least 10 USDC first.');
+    if (!outcome && !account)
+      outcome = refusedAction(
+        'account_not_found',
+        'This wallet has no exchange account yet; deposit at least 10 USDC first.',
+      );
     if (!outcome && payload.kind === 'withdraw' && !this.config.PAPER_MODE) {
-      outcome = refusedAction('withdrawals_unavailable', 'Withdrawals go to the simulated chain balance, which exists only in paper mode; nothing was withdrawn.');
+      outcome = refusedAction(
+        'withdrawals_unavailable',
+        'Withdrawals go to the simulated chain balance, which exists only in paper mode; nothing was withdrawn.',
+      );
     }
     if (!outcome) {
       const before = ownerAccount(wallet, account!);
@@ -158,14 +215,31 @@ export class OwnerActionService {
       else {
         const { effect } = decision;
         amountMicro = effect.amountMicro;
-        await writeLedger(sql, [{ lines: effect.lines, reason: LEDGER_REASON[payload.kind], ref: `owner:${payload.actionId.toLowerCase()}` }]);
+        await writeLedger(sql, [
+          { lines: effect.lines, reason: LEDGER_REASON[payload.kind], ref: `owner:${payload.actionId.toLowerCase()}` },
+        ]);
         await sql(
           `UPDATE exchange.accounts SET free_micro = free_micro + $2, paper_micro = paper_micro + $3, staked_micro = staked_micro + $4,
                   staking_claimed_micro = staking_claimed_micro + $5, last_active_at = now() WHERE wallet = $1`,
-          [wallet, effect.account.freeMicro, effect.account.paperMicro, effect.account.stakedMicro, effect.account.claimedMicro],
+          [
+            wallet,
+            effect.account.freeMicro,
+            effect.account.paperMicro,
+            effect.account.stakedMicro,
+            effect.account.claimedMicro,
+          ],
         );
         const chainUsdc =
-          payload.kind === 'withdraw' ? microToUsdc(await creditChainBalance({ query: (text, params) => sql(text, params) }, wallet, 'USDC', effect.amountMicro)) : undefined;
+          payload.kind === 'withdraw'
+            ? microToUsdc(
+                await creditChainBalance(
+                  { query: (text, params) => sql(text, params) },
+                  wallet,
+                  'USDC',
+                  effect.amountMicro,
+                ),
+              )
+            : undefined;
         outcome = {
           status: 'executed',
           reason: null,
@@ -192,7 +266,10 @@ export class OwnerActionService {
   private async checkSigner(sql: Sql, wallet: string, signer: string | null): Promise<OwnerActionOutcome | undefined> {
     if (signer === wallet) return undefined;
     if (signer) {
-      const { rows } = await sql(`SELECT 1 FROM exchange.session_keys WHERE address = $1 AND wallet = $2`, [signer, wallet]);
+      const { rows } = await sql(`SELECT 1 FROM exchange.session_keys WHERE address = $1 AND wallet = $2`, [
+        signer,
+        wallet,
+      ]);
       if (rows.length > 0) {
         return refusedAction(
           'session_key_not_allowed',
@@ -200,16 +277,30 @@ export class OwnerActionService {
         );
       }
     }
-    return refusedAction('bad_signature', 'The signature is not the wallet\'s; sign this action with the wallet itself.');
+    return refusedAction(
+      'bad_signature',
+      "The signature is not the wallet's; sign this action with the wallet itself.",
+    );
   }
 
-  private checkExpiry(payload: SignedOwnerActionPayload, enqueuedAt: number, now: Date): OwnerActionOutcome | undefined {
+  private checkExpiry(
+    payload: SignedOwnerActionPayload,
+    enqueuedAt: number,
+    now: Date,
+  ): OwnerActionOutcome | undefined {
     const problem = signedExpiryProblem(payload.message.expiresAt, enqueuedAt, now);
-    if (problem === 'expired') return refusedAction('action_expired', 'The action expired before it could run (actions are valid for 1 hour); sign it again.');
-    if (problem === 'too_far') return refusedAction('action_expiry_too_far', 'The action expires more than 1 hour from now; sign it again with an expiry within the hour.');
+    if (problem === 'expired')
+      return refusedAction(
+        'action_expired',
+        'The action expired before it could run (actions are valid for 1 hour); sign it again.',
+      );
+    if (problem === 'too_far')
+      return refusedAction(
+        'action_expiry_too_far',
+        'The action expires more than 1 hour from now; sign it again with an expiry within the hour.',
+      );
     return undefined;
   }
-
 }
 
 function ownerAccount(wallet: string, row: AccountRow): OwnerAccount {
@@ -237,7 +328,10 @@ function decide(payload: SignedOwnerActionPayload, account: OwnerAccount): Owner
   }
 }
 
-function view(a: OwnerAccount, d: { freeMicro: bigint; paperMicro: bigint; stakedMicro: bigint; claimedMicro: bigint }): OwnerActionResult['account'] {
+function view(
+  a: OwnerAccount,
+  d: { freeMicro: bigint; paperMicro: bigint; stakedMicro: bigint; claimedMicro: bigint },
+): OwnerActionResult['account'] {
   return {
     freeUsd: microToUsdc(a.freeMicro + d.freeMicro),
     queuedUsd: microToUsdc(a.queuedMicro),

@@ -12,7 +12,8 @@ export const OWNER_ACTION_WAIT_MS = 10_000;
 /** How long adding the wake-up job may take before the action is reported pending (the sweeper runs it). */
 const WAKE_UP_TIMEOUT_MS = 1000;
 
-export type SubmittedOwnerAction = { status: 'finished'; result: OwnerActionResult } | { status: 'pending'; actionId: string };
+export type SubmittedOwnerAction =
+  { status: 'finished'; result: OwnerActionResult } | { status: 'pending'; actionId: string };
 
 /**
  * Accepts a signed owner action: its row is written `queued` in `exchange.owner_actions` first (the
@@ -40,7 +41,13 @@ export class OwnerActionSubmitter implements OnApplicationShutdown {
     if (acceptance.state === 'conflict') return { status: 'finished', result: this.actions.conflict(payload) };
     if (acceptance.state === 'known' && acceptance.result) return { status: 'finished', result: acceptance.result };
     const deadline = Date.now() + waitMs;
-    const job = await this.queues.wakeUp(OWNER_ACTIONS_QUEUE, 'execute-owner-action', { actionId }, { jobId: actionId }, WAKE_UP_TIMEOUT_MS);
+    const job = await this.queues.wakeUp(
+      OWNER_ACTIONS_QUEUE,
+      'execute-owner-action',
+      { actionId },
+      { jobId: actionId },
+      WAKE_UP_TIMEOUT_MS,
+    );
     if (job) {
       const wait = await waitForJob(job, this.queueEvents(), deadline - Date.now());
       if (wait.state === 'failed') this.logger.warn(`owner action ${actionId} job failed: ${wait.reason}`);

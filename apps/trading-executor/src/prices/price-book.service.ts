@@ -39,7 +39,13 @@ export class PriceBook {
     const { REDIS_PREFIX: prefix } = this.config;
     await this.redis
       .multi()
-      .hset(priceKey(prefix, tick.market), { market: tick.market, bid: tick.bid, ask: tick.ask, mid: tick.mid, ts: String(tick.ts) })
+      .hset(priceKey(prefix, tick.market), {
+        market: tick.market,
+        bid: tick.bid,
+        ask: tick.ask,
+        mid: tick.mid,
+        ts: String(tick.ts),
+      })
       .publish(priceTickChannel(prefix), JSON.stringify(tick))
       .exec();
   }

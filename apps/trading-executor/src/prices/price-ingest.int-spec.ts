@@ -8,7 +8,12 @@ import { PriceIngestService } from './price-ingest.service';
 
 /** A venue whose quotes the test sets; `fail` makes every call throw like an unreachable venue. */
 function venue() {
-  const state = { BTC: { bid: '100000.1', ask: '100000.4' }, ETH: { bid: '3500.10', ask: '3500.30' }, fail: false, calls: 0 };
+  const state = {
+    BTC: { bid: '100000.1', ask: '100000.4' },
+    ETH: { bid: '3500.10', ask: '3500.30' },
+    fail: false,
+    calls: 0,
+  };
   return {
     state,
     bestBidAsk: async (coin: string) => {
@@ -21,7 +26,11 @@ function venue() {
 }
 
 describe('price ingest (Redis)', () => {
-  const config = tradingExecutorConfigSchema.parse({ REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`, LEADER_LEASE_MS: '1000', PRICE_STALE_MS: '2000' });
+  const config = tradingExecutorConfigSchema.parse({
+    REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
+    LEADER_LEASE_MS: '1000',
+    PRICE_STALE_MS: '2000',
+  });
   const redis = new Redis(config.REDIS_URL);
   const subscriber = new Redis(config.REDIS_URL);
   const book = new PriceBook(redis, config);

@@ -13,7 +13,11 @@ export const UPSTREAM_CLIENT = Symbol('UPSTREAM_CLIENT');
 
 /** Builds the venue client for ingest: one attempt per poll, bounded by the poll interval. */
 export function ingestUpstreamClient(config: TradingExecutorConfig): HyperliquidInfoClient {
-  return createUpstreamClient({ ...config, UPSTREAM_RETRIES: 0, UPSTREAM_TIMEOUT_MS: Math.min(config.UPSTREAM_TIMEOUT_MS, Math.max(200, config.PRICE_POLL_MS)) });
+  return createUpstreamClient({
+    ...config,
+    UPSTREAM_RETRIES: 0,
+    UPSTREAM_TIMEOUT_MS: Math.min(config.UPSTREAM_TIMEOUT_MS, Math.max(200, config.PRICE_POLL_MS)),
+  });
 }
 
 /**

@@ -6,7 +6,8 @@ export function toPriceTick(market: Market, quote: { bid: string; ask: string; t
   const { priceDecimals } = marketConfig(market);
   const bid = priceToScaled(quote.bid, priceDecimals);
   const ask = priceToScaled(quote.ask, priceDecimals);
-  if (bid <= 0n || ask <= 0n || ask < bid) throw new RangeError(`Crossed or empty quote for ${market}: ${quote.bid} / ${quote.ask}`);
+  if (bid <= 0n || ask <= 0n || ask < bid)
+    throw new RangeError(`Crossed or empty quote for ${market}: ${quote.bid} / ${quote.ask}`);
   return { market, bid: bid.toString(), ask: ask.toString(), mid: midPrice(bid, ask).toString(), ts: quote.time };
 }
 
@@ -15,7 +16,13 @@ export function parsePriceTick(fields: Record<string, string> | null | undefined
   if (!fields) return null;
   const { market, bid, ask, mid } = fields;
   const ts = Number(fields['ts']);
-  if ((market !== 'BTC' && market !== 'ETH') || !/^\d+$/.test(bid ?? '') || !/^\d+$/.test(ask ?? '') || !/^\d+$/.test(mid ?? '') || !Number.isFinite(ts)) {
+  if (
+    (market !== 'BTC' && market !== 'ETH') ||
+    !/^\d+$/.test(bid ?? '') ||
+    !/^\d+$/.test(ask ?? '') ||
+    !/^\d+$/.test(mid ?? '') ||
+    !Number.isFinite(ts)
+  ) {
     return null;
   }
   return { market, bid: bid!, ask: ask!, mid: mid!, ts };

@@ -17,7 +17,10 @@ describe('session-key registration (PostgreSQL)', () => {
     const sessionKey = privateKeyToAccount(generatePrivateKey()).address;
     const expiresAt = BigInt(Math.floor(Date.now() / 1000) + Math.floor(days * 86400));
     const guardrails = { ...NO_GUARDRAILS, maxLeverage: 50, allowedMarkets: ['BTC' as const] };
-    const approvalSignature = await signApproval(approvalFromGuardrails(wallet, sessionKey, guardrails, expiresAt), signer ?? owner);
+    const approvalSignature = await signApproval(
+      approvalFromGuardrails(wallet, sessionKey, guardrails, expiresAt),
+      signer ?? owner,
+    );
     return { wallet, sessionKey, guardrails, expiresAt: expiresAt.toString(), approvalSignature, label: 'Claude' };
   }
 
@@ -25,23 +28,44 @@ describe('session-key registration (PostgreSQL)', () => {
     const req = await request(7);
     const result = await kit.sessionKeys.register(req);
     expect(result).toMatchObject({ status: 'registered', depositAddress: depositProxyAddress(req.wallet) });
-    const [acct] = await kit.db.query(`SELECT deposit_address FROM exchange.accounts WHERE wallet = $1`, [req.wallet.toLowerCase()]);
+    const [acct] = await kit.db.query(`SELECT deposit_address FROM exchange.accounts WHERE wallet = $1`, [
+      req.wallet.toLowerCase(),
+    ]);
     expect(acct.deposit_address).toBe(depositProxyAddress(req.wallet));
-    const [key] = await kit.db.query(`SELECT wallet, guardrails, label FROM exchange.session_keys WHERE address = $1`, [req.sessionKey.toLowerCase()]);
-    expect(key).toMatchObject({ wallet: req.wallet.toLowerCase(), label: 'Claude', guardrails: { maxLeverage: 50, allowedMarkets: ['BTC'] } });
+    const [key] = await kit.db.query(`SELECT wallet, guardrails, label FROM exchange.session_keys WHERE address = $1`, [
+      req.sessionKey.toLowerCase(),
+    ]);
+    expect(key).toMatchObject({
+      wallet: req.wallet.toLowerCase(),
+      label: 'Claude',
+      guardrails: { maxLeverage: 50, allowedMarkets: ['BTC'] },
+    });
   });
 
   it('refuses an approval not signed by the owner, or longer than 30 days', async () => {
-    expect(await kit.sessionKeys.register(await request(7, generatePrivateKey()))).toMatchObject({ status: 'refused', reason: 'bad_approval_signature' });
-    expect(await kit.sessionKeys.register(await request(31))).toMatchObject({ status: 'refused', reason: 'session_key_too_long' });
-    expect(await kit.sessionKeys.register(await request(-1))).toMatchObject({ status: 'refused', reason: 'session_key_expired' });
+    expect(await kit.sessionKeys.register(await request(7, generatePrivateKey()))).toMatchObject({
+      status: 'refused',
+      reason: 'bad_approval_signature',
+    });
+    expect(await kit.sessionKeys.register(await request(31))).toMatchObject({
+      status: 'refused',
+      reason: 'session_key_too_long',
+    });
+    expect(await kit.sessionKeys.register(await request(-1))).toMatchObject({
+      status: 'refused',
+      reason: 'session_key_expired',
+    });
   });
 
   it('revokes a key for good', async () => {
     const req = await request(7);
     await kit.sessionKeys.register(req);
-    expect(await kit.sessionKeys.revoke({ wallet: req.wallet, sessionKey: req.sessionKey })).toMatchObject({ status: 'revoked' });
+    expect(await kit.sessionKeys.revoke({ wallet: req.wallet, sessionKey: req.sessionKey })).toMatchObject({
+      status: 'revoked',
+    });
     expect(await kit.sessionKeys.register(req)).toMatchObject({ status: 'refused', reason: 'session_key_revoked' });
-    expect(await kit.sessionKeys.revoke({ wallet: req.sessionKey, sessionKey: req.wallet })).toMatchObject({ status: 'not_found' });
+    expect(await kit.sessionKeys.revoke({ wallet: req.sessionKey, sessionKey: req.wallet })).toMatchObject({
+      status: 'not_found',
+    });
   });
 });

@@ -1,7 +1,21 @@
-import { INTENTS_QUEUE, type IntentResult, type OwnerActionResult, type SignedIntentPayload, type SignedOwnerActionPayload } from '@paper/contracts';
+import {
+  INTENTS_QUEUE,
+  type IntentResult,
+  type OwnerActionResult,
+  type SignedIntentPayload,
+  type SignedOwnerActionPayload,
+} from '@paper/contracts';
 import { createTestDatabase, migrateDatabase, type TestDatabase } from '@paper/dev-stack';
 import { type Guardrails, type Market, MARKETS, marketConfig, priceToScaled, usdc } from '@paper/exchange';
-import { acceptIntents, acceptOwnerAction, auditLedger, chainBalances, createExchangeDataSource, creditChainBalance, transferChainBalance } from '@paper/exchange-data';
+import {
+  acceptIntents,
+  acceptOwnerAction,
+  auditLedger,
+  chainBalances,
+  createExchangeDataSource,
+  creditChainBalance,
+  transferChainBalance,
+} from '@paper/exchange-data';
 import {
   approvalFromGuardrails,
   depositProxyAddress,
@@ -86,7 +100,10 @@ export class ExchangeTestKit {
   ) {
     this.prices = new PriceBook(redis, config);
     const { hostname, port } = new URL(config.REDIS_URL);
-    this.intentsQueue = new Queue(INTENTS_QUEUE.queue, { connection: { host: hostname, port: Number(port || 6379) }, prefix: `${config.REDIS_PREFIX}:bull` });
+    this.intentsQueue = new Queue(INTENTS_QUEUE.queue, {
+      connection: { host: hostname, port: Number(port || 6379) },
+      prefix: `${config.REDIS_PREFIX}:bull`,
+    });
     this.queues = {
       queue: (contract) => {
         if (contract.queue !== INTENTS_QUEUE.queue) throw new Error(`no test queue for ${contract.queue}`);
@@ -109,7 +126,11 @@ export class ExchangeTestKit {
   static async start(env: Record<string, string> = {}): Promise<ExchangeTestKit> {
     const database = await createTestDatabase('paper_exec');
     migrateDatabase(database.url, ['exchange']);
-    const config = tradingExecutorConfigSchema.parse({ DATABASE_URL: database.url, REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`, ...env });
+    const config = tradingExecutorConfigSchema.parse({
+      DATABASE_URL: database.url,
+      REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
+      ...env,
+    });
     const db = createExchangeDataSource({ url: database.url, poolSize: 20, applicationName: 'executor-int-test' });
     await db.initialize();
     const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
@@ -129,7 +150,10 @@ export class ExchangeTestKit {
   /** Accepts an intent as if it had been accepted at `acceptedAt` (ms) and runs it. */
   async executeAcceptedAt(payload: SignedIntentPayload, acceptedAt: number): Promise<IntentResult> {
     await acceptIntents(this.db, [payload]);
-    await this.db.query(`UPDATE exchange.intents SET created_at = to_timestamp($2::double precision / 1000) WHERE id = $1`, [payload.intentId.toLowerCase(), acceptedAt]);
+    await this.db.query(
+      `UPDATE exchange.intents SET created_at = to_timestamp($2::double precision / 1000) WHERE id = $1`,
+      [payload.intentId.toLowerCase(), acceptedAt],
+    );
     return this.intents.execute(payload);
   }
 
@@ -137,12 +161,23 @@ export class ExchangeTestKit {
    * Accepts intents and runs them as one batch in a transaction that waits for `beforeCommit` (to test
    * what other transactions see and wait for while a batch holds its locks).
    */
-  async batchHolding(payloads: readonly SignedIntentPayload[], beforeCommit: () => Promise<void>): Promise<IntentResult[]> {
+  async batchHolding(
+    payloads: readonly SignedIntentPayload[],
+    beforeCommit: () => Promise<void>,
+  ): Promise<IntentResult[]> {
     await acceptIntents(this.db, payloads);
     const prices = new Map(await Promise.all(MARKETS.map(async (m) => [m, await this.prices.fresh(m)] as const)));
     return inTransaction(this.db, async (sql) => {
-      const rows = await claimIntentsById(sql, payloads.map((p) => p.intentId.toLowerCase()));
-      const results = await executeBatch(sql, rows, { prices, now: new Date(), signatures: new SignatureChecks(), approvals: new ApprovalCache() });
+      const rows = await claimIntentsById(
+        sql,
+        payloads.map((p) => p.intentId.toLowerCase()),
+      );
+      const results = await executeBatch(sql, rows, {
+        prices,
+        now: new Date(),
+        signatures: new SignatureChecks(),
+        approvals: new ApprovalCache(),
+      });
       await beforeCommit();
       return results;
     });
@@ -151,7 +186,10 @@ export class ExchangeTestKit {
   /** Accepts an owner action as if it had been accepted at `acceptedAt` (ms) and runs it. */
   async ownerActionAcceptedAt(payload: SignedOwnerActionPayload, acceptedAt: number): Promise<OwnerActionResult> {
     await acceptOwnerAction(this.db, payload);
-    await this.db.query(`UPDATE exchange.owner_actions SET created_at = to_timestamp($2::double precision / 1000) WHERE id = $1`, [payload.actionId.toLowerCase(), acceptedAt]);
+    await this.db.query(
+      `UPDATE exchange.owner_actions SET created_at = to_timestamp($2::double precision / 1000) WHERE id = $1`,
+      [payload.actionId.toLowerCase(), acceptedAt],
+    );
     return this.ownerActions.execute(payload);
   }
 
@@ -192,31 +230,67 @@ export class ExchangeTestKit {
     const id = intentId(intent);
     const m = intent.message as unknown as Record<string, unknown>;
     const message = Object.fromEntries(
-      Object.entries(m).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : Array.isArray(v) ? v.map((x) => String(x)) : v]),
+      Object.entries(m).map(([k, v]) => [
+        k,
+        typeof v === 'bigint' ? v.toString() : Array.isArray(v) ? v.map((x) => String(x)) : v,
+      ]),
     );
     return { kind: intent.kind, message, sessionKey: t.sessionKey, signature, intentId: id } as SignedIntentPayload;
   }
 
-  open(t: Trader, market: Market, side: 'long' | 'short', marginUsd: number, leverage: number, extra: { expiresAt?: bigint; signer?: Hex } = {}) {
+  open(
+    t: Trader,
+    market: Market,
+    side: 'long' | 'short',
+    marginUsd: number,
+    leverage: number,
+    extra: { expiresAt?: bigint; signer?: Hex } = {},
+  ) {
     return this.sign(
       t,
-      { kind: 'open', message: { wallet: t.wallet as Hex, market, side, marginMicro: usdc(marginUsd), leverage, nonce: nonce++, expiresAt: extra.expiresAt ?? inAnHour() } },
+      {
+        kind: 'open',
+        message: {
+          wallet: t.wallet as Hex,
+          market,
+          side,
+          marginMicro: usdc(marginUsd),
+          leverage,
+          nonce: nonce++,
+          expiresAt: extra.expiresAt ?? inAnHour(),
+        },
+      },
       extra.signer,
     );
   }
 
   close(t: Trader, positionIds: string[]) {
-    return this.sign(t, { kind: 'close', message: { wallet: t.wallet as Hex, positionIds: positionIds.map(BigInt), nonce: nonce++, expiresAt: inAnHour() } });
+    return this.sign(t, {
+      kind: 'close',
+      message: { wallet: t.wallet as Hex, positionIds: positionIds.map(BigInt), nonce: nonce++, expiresAt: inAnHour() },
+    });
   }
 
   cancel(t: Trader, target: string) {
-    return this.sign(t, { kind: 'cancel', message: { wallet: t.wallet as Hex, intentId: target as Hex, nonce: nonce++, expiresAt: inAnHour() } });
+    return this.sign(t, {
+      kind: 'cancel',
+      message: { wallet: t.wallet as Hex, intentId: target as Hex, nonce: nonce++, expiresAt: inAnHour() },
+    });
   }
 
   /** An owner action signed by the wallet itself (or by `signer`, e.g. the session key, to test refusals). */
-  async ownerAction(t: Trader, action: OwnerActionMessage | Parameters<typeof newOwnerAction>, signer: Hex = t.ownerKey): Promise<SignedOwnerActionPayload> {
+  async ownerAction(
+    t: Trader,
+    action: OwnerActionMessage | Parameters<typeof newOwnerAction>,
+    signer: Hex = t.ownerKey,
+  ): Promise<SignedOwnerActionPayload> {
     const a = Array.isArray(action) ? newOwnerAction(...action) : action;
-    return { kind: a.kind, message: ownerActionMessageStrings(a), signature: await signOwnerAction(a, signer), actionId: ownerActionId(a) } as SignedOwnerActionPayload;
+    return {
+      kind: a.kind,
+      message: ownerActionMessageStrings(a),
+      signature: await signOwnerAction(a, signer),
+      actionId: ownerActionId(a),
+    } as SignedOwnerActionPayload;
   }
 
   async account(wallet: string): Promise<Record<string, bigint>> {

@@ -40,7 +40,13 @@ function pathPart(src: CandleSource, from: number, to: number): CandleValues {
     const step = count === 1 ? first : first + round((i * (last - first)) / (count - 1));
     mids.push(src.pathMid(step * src.tickMs));
   }
-  return { o: mids[0]!, c: mids[mids.length - 1]!, h: max(...mids), l: min(...mids), v: src.pathVolume(from, to - from + 1) };
+  return {
+    o: mids[0]!,
+    c: mids[mids.length - 1]!,
+    h: max(...mids),
+    l: min(...mids),
+    v: src.pathVolume(from, to - from + 1),
+  };
 }
 
 function barsPart(bars: readonly MinuteBar[]): CandleValues | undefined {
@@ -68,7 +74,13 @@ export function candleValues(src: CandleSource, open: number, close: number, now
 }
 
 /** The candles of [startTime, endTime] (the latest 5000 at most), oldest first, in the venue's shape. */
-export function buildCandles(src: CandleSource, interval: CandleInterval, startTime: number, endTime: number, now: number): Candle[] {
+export function buildCandles(
+  src: CandleSource,
+  interval: CandleInterval,
+  startTime: number,
+  endTime: number,
+  now: number,
+): Candle[] {
   const { market } = src;
   const opens = candleOpens(interval, startTime, min(endTime, now), src.listedAt, MAX_CANDLES_PER_REQUEST);
   return opens.map((t) => {

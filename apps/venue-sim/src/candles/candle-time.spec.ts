@@ -29,7 +29,9 @@ describe('candle times', () => {
     const limited = candleOpens('1m', 0, at('2025-01-01T00:00:00Z'), 0, 5000);
     expect(limited).toHaveLength(5000);
     expect(limited[4999]).toBe(at('2025-01-01T00:00:00Z'));
-    expect(candleOpens('1h', at('2025-01-01T00:00:00Z'), at('2025-01-01T05:00:00Z'), at('2025-01-01T04:10:00Z'), 5000)).toHaveLength(2);
+    expect(
+      candleOpens('1h', at('2025-01-01T00:00:00Z'), at('2025-01-01T05:00:00Z'), at('2025-01-01T04:10:00Z'), 5000),
+    ).toHaveLength(2);
     expect(candleOpens('1h', 10, 5, 0, 5000)).toEqual([]);
   });
 });

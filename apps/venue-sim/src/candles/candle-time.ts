@@ -37,11 +37,21 @@ export function previousCandleOpen(interval: CandleInterval, open: number): numb
  * Open times of the candles from the one containing `startTime` to the one containing `endTime`, not before
  * the one containing `firstMs`, keeping only the latest `limit`, oldest first.
  */
-export function candleOpens(interval: CandleInterval, startTime: number, endTime: number, firstMs: number, limit: number): number[] {
+export function candleOpens(
+  interval: CandleInterval,
+  startTime: number,
+  endTime: number,
+  firstMs: number,
+  limit: number,
+): number[] {
   if (endTime < startTime || endTime < firstMs) return [];
   const first = candleOpen(interval, Math.max(startTime, firstMs));
   const opens: number[] = [];
-  for (let open = candleOpen(interval, endTime); open >= first && opens.length < limit; open = previousCandleOpen(interval, open)) {
+  for (
+    let open = candleOpen(interval, endTime);
+    open >= first && opens.length < limit;
+    open = previousCandleOpen(interval, open)
+  ) {
     opens.push(open);
   }
   return opens.reverse();

@@ -26,7 +26,15 @@ export class ControlController {
       MARKETS.map((m) => {
         const q = this.prices.quote(m.coin, now);
         const control = this.prices.runtime(m.coin).control.state(now, this.prices.isFrozen);
-        return [m.coin, { bid: formatTicks(q.bid, m.priceDecimals), ask: formatTicks(q.ask, m.priceDecimals), mid: midView(m, q), ...control }];
+        return [
+          m.coin,
+          {
+            bid: formatTicks(q.bid, m.priceDecimals),
+            ask: formatTicks(q.ask, m.priceDecimals),
+            mid: midView(m, q),
+            ...control,
+          },
+        ];
       }),
     );
     return {

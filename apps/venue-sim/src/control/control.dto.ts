@@ -4,7 +4,15 @@ import { ControlError, ControlErrorCode } from './control.exception';
 
 const coin = z.enum(MARKETS.map((m) => m.coin) as ['BTC', 'ETH']);
 /** A positive price as a number or a decimal string. */
-const price = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]).pipe(z.number().positive().max(1e9));
+const price = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?$/)
+      .transform(Number),
+  ])
+  .pipe(z.number().positive().max(1e9));
 
 export const setPriceSchema = z.object({ coin, price });
 export const pathSchema = z.object({

@@ -26,6 +26,10 @@ export class FailurePlan {
   }
 
   state(): { mode: FailMode; status?: number; remaining: number | null } {
-    return { mode: this.mode, ...(this.mode === 'error' ? { status: this.status } : {}), remaining: this.remaining ?? null };
+    return {
+      mode: this.mode,
+      ...(this.mode === 'error' ? { status: this.status } : {}),
+      remaining: this.remaining ?? null,
+    };
   }
 }

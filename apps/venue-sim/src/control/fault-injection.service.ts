@@ -14,7 +14,10 @@ export class FaultInjectionService implements OnModuleDestroy {
 
   /** Holds the request open; answers 504 after SIM_HANG_MS unless the client gives up first. */
   hold(res: Response): void {
-    const timer = setTimeout(() => this.release(res, 504, 'timeout', 'The venue did not answer in time.'), this.config.SIM_HANG_MS);
+    const timer = setTimeout(
+      () => this.release(res, 504, 'timeout', 'The venue did not answer in time.'),
+      this.config.SIM_HANG_MS,
+    );
     this.held.set(res, timer);
     res.once('close', () => {
       clearTimeout(timer);
@@ -28,7 +31,8 @@ export class FaultInjectionService implements OnModuleDestroy {
 
   /** Answers every held request (shutdown must not wait for them). */
   releaseAll(): void {
-    for (const res of [...this.held.keys()]) this.release(res, 503, 'service_unavailable', 'The venue is shutting down.');
+    for (const res of [...this.held.keys()])
+      this.release(res, 503, 'service_unavailable', 'The venue is shutting down.');
   }
 
   onModuleDestroy(): void {

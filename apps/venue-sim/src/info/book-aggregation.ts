@@ -26,7 +26,14 @@ export function aggregationStep(ticks: number, priceDecimals: number, precision:
  * the best ones holding the top of the full-precision book, deeper ones sized in proportion to their
  * width, seeded like the full book so the same moment gives the same book.
  */
-export function aggregateBook(book: L2Book, market: MarketSpec, q: TickQuote, precision: BookPrecision, seed: number, step: number): L2Book {
+export function aggregateBook(
+  book: L2Book,
+  market: MarketSpec,
+  q: TickQuote,
+  precision: BookPrecision,
+  seed: number,
+  step: number,
+): L2Book {
   const width = aggregationStep(q.ask, market.priceDecimals, precision);
   if (width === 1) return book;
   const side = (levels: Level[], direction: 1 | -1, stream: number): Level[] => {
@@ -38,7 +45,8 @@ export function aggregateBook(book: L2Book, market: MarketSpec, q: TickQuote, pr
         return direction === -1 ? ticks <= px + width - 1 && ticks >= px : ticks >= px - width + 1 && ticks <= px;
       });
       const u = uniform(seed, market.salt * 100 + stream, step * levels.length + i);
-      const sz = inside.reduce((sum, l) => sum + Number(l.sz), 0) + market.avgTradeSize * Math.sqrt(width) * (0.5 + 4 * u);
+      const sz =
+        inside.reduce((sum, l) => sum + Number(l.sz), 0) + market.avgTradeSize * Math.sqrt(width) * (0.5 + 4 * u);
       const n = inside.reduce((sum, l) => sum + l.n, 0) + 1 + Math.floor(u * Math.sqrt(width) * 3);
       return { px: formatTicks(px, market.priceDecimals), sz: sz.toFixed(market.szDecimals), n };
     }).filter((l) => Number(l.px) > 0);

@@ -4,11 +4,24 @@ import { InfoError } from './info.exception';
 describe('parseInfoRequest', () => {
   it('accepts the market-data request types and ignores extra fields', () => {
     expect(parseInfoRequest({ type: 'allMids', dex: '' })).toEqual({ type: 'allMids', dex: '' });
-    expect(parseInfoRequest({ type: 'l2Book', coin: 'BTC', nSigFigs: null, extra: 1 })).toEqual({ type: 'l2Book', coin: 'BTC', nSigFigs: null });
-    expect(parseInfoRequest({ type: 'l2Book', coin: 'BTC', nSigFigs: 5, mantissa: 2 })).toEqual({ type: 'l2Book', coin: 'BTC', nSigFigs: 5, mantissa: 2 });
+    expect(parseInfoRequest({ type: 'l2Book', coin: 'BTC', nSigFigs: null, extra: 1 })).toEqual({
+      type: 'l2Book',
+      coin: 'BTC',
+      nSigFigs: null,
+    });
+    expect(parseInfoRequest({ type: 'l2Book', coin: 'BTC', nSigFigs: 5, mantissa: 2 })).toEqual({
+      type: 'l2Book',
+      coin: 'BTC',
+      nSigFigs: 5,
+      mantissa: 2,
+    });
     expect(parseInfoRequest({ type: 'meta' })).toEqual({ type: 'meta' });
     expect(parseInfoRequest({ type: 'marginTable', id: 56 })).toEqual({ type: 'marginTable', id: 56 });
-    expect(parseInfoRequest({ type: 'fundingHistory', coin: 'ETH', startTime: 0 })).toEqual({ type: 'fundingHistory', coin: 'ETH', startTime: 0 });
+    expect(parseInfoRequest({ type: 'fundingHistory', coin: 'ETH', startTime: 0 })).toEqual({
+      type: 'fundingHistory',
+      coin: 'ETH',
+      startTime: 0,
+    });
     expect(parseInfoRequest({ type: 'candleSnapshot', req: { coin: 'ETH', interval: '1M', startTime: 0 } })).toEqual({
       type: 'candleSnapshot',
       req: { coin: 'ETH', interval: '1M', startTime: 0 },
@@ -40,7 +53,9 @@ describe('parseInfoRequest', () => {
 
   it('refuses user and account requests clearly as not simulated', () => {
     for (const type of ['clearinghouseState', 'openOrders', 'userFills', 'spotClearinghouseState', 'vaultDetails']) {
-      expect(() => parseInfoRequest({ type, user: `0x${'1'.repeat(40)}` })).toThrow(expect.objectContaining({ status: 400, code: 'not_simulated' }));
+      expect(() => parseInfoRequest({ type, user: `0x${'1'.repeat(40)}` })).toThrow(
+        expect.objectContaining({ status: 400, code: 'not_simulated' }),
+      );
     }
   });
 });

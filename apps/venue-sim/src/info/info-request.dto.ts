@@ -44,15 +44,66 @@ export type InfoRequestType = InfoRequest['type'];
  * staking machinery: the simulator has no such state, so it refuses them clearly instead of inventing it.
  */
 export const NOT_SIMULATED_TYPES: ReadonlySet<string> = new Set([
-  'clearinghouseState', 'openOrders', 'frontendOpenOrders', 'userFills', 'userFillsByTime', 'userTwapSliceFills', 'userTwapSliceFillsByTime',
-  'userRateLimit', 'orderStatus', 'historicalOrders', 'twapHistory', 'userFunding', 'userNonFundingLedgerUpdates', 'userFees', 'userRole',
-  'userVaultEquities', 'userToMultiSigSigners', 'userAbstraction', 'userDexAbstraction', 'userBorrowLendInterest', 'activeAssetData',
-  'spotClearinghouseState', 'spotDeployState', 'portfolio', 'subAccounts', 'subAccounts2', 'referral', 'maxBuilderFee', 'approvedBuilders',
-  'extraAgents', 'isVip', 'legalCheck', 'preTransferCheck', 'delegations', 'delegatorSummary', 'delegatorHistory', 'delegatorRewards',
-  'vaultDetails', 'vaultSummaries', 'leadingVaults', 'validatorSummaries', 'validatorL1Votes', 'gossipRootIps', 'gossipPriorityAuctionStatus',
-  'webData2', 'borrowLendUserState', 'borrowLendReserveState', 'allBorrowLendReserveStates', 'liquidatable', 'tokenDetails',
-  'spotPairDeployAuctionStatus', 'perpDexLimits', 'perpDexStatus', 'usdcRouting', 'outcomeMeta', 'outcomeTemplates', 'settledOutcome',
-  'perpAnnotation', 'perpConciseAnnotations', 'perpCategories',
+  'clearinghouseState',
+  'openOrders',
+  'frontendOpenOrders',
+  'userFills',
+  'userFillsByTime',
+  'userTwapSliceFills',
+  'userTwapSliceFillsByTime',
+  'userRateLimit',
+  'orderStatus',
+  'historicalOrders',
+  'twapHistory',
+  'userFunding',
+  'userNonFundingLedgerUpdates',
+  'userFees',
+  'userRole',
+  'userVaultEquities',
+  'userToMultiSigSigners',
+  'userAbstraction',
+  'userDexAbstraction',
+  'userBorrowLendInterest',
+  'activeAssetData',
+  'spotClearinghouseState',
+  'spotDeployState',
+  'portfolio',
+  'subAccounts',
+  'subAccounts2',
+  'referral',
+  'maxBuilderFee',
+  'approvedBuilders',
+  'extraAgents',
+  'isVip',
+  'legalCheck',
+  'preTransferCheck',
+  'delegations',
+  'delegatorSummary',
+  'delegatorHistory',
+  'delegatorRewards',
+  'vaultDetails',
+  'vaultSummaries',
+  'leadingVaults',
+  'validatorSummaries',
+  'validatorL1Votes',
+  'gossipRootIps',
+  'gossipPriorityAuctionStatus',
+  'webData2',
+  'borrowLendUserState',
+  'borrowLendReserveState',
+  'allBorrowLendReserveStates',
+  'liquidatable',
+  'tokenDetails',
+  'spotPairDeployAuctionStatus',
+  'perpDexLimits',
+  'perpDexStatus',
+  'usdcRouting',
+  'outcomeMeta',
+  'outcomeTemplates',
+  'settledOutcome',
+  'perpAnnotation',
+  'perpConciseAnnotations',
+  'perpCategories',
 ]);
 
 /** Parses a body, or fails with 400 and the venue's wording (or `not_simulated` for user and account requests). */
@@ -73,11 +124,17 @@ export function parseInfoRequest(body: unknown): InfoRequest {
     throw invalid(`${where}${issue?.message ?? 'invalid body'}`);
   }
   const request = result.data;
-  if (request.type === 'l2Book' && request.mantissa && request.nSigFigs !== 5) throw invalid('mantissa: only allowed with nSigFigs 5');
-  if ('dex' in request && request.dex) throw invalid(`dex: unknown perp dex "${request.dex.slice(0, 40)}"; the simulator has only the default dex ("")`);
+  if (request.type === 'l2Book' && request.mantissa && request.nSigFigs !== 5)
+    throw invalid('mantissa: only allowed with nSigFigs 5');
+  if ('dex' in request && request.dex)
+    throw invalid(`dex: unknown perp dex "${request.dex.slice(0, 40)}"; the simulator has only the default dex ("")`);
   return request;
 }
 
 function invalid(detail: string): InfoError {
-  return new InfoError(InfoErrorCode.InvalidRequest, 400, `Failed to deserialize the JSON body into the target type: ${detail}`);
+  return new InfoError(
+    InfoErrorCode.InvalidRequest,
+    400,
+    `Failed to deserialize the JSON body into the target type: ${detail}`,
+  );
 }

@@ -15,7 +15,11 @@ export function l2BookView(market: MarketSpec, q: TickQuote, seed: number, time:
     for (let i = 0; i < BOOK_DEPTH && px > 0; i += 1) {
       const u = uniform(seed, market.salt * 100 + stream, step * BOOK_DEPTH + i);
       const size = market.avgTradeSize * (0.2 + 40 * u * u);
-      levels.push({ px: formatTicks(px, market.priceDecimals), sz: size.toFixed(market.szDecimals), n: 1 + Math.floor(u * 12) });
+      levels.push({
+        px: formatTicks(px, market.priceDecimals),
+        sz: size.toFixed(market.szDecimals),
+        n: 1 + Math.floor(u * 12),
+      });
       px += direction * (1 + Math.floor(uniform(seed, market.salt * 100 + stream + 50, step * BOOK_DEPTH + i) * 3));
     }
     return levels;
@@ -28,7 +32,12 @@ export function midView(market: MarketSpec, q: TickQuote): string {
 }
 
 /** The asset context: mark = oracle = mid (no funding in this simulation), day volume from the path's volume. */
-export function assetCtxView(market: MarketSpec, q: TickQuote, prevDayMidHalfTicks: number, dayBaseVolume: number): AssetCtx {
+export function assetCtxView(
+  market: MarketSpec,
+  q: TickQuote,
+  prevDayMidHalfTicks: number,
+  dayBaseVolume: number,
+): AssetCtx {
   const mid = midView(market, q);
   const midPx = Number(mid);
   return {

@@ -49,7 +49,13 @@ export class InfoService {
         const market = findMarket(coin);
         if (!market) return [];
         this.prices.quote(market.coin, now);
-        const candles = buildCandles(this.prices.runtime(market.coin).candleSource(), interval, startTime, endTime ?? now, now);
+        const candles = buildCandles(
+          this.prices.runtime(market.coin).candleSource(),
+          interval,
+          startTime,
+          endTime ?? now,
+          now,
+        );
         this.budget.chargeExtra(ip, candleSnapshotExtraWeight(candles.length));
         return candles;
       }
@@ -80,7 +86,13 @@ export class InfoService {
       case 'exchangeStatus':
         return { time: now, specialStatuses: null };
       case 'perpDeployAuctionStatus':
-        return { currentGas: null, durationSeconds: 111_600, endGas: null, startGas: '500.0', startTimeSeconds: Math.floor(now / DAY) * 86_400 };
+        return {
+          currentGas: null,
+          durationSeconds: 111_600,
+          endGas: null,
+          startGas: '500.0',
+          startTimeSeconds: Math.floor(now / DAY) * 86_400,
+        };
       case 'spotMeta':
         return spotMeta();
       case 'spotMetaAndAssetCtxs':

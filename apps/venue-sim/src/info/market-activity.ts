@@ -21,12 +21,17 @@ export function fundingHistory(market: MarketSpec, startTime: number, endTime: n
 /** The next hourly funding of every market, zero, as the venue's own ("HlPerp") prediction. */
 export function predictedFundings(markets: readonly MarketSpec[], now: number) {
   const nextFundingTime = Math.floor(now / HOUR) * HOUR + HOUR;
-  return markets.map((m) => [m.coin, [['HlPerp', { fundingRate: '0.0', nextFundingTime, fundingIntervalHours: 1 }]]] as const);
+  return markets.map(
+    (m) => [m.coin, [['HlPerp', { fundingRate: '0.0', nextFundingTime, fundingIntervalHours: 1 }]]] as const,
+  );
 }
 
 function hex(seed: number, stream: number, index: number, bytes: number): `0x${string}` {
   let out = '';
-  for (let i = 0; out.length < bytes * 2; i += 1) out += hash32(seed, stream, index * 64 + i).toString(16).padStart(8, '0');
+  for (let i = 0; out.length < bytes * 2; i += 1)
+    out += hash32(seed, stream, index * 64 + i)
+      .toString(16)
+      .padStart(8, '0');
   return `0x${out.slice(0, bytes * 2)}`;
 }
 
@@ -48,7 +53,10 @@ export function recentTrades(market: MarketSpec, q: TickQuote, seed: number, now
       time: index * 1000,
       hash: hex(seed, market.salt * 100 + 8, index, 32),
       tid: hash32(seed, market.salt * 100 + 9, index) * 1024 + market.salt,
-      users: [hex(seed, market.salt * 100 + 10, index, 20), hex(seed, market.salt * 100 + 11, index, 20)] as [`0x${string}`, `0x${string}`],
+      users: [hex(seed, market.salt * 100 + 10, index, 20), hex(seed, market.salt * 100 + 11, index, 20)] as [
+        `0x${string}`,
+        `0x${string}`,
+      ],
     };
   });
 }

@@ -24,21 +24,47 @@ export interface PerpMeta extends Meta {
  * higher ids are tiered tables that lower the leverage for large positions (BTC and ETH use them).
  */
 const TIERED: ReadonlyArray<[number, MarginTable]> = [
-  [55, { description: 'tiered 25x', marginTiers: [{ lowerBound: '0.0', maxLeverage: 25 }, { lowerBound: '100000000.0', maxLeverage: 15 }] }],
-  [56, { description: 'tiered 40x', marginTiers: [{ lowerBound: '0.0', maxLeverage: 40 }, { lowerBound: '150000000.0', maxLeverage: 20 }] }],
+  [
+    55,
+    {
+      description: 'tiered 25x',
+      marginTiers: [
+        { lowerBound: '0.0', maxLeverage: 25 },
+        { lowerBound: '100000000.0', maxLeverage: 15 },
+      ],
+    },
+  ],
+  [
+    56,
+    {
+      description: 'tiered 40x',
+      marginTiers: [
+        { lowerBound: '0.0', maxLeverage: 40 },
+        { lowerBound: '150000000.0', maxLeverage: 20 },
+      ],
+    },
+  ],
 ];
 const MARGIN_TABLE_OF: Readonly<Record<MarketSpec['coin'], number>> = { BTC: 56, ETH: 55 };
 const PLAIN_LEVERAGES = [3, 5, 10, 20, 25, 40, 50];
 
 /** Every margin table by id: the plain ones and the tiered ones. */
 export const MARGIN_TABLES: ReadonlyMap<number, MarginTable> = new Map<number, MarginTable>([
-  ...PLAIN_LEVERAGES.map((leverage): [number, MarginTable] => [leverage, { description: '', marginTiers: [{ lowerBound: '0.0', maxLeverage: leverage }] }]),
+  ...PLAIN_LEVERAGES.map((leverage): [number, MarginTable] => [
+    leverage,
+    { description: '', marginTiers: [{ lowerBound: '0.0', maxLeverage: leverage }] },
+  ]),
   ...TIERED,
 ]);
 
 export function perpMeta(): PerpMeta {
   return {
-    universe: MARKETS.map((m) => ({ szDecimals: m.szDecimals, name: m.coin, maxLeverage: m.maxLeverage, marginTableId: MARGIN_TABLE_OF[m.coin] })),
+    universe: MARKETS.map((m) => ({
+      szDecimals: m.szDecimals,
+      name: m.coin,
+      maxLeverage: m.maxLeverage,
+      marginTableId: MARGIN_TABLE_OF[m.coin],
+    })),
     marginTables: [...TIERED],
     collateralToken: 0,
   };
@@ -46,7 +72,9 @@ export function perpMeta(): PerpMeta {
 
 /** The largest market order notional per leverage band (`maxMarketOrderNtls`). */
 export function maxMarketOrderNotionals(): Array<[number, string]> {
-  return [...new Set(MARKETS.map((m) => m.maxLeverage))].sort((a, b) => b - a).map((leverage) => [leverage, leverage >= 40 ? '15000000.0' : '4000000.0']);
+  return [...new Set(MARKETS.map((m) => m.maxLeverage))]
+    .sort((a, b) => b - a)
+    .map((leverage) => [leverage, leverage >= 40 ? '15000000.0' : '4000000.0']);
 }
 
 /** The spot side: no spot pairs are simulated; USDC (token 0) is the perps' collateral. */

@@ -18,8 +18,28 @@ export interface MarketSpec {
 }
 
 export const MARKETS: readonly MarketSpec[] = Object.freeze([
-  { coin: 'BTC', priceDecimals: 1, szDecimals: 5, maxLeverage: 40, startPrice: 100_000, annualVol: 0.5, volumePerMinute: 14, avgTradeSize: 0.05, salt: 1 },
-  { coin: 'ETH', priceDecimals: 2, szDecimals: 4, maxLeverage: 25, startPrice: 3_500, annualVol: 0.65, volumePerMinute: 200, avgTradeSize: 1, salt: 2 },
+  {
+    coin: 'BTC',
+    priceDecimals: 1,
+    szDecimals: 5,
+    maxLeverage: 40,
+    startPrice: 100_000,
+    annualVol: 0.5,
+    volumePerMinute: 14,
+    avgTradeSize: 0.05,
+    salt: 1,
+  },
+  {
+    coin: 'ETH',
+    priceDecimals: 2,
+    szDecimals: 4,
+    maxLeverage: 25,
+    startPrice: 3_500,
+    annualVol: 0.65,
+    volumePerMinute: 200,
+    avgTradeSize: 1,
+    salt: 2,
+  },
 ]);
 
 export type Coin = MarketSpec['coin'];

@@ -32,7 +32,10 @@ describe('PricePath', () => {
     expect(a.logOffset(0)).toBe(0);
     const steps = [-86_400_000, -3600, -1, 1, 5, 123_456];
     const forward = steps.map((s) => a.logOffset(s));
-    const backward = [...steps].reverse().map((s) => b.logOffset(s)).reverse();
+    const backward = [...steps]
+      .reverse()
+      .map((s) => b.logOffset(s))
+      .reverse();
     expect(backward).toEqual(forward);
     expect(new PricePath({ ...options, seed: 7 }).logOffset(-3600)).not.toBe(forward[1]);
   });

@@ -36,10 +36,18 @@ const rate = (fallback: string) =>
  * for deliveries, alerts-api for test messages): both take their slots from the same Redis buckets.
  */
 export const destinationRateEnvShape = {
-  ALERTS_WEBHOOK_RATE: rate('10/1000').describe('Rate limit per webhook URL: <requests>/<milliseconds> (deliveries and test messages share it).'),
-  ALERTS_DISCORD_RATE: rate('5/2000').describe('Rate limit per Discord webhook: <requests>/<milliseconds> (deliveries and test messages share it).'),
-  ALERTS_TELEGRAM_CHAT_RATE: rate('1/1000').describe('Rate limit per Telegram chat: <requests>/<milliseconds> (deliveries and test messages share it).'),
-  ALERTS_TELEGRAM_GLOBAL_RATE: rate('30/1000').describe('Rate limit of the bot across all chats: <requests>/<milliseconds>.'),
+  ALERTS_WEBHOOK_RATE: rate('10/1000').describe(
+    'Rate limit per webhook URL: <requests>/<milliseconds> (deliveries and test messages share it).',
+  ),
+  ALERTS_DISCORD_RATE: rate('5/2000').describe(
+    'Rate limit per Discord webhook: <requests>/<milliseconds> (deliveries and test messages share it).',
+  ),
+  ALERTS_TELEGRAM_CHAT_RATE: rate('1/1000').describe(
+    'Rate limit per Telegram chat: <requests>/<milliseconds> (deliveries and test messages share it).',
+  ),
+  ALERTS_TELEGRAM_GLOBAL_RATE: rate('30/1000').describe(
+    'Rate limit of the bot across all chats: <requests>/<milliseconds>.',
+  ),
 };
 
 export type DestinationRates = { [K in keyof typeof destinationRateEnvShape]: DestinationRate };

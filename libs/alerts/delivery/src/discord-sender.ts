@@ -17,7 +17,17 @@ export interface DiscordMessage {
 }
 
 /** Discord's documented message limits. */
-export const DISCORD_LIMITS = Object.freeze({ content: 2000, embeds: 10, embedTotal: 6000, title: 256, description: 4096, fields: 25, fieldName: 256, fieldValue: 1024, footer: 2048 });
+export const DISCORD_LIMITS = Object.freeze({
+  content: 2000,
+  embeds: 10,
+  embedTotal: 6000,
+  title: 256,
+  description: 4096,
+  fields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  footer: 2048,
+});
 
 function cut(text: string | undefined, max: number): string | undefined {
   if (text === undefined) return undefined;
@@ -40,7 +50,13 @@ export function fitDiscordLimits(message: DiscordMessage): DiscordMessage {
     title: cut(embed.title, DISCORD_LIMITS.title),
     description: cut(embed.description, DISCORD_LIMITS.description),
     footer: embed.footer ? { text: cut(embed.footer.text, DISCORD_LIMITS.footer)! } : undefined,
-    fields: embed.fields?.slice(0, DISCORD_LIMITS.fields).map((f) => ({ ...f, name: cut(f.name, DISCORD_LIMITS.fieldName)!, value: cut(f.value, DISCORD_LIMITS.fieldValue)! })),
+    fields: embed.fields
+      ?.slice(0, DISCORD_LIMITS.fields)
+      .map((f) => ({
+        ...f,
+        name: cut(f.name, DISCORD_LIMITS.fieldName)!,
+        value: cut(f.value, DISCORD_LIMITS.fieldValue)!,
+      })),
   }));
   let total = embeds.reduce((sum, e) => sum + embedLength(e), 0);
   while (total > DISCORD_LIMITS.embedTotal && embeds.length > 0) {
@@ -64,7 +80,11 @@ export interface DiscordSenderOptions {
 }
 
 /** Posts one message to a Discord webhook (`?wait=true`, no mentions) and maps the answer to an outcome. */
-export async function sendDiscord(webhookUrl: string, message: DiscordMessage, options: DiscordSenderOptions): Promise<DeliveryOutcome> {
+export async function sendDiscord(
+  webhookUrl: string,
+  message: DiscordMessage,
+  options: DiscordSenderOptions,
+): Promise<DeliveryOutcome> {
   const ref: DiscordWebhookRef | undefined = parseDiscordWebhookUrl(webhookUrl);
   if (!ref) return { kind: 'disable', reason: 'the channel target is not a Discord webhook URL' };
   const url = `${options.apiBase.replace(/\/+$/, '')}/webhooks/${ref.id}/${ref.token}?wait=true`;
@@ -86,10 +106,14 @@ export async function sendDiscord(webhookUrl: string, message: DiscordMessage, o
   if (status >= 200 && status < 300) return { kind: 'delivered', status };
   if (status === 429) {
     const retryAfterSeconds = readJson<{ retry_after?: number }>(text)?.retry_after;
-    const retryAfterMs = typeof retryAfterSeconds === 'number' ? Math.ceil(retryAfterSeconds * 1000) : parseRetryAfter(response.headers.get('retry-after'));
+    const retryAfterMs =
+      typeof retryAfterSeconds === 'number'
+        ? Math.ceil(retryAfterSeconds * 1000)
+        : parseRetryAfter(response.headers.get('retry-after'));
     return { kind: 'retry', status, reason: 'Discord rate limit', retryAfterMs };
   }
-  if (status === 401 || status === 404) return { kind: 'disable', status, reason: `Discord answered ${status}: the webhook no longer exists` };
+  if (status === 401 || status === 404)
+    return { kind: 'disable', status, reason: `Discord answered ${status}: the webhook no longer exists` };
   if (status === 408 || status >= 500) return { kind: 'retry', status, reason: `Discord answered ${status}` };
   return { kind: 'failed', status, reason: `Discord answered ${status}: ${snippet(text)}` };
 }

@@ -14,7 +14,8 @@ export function parseDiscordWebhookUrl(raw: string): DiscordWebhookRef | undefin
   } catch {
     return undefined;
   }
-  if (url.protocol !== 'https:' || !DISCORD_HOSTS.has(url.hostname) || url.port || url.username || url.password) return undefined;
+  if (url.protocol !== 'https:' || !DISCORD_HOSTS.has(url.hostname) || url.port || url.username || url.password)
+    return undefined;
   if (url.search || url.hash) return undefined;
   const match = PATH.exec(url.pathname);
   return match ? { id: match[1]!, token: match[2]! } : undefined;

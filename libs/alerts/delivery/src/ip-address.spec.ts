@@ -17,9 +17,12 @@ describe('normalizeIpv4', () => {
     expect(normalizeIpv4(input)).toBe(expected);
   });
 
-  it.each(['example.com', '256.0.0.1', '1.2.3.4.5', '4294967296', '08.0.0.1', '0x', '1..2', '', 'a.b.c.d'])('does not read %s as IPv4', (input) => {
-    expect(normalizeIpv4(input)).toBe(input === '0x' ? '0.0.0.0' : undefined);
-  });
+  it.each(['example.com', '256.0.0.1', '1.2.3.4.5', '4294967296', '08.0.0.1', '0x', '1..2', '', 'a.b.c.d'])(
+    'does not read %s as IPv4',
+    (input) => {
+      expect(normalizeIpv4(input)).toBe(input === '0x' ? '0.0.0.0' : undefined);
+    },
+  );
 });
 
 describe('ipv6Groups', () => {
@@ -82,12 +85,22 @@ describe('classifyAddress', () => {
     expect(classifyAddress(address)).toBe(expected);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.1', '169.253.0.1', '2606:4700:4700::1111', '2a00:1450:4001::200e', '64:ff9b::808:808', '2002:808:808::1'])(
-    '%s is public',
-    (address) => {
-      expect(classifyAddress(address)).toBe('public');
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '172.15.255.255',
+    '172.32.0.1',
+    '100.63.255.255',
+    '100.128.0.1',
+    '169.253.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001::200e',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ])('%s is public', (address) => {
+    expect(classifyAddress(address)).toBe('public');
+  });
 
   it.each(['example.com', '1.2.3.4.5', 'fe80::zz', ''])('%s is not an address', (input) => {
     expect(classifyAddress(input)).toBe('invalid');

@@ -107,7 +107,7 @@ function classifyIpv4(address: string): AddressClass {
   if (value === 0xffffffff) return 'reserved';
   for (const range of V4_RANGES) {
     const mask = range.bits === 0 ? 0 : (~0 << (32 - range.bits)) >>> 0;
-    if (((value & mask) >>> 0) === ((range.base & mask) >>> 0)) return range.kind;
+    if ((value & mask) >>> 0 === (range.base & mask) >>> 0) return range.kind;
   }
   return 'public';
 }
@@ -124,7 +124,8 @@ function classifyIpv6(groups: number[]): AddressClass {
   // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (compatible): judged by the IPv4 address inside.
   if (zeroPrefix && (g5 === 0xffff || g5 === 0)) return worst(classifyIpv4(embeddedIpv4(g6, g7)), 'reserved');
   // 64:ff9b::/96 NAT64 and 2002::/16 6to4 embed an IPv4 address too.
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return classifyIpv4(embeddedIpv4(g6, g7));
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0)
+    return classifyIpv4(embeddedIpv4(g6, g7));
   if (g0 === 0x2002) return classifyIpv4(embeddedIpv4(g1, g2));
   if ((g0 & 0xfe00) === 0xfc00) return 'private';
   if ((g0 & 0xffc0) === 0xfe80) return 'link_local';

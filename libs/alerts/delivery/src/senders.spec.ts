@@ -21,7 +21,12 @@ async function receiver(handler: Handler): Promise<{ server: Server; port: numbe
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const entry = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() };
+      const entry = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      };
       received.push(entry);
       handler(entry, res);
     });
@@ -45,18 +50,31 @@ const event = buildWebhookEvent('evt_abc', 'test', { message: 'hello' }, new Dat
 describe('sendWebhook', () => {
   it('delivers a signed body with the event id header', async () => {
     const { port, received } = await start((_req, res) => res.writeHead(204).end());
-    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/in`, secret: 'whsec_x' }, event, { allowHosts: [`127.0.0.1:${port}`] });
+    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/in`, secret: 'whsec_x' }, event, {
+      allowHosts: [`127.0.0.1:${port}`],
+    });
     expect(outcome).toEqual({ kind: 'delivered', status: 204 });
     const [req] = received;
     expect(req!.headers['x-service-alerts-event-id']).toBe('evt_abc');
-    expect(JSON.parse(req!.body)).toEqual({ id: 'evt_abc', type: 'test', createdAt: '2025-01-01T00:00:00.000Z', data: { message: 'hello' } });
-    expect(verifyWebhookSignature('whsec_x', req!.body, req!.headers['x-service-alerts-signature'] as string).valid).toBe(true);
+    expect(JSON.parse(req!.body)).toEqual({
+      id: 'evt_abc',
+      type: 'test',
+      createdAt: '2025-01-01T00:00:00.000Z',
+      data: { message: 'hello' },
+    });
+    expect(
+      verifyWebhookSignature('whsec_x', req!.body, req!.headers['x-service-alerts-signature'] as string).valid,
+    ).toBe(true);
   });
 
   it('never follows redirects', async () => {
     const other = await start((_req, res) => res.writeHead(200).end());
-    const { port } = await start((_req, res) => res.writeHead(302, { location: `http://127.0.0.1:${other.port}/` }).end());
-    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secret: 's' }, event, { allowHosts: [`127.0.0.1:${port}`, `127.0.0.1:${other.port}`] });
+    const { port } = await start((_req, res) =>
+      res.writeHead(302, { location: `http://127.0.0.1:${other.port}/` }).end(),
+    );
+    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secret: 's' }, event, {
+      allowHosts: [`127.0.0.1:${port}`, `127.0.0.1:${other.port}`],
+    });
     expect(outcome).toMatchObject({ kind: 'failed', status: 302 });
     expect(other.received).toHaveLength(0);
   });
@@ -69,21 +87,30 @@ describe('sendWebhook', () => {
     [500, 'retry'],
   ])('maps %s to %s', async (status, kind) => {
     const { port } = await start((_req, res) => res.writeHead(status).end('nope'));
-    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secret: 's' }, event, { allowHosts: [`127.0.0.1:${port}`] });
+    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secret: 's' }, event, {
+      allowHosts: [`127.0.0.1:${port}`],
+    });
     expect(outcome).toMatchObject({ kind, status });
   });
 
   it('honours Retry-After on 429 and 503', async () => {
     const { port } = await start((_req, res) => res.writeHead(429, { 'retry-after': '7' }).end());
-    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secret: 's' }, event, { allowHosts: [`127.0.0.1:${port}`] });
+    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secret: 's' }, event, {
+      allowHosts: [`127.0.0.1:${port}`],
+    });
     expect(outcome).toMatchObject({ kind: 'retry', status: 429, retryAfterMs: 7000 });
   });
 
   it('retries on timeouts and refused connections', async () => {
     const { port } = await start(() => undefined);
-    const slow = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secret: 's' }, event, { allowHosts: [`127.0.0.1:${port}`], timeoutMs: 200 });
+    const slow = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secret: 's' }, event, {
+      allowHosts: [`127.0.0.1:${port}`],
+      timeoutMs: 200,
+    });
     expect(slow).toMatchObject({ kind: 'retry' });
-    const closed = await sendWebhook({ url: 'http://127.0.0.1:1/', secret: 's' }, event, { allowHosts: ['127.0.0.1:1'] });
+    const closed = await sendWebhook({ url: 'http://127.0.0.1:1/', secret: 's' }, event, {
+      allowHosts: ['127.0.0.1:1'],
+    });
     expect(closed).toMatchObject({ kind: 'retry', reason: expect.stringContaining('ECONNREFUSED') });
   });
 
@@ -111,16 +138,25 @@ describe('sendDiscord', () => {
   const webhook = 'https://discord.com/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ';
 
   it('posts with wait=true, no mentions, within the limits', async () => {
-    const { port, received } = await start((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"1"}'));
+    const { port, received } = await start((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"1"}'),
+    );
     const outcome = await sendDiscord(
       webhook,
-      { content: 'x'.repeat(2500), embeds: Array.from({ length: 12 }, (_, i) => ({ title: `e${i}`, description: 'd'.repeat(1000) })) },
+      {
+        content: 'x'.repeat(2500),
+        embeds: Array.from({ length: 12 }, (_, i) => ({ title: `e${i}`, description: 'd'.repeat(1000) })),
+      },
       { apiBase: `http://127.0.0.1:${port}/api` },
     );
     expect(outcome).toEqual({ kind: 'delivered', status: 200 });
     const req = received[0]!;
     expect(req.url).toBe('/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ?wait=true');
-    const body = JSON.parse(req.body) as { content: string; embeds: { title: string; description: string }[]; allowed_mentions: unknown };
+    const body = JSON.parse(req.body) as {
+      content: string;
+      embeds: { title: string; description: string }[];
+      allowed_mentions: unknown;
+    };
     expect(body.allowed_mentions).toEqual({ parse: [] });
     expect(body.content.length).toBeLessThanOrEqual(2000);
     expect(body.embeds.length).toBeLessThanOrEqual(10);
@@ -128,12 +164,20 @@ describe('sendDiscord', () => {
   });
 
   it('waits retry_after on 429 and disables on 404 and 401', async () => {
-    const limited = await start((_req, res) => res.writeHead(429, { 'content-type': 'application/json' }).end('{"retry_after":1.5}'));
-    expect(await sendDiscord(webhook, { content: 'hi' }, { apiBase: `http://127.0.0.1:${limited.port}/api` })).toMatchObject({ kind: 'retry', retryAfterMs: 1500 });
+    const limited = await start((_req, res) =>
+      res.writeHead(429, { 'content-type': 'application/json' }).end('{"retry_after":1.5}'),
+    );
+    expect(
+      await sendDiscord(webhook, { content: 'hi' }, { apiBase: `http://127.0.0.1:${limited.port}/api` }),
+    ).toMatchObject({ kind: 'retry', retryAfterMs: 1500 });
     const gone = await start((_req, res) => res.writeHead(404).end('{"message":"Unknown Webhook"}'));
-    expect(await sendDiscord(webhook, { content: 'hi' }, { apiBase: `http://127.0.0.1:${gone.port}/api` })).toMatchObject({ kind: 'disable', status: 404 });
+    expect(
+      await sendDiscord(webhook, { content: 'hi' }, { apiBase: `http://127.0.0.1:${gone.port}/api` }),
+    ).toMatchObject({ kind: 'disable', status: 404 });
     const unauthorized = await start((_req, res) => res.writeHead(401).end());
-    expect(await sendDiscord(webhook, { content: 'hi' }, { apiBase: `http://127.0.0.1:${unauthorized.port}/api` })).toMatchObject({ kind: 'disable', status: 401 });
+    expect(
+      await sendDiscord(webhook, { content: 'hi' }, { apiBase: `http://127.0.0.1:${unauthorized.port}/api` }),
+    ).toMatchObject({ kind: 'disable', status: 401 });
   });
 });
 
@@ -150,9 +194,15 @@ describe('sendTelegram', () => {
   });
 
   it('disables on 403 and waits retry_after on 429', async () => {
-    const blocked = await start((_req, res) => res.writeHead(403).end('{"ok":false,"description":"Forbidden: bot was blocked by the user"}'));
-    expect(await sendTelegram('42', 'x', { apiBase: `http://127.0.0.1:${blocked.port}`, botToken: 't' })).toMatchObject({ kind: 'disable', status: 403 });
+    const blocked = await start((_req, res) =>
+      res.writeHead(403).end('{"ok":false,"description":"Forbidden: bot was blocked by the user"}'),
+    );
+    expect(await sendTelegram('42', 'x', { apiBase: `http://127.0.0.1:${blocked.port}`, botToken: 't' })).toMatchObject(
+      { kind: 'disable', status: 403 },
+    );
     const limited = await start((_req, res) => res.writeHead(429).end('{"ok":false,"parameters":{"retry_after":3}}'));
-    expect(await sendTelegram('42', 'x', { apiBase: `http://127.0.0.1:${limited.port}`, botToken: 't' })).toMatchObject({ kind: 'retry', retryAfterMs: 3000 });
+    expect(await sendTelegram('42', 'x', { apiBase: `http://127.0.0.1:${limited.port}`, botToken: 't' })).toMatchObject(
+      { kind: 'retry', retryAfterMs: 3000 },
+    );
   });
 });

@@ -44,7 +44,9 @@ describe('checkTarget', () => {
   });
 
   it('refuses names that resolve to private addresses, even when only one of them does', async () => {
-    expect(await refusal('https://internal.example.com/', async () => [{ address: '10.1.2.3', family: 4 }])).toContain('resolves to 10.1.2.3');
+    expect(await refusal('https://internal.example.com/', async () => [{ address: '10.1.2.3', family: 4 }])).toContain(
+      'resolves to 10.1.2.3',
+    );
     const mixed: LookupAll = async () => [
       { address: '93.184.216.34', family: 4 },
       { address: '::1', family: 6 },
@@ -68,7 +70,12 @@ describe('checkTarget', () => {
 
   it('allows public hosts and pins the checked address', async () => {
     const checked = await checkTarget('https://hooks.example.com/in?x=1', { lookup: publicLookup });
-    expect(checked).toMatchObject({ hostname: 'hooks.example.com', address: '93.184.216.34', family: 4, allowListed: false });
+    expect(checked).toMatchObject({
+      hostname: 'hooks.example.com',
+      address: '93.184.216.34',
+      family: 4,
+      allowListed: false,
+    });
     expect(checked.url.toString()).toBe('https://hooks.example.com/in?x=1');
   });
 
@@ -83,6 +90,9 @@ describe('checkTarget', () => {
     expect((await checkTarget('http://127.0.0.1:4000/hook', { allowHosts })).allowListed).toBe(true);
     expect(await refusal('http://127.0.0.1:4001/hook', publicLookup, allowHosts)).toContain('loopback');
     const local: LookupAll = async () => [{ address: '127.0.0.1', family: 4 }];
-    expect(await checkTarget('http://receiver.test:9999/', { allowHosts, lookup: local })).toMatchObject({ address: '127.0.0.1', allowListed: true });
+    expect(await checkTarget('http://receiver.test:9999/', { allowHosts, lookup: local })).toMatchObject({
+      address: '127.0.0.1',
+      allowListed: true,
+    });
   });
 });

@@ -33,7 +33,10 @@ export interface CheckedTarget {
 }
 
 const systemLookup: LookupAll = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((r) => ({ address: r.address, family: r.family === 6 ? 6 : 4 }));
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((r) => ({
+    address: r.address,
+    family: r.family === 6 ? 6 : 4,
+  }));
 
 /** Parses `ALERTS_ALLOW_HOSTS` (comma-separated host or host:port, case-insensitive). */
 export function parseAllowHosts(text: string | undefined): string[] {
@@ -69,7 +72,9 @@ function refuseUnlessPublic(address: string, hostname: string): void {
   const kind = classifyAddress(address);
   if (kind !== 'public') {
     const via = address === bareHost(hostname) ? '' : ` (${hostname} resolves to ${address})`;
-    throw new TargetNotAllowedError(`The target host is ${DESCRIPTIONS[kind]}${via}; only public internet addresses can receive deliveries.`);
+    throw new TargetNotAllowedError(
+      `The target host is ${DESCRIPTIONS[kind]}${via}; only public internet addresses can receive deliveries.`,
+    );
   }
 }
 
@@ -100,7 +105,9 @@ export async function checkTarget(raw: string, options: TargetGuardOptions = {})
   }
   const lower = hostname.toLowerCase();
   if (!allowListed && (lower === 'localhost' || lower.endsWith('.localhost') || !lower.includes('.'))) {
-    throw new TargetNotAllowedError('The target host is a local name; only public internet hosts can receive deliveries.');
+    throw new TargetNotAllowedError(
+      'The target host is a local name; only public internet hosts can receive deliveries.',
+    );
   }
   let addresses: ResolvedAddress[];
   try {

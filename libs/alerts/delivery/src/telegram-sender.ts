@@ -37,9 +37,14 @@ interface TelegramAnswer {
 }
 
 /** Sends an HTML message to one chat (`sendMessage`) and maps the answer to an outcome. */
-export async function sendTelegram(chatId: string, html: string, options: TelegramSenderOptions): Promise<DeliveryOutcome> {
+export async function sendTelegram(
+  chatId: string,
+  html: string,
+  options: TelegramSenderOptions,
+): Promise<DeliveryOutcome> {
   const url = `${options.apiBase.replace(/\/+$/, '')}/bot${options.botToken}/sendMessage`;
-  const text = html.length > TELEGRAM_TEXT_LIMIT ? html.replace(/<[^>]+>/g, '').slice(0, TELEGRAM_TEXT_LIMIT - 1) + '…' : html;
+  const text =
+    html.length > TELEGRAM_TEXT_LIMIT ? html.replace(/<[^>]+>/g, '').slice(0, TELEGRAM_TEXT_LIMIT - 1) + '…' : html;
   const parseMode = html.length > TELEGRAM_TEXT_LIMIT ? undefined : 'HTML';
   let response: Response;
   let answer: TelegramAnswer | undefined;
@@ -48,7 +53,12 @@ export async function sendTelegram(chatId: string, html: string, options: Telegr
       method: 'POST',
       redirect: 'manual',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ chat_id: chatId, text, parse_mode: parseMode, link_preview_options: { is_disabled: true } }),
+      body: JSON.stringify({
+        chat_id: chatId,
+        text,
+        parse_mode: parseMode,
+        link_preview_options: { is_disabled: true },
+      }),
       signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
     });
     const body = await response.text();
@@ -65,10 +75,17 @@ export async function sendTelegram(chatId: string, html: string, options: Telegr
   if (status >= 200 && status < 300 && answer?.ok !== false) return { kind: 'delivered', status };
   if (status === 429) {
     const seconds = answer?.parameters?.retry_after;
-    return { kind: 'retry', status, reason: 'Telegram rate limit', retryAfterMs: typeof seconds === 'number' ? seconds * 1000 : undefined };
+    return {
+      kind: 'retry',
+      status,
+      reason: 'Telegram rate limit',
+      retryAfterMs: typeof seconds === 'number' ? seconds * 1000 : undefined,
+    };
   }
   if (status === 403) return { kind: 'disable', status, reason: `Telegram answered 403: ${description}` };
-  if (status === 400 && /chat not found/i.test(description)) return { kind: 'disable', status, reason: `Telegram answered 400: ${description}` };
-  if (status === 408 || status >= 500) return { kind: 'retry', status, reason: `Telegram answered ${status}: ${description}` };
+  if (status === 400 && /chat not found/i.test(description))
+    return { kind: 'disable', status, reason: `Telegram answered 400: ${description}` };
+  if (status === 408 || status >= 500)
+    return { kind: 'retry', status, reason: `Telegram answered ${status}: ${description}` };
   return { kind: 'failed', status, reason: `Telegram answered ${status}: ${description}` };
 }

@@ -54,11 +54,26 @@ describe('TokenBuckets against real Redis', () => {
   });
 
   it('keys buckets by destination without secrets: one per Discord webhook, per chat plus the bot, per webhook URL', () => {
-    const rates = { ALERTS_WEBHOOK_RATE: { tokens: 10, perMs: 1000 }, ALERTS_DISCORD_RATE: { tokens: 5, perMs: 2000 }, ALERTS_TELEGRAM_CHAT_RATE: { tokens: 1, perMs: 1000 }, ALERTS_TELEGRAM_GLOBAL_RATE: { tokens: 30, perMs: 1000 } };
-    const discord = destinationBuckets({ kind: 'discord', target: 'https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdEfGhIjKlMnOpQrStUvWxYz01' }, rates);
+    const rates = {
+      ALERTS_WEBHOOK_RATE: { tokens: 10, perMs: 1000 },
+      ALERTS_DISCORD_RATE: { tokens: 5, perMs: 2000 },
+      ALERTS_TELEGRAM_CHAT_RATE: { tokens: 1, perMs: 1000 },
+      ALERTS_TELEGRAM_GLOBAL_RATE: { tokens: 30, perMs: 1000 },
+    };
+    const discord = destinationBuckets(
+      {
+        kind: 'discord',
+        target:
+          'https://discord.com/api/webhooks/123456789012345678/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-AbCdEfGhIjKlMnOpQrStUvWxYz01',
+      },
+      rates,
+    );
     expect(discord).toEqual([{ key: 'discord:123456789012345678', tokens: 5, perMs: 2000 }]);
     expect(JSON.stringify(discord)).not.toContain('AbCdEf');
-    expect(destinationBuckets({ kind: 'telegram', target: '42' }, rates).map((b) => b.key)).toEqual(['telegram:chat:42', 'telegram:global']);
+    expect(destinationBuckets({ kind: 'telegram', target: '42' }, rates).map((b) => b.key)).toEqual([
+      'telegram:chat:42',
+      'telegram:global',
+    ]);
     const hook = destinationBuckets({ kind: 'webhook', target: 'https://hooks.example.com/in?key=secret' }, rates);
     expect(hook[0]!.key).toMatch(/^webhook:[0-9a-f]{24}$/);
     expect(JSON.stringify(hook)).not.toContain('secret');

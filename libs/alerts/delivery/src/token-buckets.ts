@@ -56,7 +56,10 @@ const hashed = (text: string): string => createHash('sha256').update(text).diges
  * per Discord webhook, per Telegram chat plus one for the whole bot. Deliveries and test messages use
  * the same buckets.
  */
-export function destinationBuckets(channel: { kind: 'discord' | 'webhook' | 'telegram'; target: string }, rates: DestinationRates): BucketSpec[] {
+export function destinationBuckets(
+  channel: { kind: 'discord' | 'webhook' | 'telegram'; target: string },
+  rates: DestinationRates,
+): BucketSpec[] {
   switch (channel.kind) {
     case 'discord': {
       const ref = parseDiscordWebhookUrl(channel.target);
@@ -87,7 +90,13 @@ export class TokenBuckets {
   async take(buckets: readonly BucketSpec[]): Promise<number> {
     if (buckets.length === 0) return 0;
     const keys = buckets.map((b) => this.key(b));
-    return Number(await this.script(TAKE, keys, buckets.map((b) => String(TokenBuckets.intervalMs(b)))));
+    return Number(
+      await this.script(
+        TAKE,
+        keys,
+        buckets.map((b) => String(TokenBuckets.intervalMs(b))),
+      ),
+    );
   }
 
   /** Keeps every bucket closed for at least `ms` (a receiver answered 429 with Retry-After). */

@@ -24,7 +24,8 @@ export async function sendWebhook(
   try {
     checked = await checkTarget(target.url, { allowHosts: options.allowHosts, lookup: options.lookup });
   } catch (error) {
-    if (error instanceof TargetNotAllowedError) return { kind: 'failed', reason: `target not allowed: ${error.message}` };
+    if (error instanceof TargetNotAllowedError)
+      return { kind: 'failed', reason: `target not allowed: ${error.message}` };
     throw error;
   }
   const body = JSON.stringify(event);
@@ -48,13 +49,23 @@ export async function sendWebhook(
 }
 
 /** Maps a receiver's HTTP status to an outcome (see integrations: only 2xx is success). */
-export function classifyWebhookResponse(status: number, retryAfter: string | string[] | undefined, body: string): DeliveryOutcome {
+export function classifyWebhookResponse(
+  status: number,
+  retryAfter: string | string[] | undefined,
+  body: string,
+): DeliveryOutcome {
   const said = body ? `: ${snippet(body)}` : '';
   if (status >= 200 && status < 300) return { kind: 'delivered', status };
-  if (status >= 300 && status < 400) return { kind: 'failed', status, reason: `receiver answered ${status} (redirects are not followed)` };
+  if (status >= 300 && status < 400)
+    return { kind: 'failed', status, reason: `receiver answered ${status} (redirects are not followed)` };
   if (status === 410) return { kind: 'disable', status, reason: `receiver answered 410 Gone${said}` };
   if (status === 408 || status === 429 || status >= 500) {
-    return { kind: 'retry', status, reason: `receiver answered ${status}${said}`, retryAfterMs: parseRetryAfter(retryAfter) };
+    return {
+      kind: 'retry',
+      status,
+      reason: `receiver answered ${status}${said}`,
+      retryAfterMs: parseRetryAfter(retryAfter),
+    };
   }
   return { kind: 'failed', status, reason: `receiver answered ${status}${said}` };
 }

@@ -13,14 +13,23 @@ describe('webhook signatures', () => {
 
   it('verifies its own signature within the tolerance', () => {
     const header = signWebhook(secret, body, 1_700_000_000);
-    expect(verifyWebhookSignature(secret, body, header, { nowSeconds: 1_700_000_000 })).toEqual({ valid: true, timestamp: 1_700_000_000 });
+    expect(verifyWebhookSignature(secret, body, header, { nowSeconds: 1_700_000_000 })).toEqual({
+      valid: true,
+      timestamp: 1_700_000_000,
+    });
     expect(verifyWebhookSignature(secret, body, header, { nowSeconds: 1_700_000_300 }).valid).toBe(true);
   });
 
   it('refuses timestamps older or newer than 300 seconds', () => {
     const header = signWebhook(secret, body, 1_700_000_000);
-    expect(verifyWebhookSignature(secret, body, header, { nowSeconds: 1_700_000_301 })).toEqual({ valid: false, reason: 'expired' });
-    expect(verifyWebhookSignature(secret, body, header, { nowSeconds: 1_699_999_699 })).toEqual({ valid: false, reason: 'expired' });
+    expect(verifyWebhookSignature(secret, body, header, { nowSeconds: 1_700_000_301 })).toEqual({
+      valid: false,
+      reason: 'expired',
+    });
+    expect(verifyWebhookSignature(secret, body, header, { nowSeconds: 1_699_999_699 })).toEqual({
+      valid: false,
+      reason: 'expired',
+    });
   });
 
   it('refuses a changed body, another secret, or a changed timestamp', () => {
@@ -34,7 +43,10 @@ describe('webhook signatures', () => {
 
   it('refuses malformed headers', () => {
     for (const header of [undefined, '', 't=1700000000', 'v1=abc', 't=x,v1=' + 'a'.repeat(64), 't=1700000000,v1=zz']) {
-      expect(verifyWebhookSignature(secret, body, header, { nowSeconds: 1_700_000_000 })).toEqual({ valid: false, reason: 'malformed' });
+      expect(verifyWebhookSignature(secret, body, header, { nowSeconds: 1_700_000_000 })).toEqual({
+        valid: false,
+        reason: 'malformed',
+      });
     }
   });
 

@@ -19,7 +19,8 @@ export function signWebhook(secret: string, body: string, nowSeconds = Math.floo
   return `t=${nowSeconds},v1=${hmacHex(secret, nowSeconds, body)}`;
 }
 
-export type SignatureCheck = { valid: true; timestamp: number } | { valid: false; reason: 'malformed' | 'expired' | 'mismatch' };
+export type SignatureCheck =
+  { valid: true; timestamp: number } | { valid: false; reason: 'malformed' | 'expired' | 'mismatch' };
 
 /**
  * Verifies a signature header against the raw body (what a receiver does). Accepts several `v1`
@@ -41,7 +42,8 @@ export function verifyWebhookSignature(
   }
   if (timestamp === undefined || signatures.length === 0) return { valid: false, reason: 'malformed' };
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
-  if (Math.abs(now - timestamp) > (options.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS)) return { valid: false, reason: 'expired' };
+  if (Math.abs(now - timestamp) > (options.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS))
+    return { valid: false, reason: 'expired' };
   const expected = Buffer.from(hmacHex(secret, timestamp, body), 'hex');
   const match = signatures.some((candidate) => timingSafeEqual(Buffer.from(candidate, 'hex'), expected));
   return match ? { valid: true, timestamp } : { valid: false, reason: 'mismatch' };

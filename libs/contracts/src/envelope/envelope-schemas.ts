@@ -8,7 +8,12 @@ import { SCOPES } from '../auth/access-token';
 export const toolErrorSchema = z.object({
   code: z.string().describe('Machine-readable error code, e.g. wallet_required, invalid_arguments, quote_expired.'),
   message: z.string().describe('Written for the end user; says how to fix the problem.'),
-  requestId: z.string().optional().describe('On internal errors (500): the request id, also sent as `X-Request-Id` on every response; quote it when reporting a problem.'),
+  requestId: z
+    .string()
+    .optional()
+    .describe(
+      'On internal errors (500): the request id, also sent as `X-Request-Id` on every response; quote it when reporting a problem.',
+    ),
 });
 
 export const toolFailureSchema = z.object({ ok: z.literal(false), error: toolErrorSchema });
@@ -26,16 +31,26 @@ export const toolListingEntrySchema = z.object({
   name: z.string(),
   title: z.string(),
   description: z.string(),
-  annotations: z.object({ readOnlyHint: z.boolean(), destructiveHint: z.boolean(), idempotentHint: z.boolean(), openWorldHint: z.boolean() }),
+  annotations: z.object({
+    readOnlyHint: z.boolean(),
+    destructiveHint: z.boolean(),
+    idempotentHint: z.boolean(),
+    openWorldHint: z.boolean(),
+  }),
   family: z.enum(['public', 'me-only']),
   scope: z.enum([SCOPES.read, SCOPES.write]),
   wallet: z.enum(['none', 'optional', 'connected']),
-  endpoints: z.object({ public: endpoint.nullable(), me: endpoint.extend({ scopes: z.array(z.enum([SCOPES.read, SCOPES.write])).readonly() }) }),
+  endpoints: z.object({
+    public: endpoint.nullable(),
+    me: endpoint.extend({ scopes: z.array(z.enum([SCOPES.read, SCOPES.write])).readonly() }),
+  }),
   inputSchema: z.record(z.string(), z.unknown()),
   outputSchema: z.record(z.string(), z.unknown()),
 });
 
-export const toolListingSchema = toolSuccessSchema.extend({ data: z.object({ tools: z.array(toolListingEntrySchema) }) });
+export const toolListingSchema = toolSuccessSchema.extend({
+  data: z.object({ tools: z.array(toolListingEntrySchema) }),
+});
 
 /** GET /api/v1/me: the connection (its permissions, with the mode and the OAuth client). */
 export const meResultSchema = toolSuccessSchema.extend({

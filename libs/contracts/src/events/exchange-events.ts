@@ -34,7 +34,12 @@ export const LIVE_EVENT_TYPES = ['price'] as const;
 export const STREAM_CONTROL_EVENTS = { reset: 'reset', close: 'close' } as const;
 
 /** Types any client may see on the public stream (trades and market status; `price` is live-only). */
-export const PUBLIC_EVENT_TYPES = ['position.opened', 'position.closed', 'position.liquidated', 'market.status'] as const satisfies readonly ExchangeEventType[];
+export const PUBLIC_EVENT_TYPES = [
+  'position.opened',
+  'position.closed',
+  'position.liquidated',
+  'market.status',
+] as const satisfies readonly ExchangeEventType[];
 
 const intentKind = z.enum(['open', 'close', 'cancel']);
 const marketStatus = z.enum(['open', 'paused', 'close-only']);
@@ -78,7 +83,11 @@ export const EXCHANGE_EVENT_DATA = {
   'position.opened': z.object({ ...positionFields, intentId: z.string() }),
   'position.closed': z.object(settledFields),
   'position.liquidated': z.object(settledFields),
-  'deposit.credited': z.object({ amountUsd: usd, feeUsd: usd.describe('One-time activation fee taken from the first deposit.'), txHash: z.string().nullable() }),
+  'deposit.credited': z.object({
+    amountUsd: usd,
+    feeUsd: usd.describe('One-time activation fee taken from the first deposit.'),
+    txHash: z.string().nullable(),
+  }),
   'payout.paid': z.object({ amountUsd: usd, positionId: z.string().nullable(), remainingQueuedUsd: usd }),
   'withdrawal.completed': z.object({ amountUsd: usd, to: z.string(), intentId: z.string() }),
   'stake.staked': z.object({ amount: z.number().describe('PAPER staked.'), intentId: z.string() }),
@@ -101,7 +110,13 @@ export const exchangeEventSchema = z.object({
 export type ExchangeEvent = z.infer<typeof exchangeEventSchema>;
 
 /** A live price tick on the public stream (SSE `event: price`, no `id:`). */
-export const priceEventSchema = z.object({ market: marketField, markPrice: price, bid: price, ask: price, time: isoTime });
+export const priceEventSchema = z.object({
+  market: marketField,
+  markPrice: price,
+  bid: price,
+  ask: price,
+  time: isoTime,
+});
 export type PriceEvent = z.infer<typeof priceEventSchema>;
 
 /** The SSE paths on the tool API's base URL. */

@@ -27,7 +27,9 @@ export const signedIntentSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('close'),
-      message: z.object({ wallet: address, positionIds: z.array(uint256).min(1).max(12), nonce: uint256, expiresAt: uint64 }).strict(),
+      message: z
+        .object({ wallet: address, positionIds: z.array(uint256).min(1).max(12), nonce: uint256, expiresAt: uint64 })
+        .strict(),
       sessionKey: address,
       signature,
       intentId: hex32,
@@ -84,7 +86,14 @@ export const EXCHANGE_MAINTENANCE_QUEUE = defineQueue(
   {
     'harvest-payouts': z.object({}).strict(),
     'snapshot-equity': z.object({}).strict(),
-    'rollup-daily-stats': z.object({ day: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional() }).strict(),
+    'rollup-daily-stats': z
+      .object({
+        day: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}$/)
+          .optional(),
+      })
+      .strict(),
     'sweep-deposits': z.object({}).strict(),
     'expire-intents': z.object({}).strict(),
     'prune-events': z.object({}).strict(),

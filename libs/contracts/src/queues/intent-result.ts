@@ -60,7 +60,12 @@ export interface IntentResult {
 export function isIntentResult(value: unknown): value is IntentResult {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Record<string, unknown>;
-  return typeof v['intentId'] === 'string' && typeof v['status'] === 'string' && typeof v['message'] === 'string' && typeof v['kind'] === 'string';
+  return (
+    typeof v['intentId'] === 'string' &&
+    typeof v['status'] === 'string' &&
+    typeof v['message'] === 'string' &&
+    typeof v['kind'] === 'string'
+  );
 }
 
 /**

@@ -11,7 +11,9 @@ export const signedOwnerActionSchema = z.discriminatedUnion('kind', [
   z
     .object({
       kind: z.literal('withdraw'),
-      message: z.object({ wallet: address, to: address, amountMicro: uint256, nonce: uint256, expiresAt: uint64 }).strict(),
+      message: z
+        .object({ wallet: address, to: address, amountMicro: uint256, nonce: uint256, expiresAt: uint64 })
+        .strict(),
       signature,
       actionId: hex32,
     })
@@ -56,7 +58,14 @@ export type OwnerActionWakeUp = z.infer<typeof ownerActionWakeUpSchema>;
 export const OWNER_ACTIONS_QUEUE = defineQueue(
   'exchange-owner-actions',
   { 'execute-owner-action': ownerActionWakeUpSchema },
-  { 'execute-owner-action': { attempts: 3, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: 1000, removeOnFail: 1000 } },
+  {
+    'execute-owner-action': {
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 500 },
+      removeOnComplete: 1000,
+      removeOnFail: 1000,
+    },
+  },
 );
 
 /** What trading-executor returns for an owner action (and stores in `exchange.owner_actions.result`). */
@@ -79,7 +88,13 @@ export interface OwnerActionResult {
   /** USDC withdrawn or claimed, or PAPER staked or unstaked (decimal string); "0" when refused. */
   amount: string;
   /** The account after the action (USDC and PAPER as decimal strings); absent when there is none. */
-  account?: { freeUsd: string; queuedUsd: string; paper: string; paperStaked: string; unclaimedStakingRewardsUsd: string };
+  account?: {
+    freeUsd: string;
+    queuedUsd: string;
+    paper: string;
+    paperStaked: string;
+    unclaimedStakingRewardsUsd: string;
+  };
   /** The wallet's simulated chain USDC balance after a withdrawal (paper mode). */
   chainUsdc?: string;
 }

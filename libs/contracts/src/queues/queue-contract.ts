@@ -23,16 +23,19 @@ export interface QueueContract<J extends Record<string, z.ZodType>> {
   readonly options: Readonly<{ [N in keyof J]?: Readonly<JobDefaults> }>;
 }
 
-export function defineQueue<J extends Record<string, z.ZodType>>(queue: string, jobs: J, options: { [N in keyof J]?: JobDefaults } = {}): QueueContract<J> {
+export function defineQueue<J extends Record<string, z.ZodType>>(
+  queue: string,
+  jobs: J,
+  options: { [N in keyof J]?: JobDefaults } = {},
+): QueueContract<J> {
   return Object.freeze({ queue, jobs: Object.freeze({ ...jobs }), options: Object.freeze({ ...options }) });
 }
 
 export type JobName<Q extends QueueContract<Record<string, z.ZodType>>> = Extract<keyof Q['jobs'], string>;
 
-export type JobPayload<
-  Q extends QueueContract<Record<string, z.ZodType>>,
-  N extends JobName<Q>,
-> = z.infer<Q['jobs'][N]>;
+export type JobPayload<Q extends QueueContract<Record<string, z.ZodType>>, N extends JobName<Q>> = z.infer<
+  Q['jobs'][N]
+>;
 
 export class InvalidJobPayloadError extends Error {
   constructor(

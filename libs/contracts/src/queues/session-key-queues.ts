@@ -41,8 +41,18 @@ export const SESSION_KEYS_QUEUE = defineQueue(
     'revoke-session-key': z.object({ wallet: address, sessionKey: address }).strict(),
   },
   {
-    'register-session-key': { attempts: 3, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: 1000, removeOnFail: 1000 },
+    'register-session-key': {
+      attempts: 3,
+      backoff: { type: 'exponential', delay: 500 },
+      removeOnComplete: 1000,
+      removeOnFail: 1000,
+    },
     // A revocation must reach the exchange: retried for longer.
-    'revoke-session-key': { attempts: 10, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: 1000, removeOnFail: 1000 },
+    'revoke-session-key': {
+      attempts: 10,
+      backoff: { type: 'exponential', delay: 1000 },
+      removeOnComplete: 1000,
+      removeOnFail: 1000,
+    },
   },
 );

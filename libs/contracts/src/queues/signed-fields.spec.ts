@@ -16,11 +16,30 @@ describe('signed message fields', () => {
   });
 
   it('refuse intents and owner actions that could not be hashed as signed', () => {
-    const action = { kind: 'stake', message: { wallet, amountMicro: '1000000', nonce: '1', expiresAt: '1700000000' }, ...signed, actionId: `0x${'3'.repeat(64)}` };
+    const action = {
+      kind: 'stake',
+      message: { wallet, amountMicro: '1000000', nonce: '1', expiresAt: '1700000000' },
+      ...signed,
+      actionId: `0x${'3'.repeat(64)}`,
+    };
     expect(signedOwnerActionSchema.safeParse(action).success).toBe(true);
-    expect(signedOwnerActionSchema.safeParse({ ...action, message: { ...action.message, expiresAt: (2n ** 64n).toString() } }).success).toBe(false);
-    const intent = { kind: 'close', message: { wallet, positionIds: ['1'], nonce: '1', expiresAt: '1700000000' }, sessionKey: wallet, ...signed, intentId: `0x${'3'.repeat(64)}` };
+    expect(
+      signedOwnerActionSchema.safeParse({
+        ...action,
+        message: { ...action.message, expiresAt: (2n ** 64n).toString() },
+      }).success,
+    ).toBe(false);
+    const intent = {
+      kind: 'close',
+      message: { wallet, positionIds: ['1'], nonce: '1', expiresAt: '1700000000' },
+      sessionKey: wallet,
+      ...signed,
+      intentId: `0x${'3'.repeat(64)}`,
+    };
     expect(signedIntentSchema.safeParse(intent).success).toBe(true);
-    expect(signedIntentSchema.safeParse({ ...intent, message: { ...intent.message, nonce: (2n ** 256n).toString() } }).success).toBe(false);
+    expect(
+      signedIntentSchema.safeParse({ ...intent, message: { ...intent.message, nonce: (2n ** 256n).toString() } })
+        .success,
+    ).toBe(false);
   });
 });

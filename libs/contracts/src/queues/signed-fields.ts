@@ -9,7 +9,12 @@ export const signature65 = z.string().regex(/^0x[0-9a-fA-F]{130}$/);
 const uintOf = (bits: number) => {
   const max = (1n << BigInt(bits)) - 1n;
   // One check: zod runs every check of a string even after one failed, and BigInt throws on non-digits.
-  return z.string().refine((v) => /^\d{1,78}$/.test(v) && BigInt(v) <= max, `must be an unsigned integer (decimal string) that fits a uint${bits}`);
+  return z
+    .string()
+    .refine(
+      (v) => /^\d{1,78}$/.test(v) && BigInt(v) <= max,
+      `must be an unsigned integer (decimal string) that fits a uint${bits}`,
+    );
 };
 
 export const uint64 = uintOf(64);

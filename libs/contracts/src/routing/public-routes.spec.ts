@@ -37,8 +37,10 @@ describe('public routes of the one base URL', () => {
   });
 
   it('routes the alerts base URL to its public endpoints only', () => {
-    for (const path of ['/api/status', '/api/upstream/api/v1/tools', '/mcp', '/healthz', '/openapi.json']) expect(alertsRouteFor(path)).toBe('alerts-api');
-    for (const path of ['/', '/livez', '/readyz', '/metrics', '/mcp/x', '/apis']) expect(alertsRouteFor(path)).toBeUndefined();
+    for (const path of ['/api/status', '/api/upstream/api/v1/tools', '/mcp', '/healthz', '/openapi.json'])
+      expect(alertsRouteFor(path)).toBe('alerts-api');
+    for (const path of ['/', '/livez', '/readyz', '/metrics', '/mcp/x', '/apis'])
+      expect(alertsRouteFor(path)).toBeUndefined();
     expect(ALERTS_ROUTES.every((r) => r.app === 'alerts-api')).toBe(true);
   });
 

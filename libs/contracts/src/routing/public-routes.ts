@@ -57,7 +57,10 @@ export function routeMatches(route: Pick<PublicRoute, 'path' | 'prefix'>, pathna
 }
 
 /** The route serving a path, longest match first; undefined when no route matches. */
-export function bestRoute<R extends Pick<PublicRoute, 'path' | 'prefix'>>(routes: readonly R[], pathname: string): R | undefined {
+export function bestRoute<R extends Pick<PublicRoute, 'path' | 'prefix'>>(
+  routes: readonly R[],
+  pathname: string,
+): R | undefined {
   let best: R | undefined;
   for (const route of routes) {
     if (routeMatches(route, pathname) && (!best || route.path.length > best.path.length)) best = route;

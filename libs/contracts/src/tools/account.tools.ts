@@ -135,10 +135,14 @@ export const GET_TRADE_HISTORY = defineTool({
 export const GET_PORTFOLIO_HISTORY = defineTool({
   name: 'get_portfolio_history',
   title: 'Portfolio history',
-  description: 'The equity curve of a wallet over a range (1h, 1d, 1w, all), oldest first, ending with the live equity.',
+  description:
+    'The equity curve of a wallet over a range (1h, 1d, 1w, all), oldest first, ending with the live equity.',
   annotations: READ_ONLY,
   inputSchema: z
-    .object({ wallet: optionalWalletField, range: z.enum(PORTFOLIO_RANGES).default('1d').describe('Range: 1h, 1d, 1w or all.') })
+    .object({
+      wallet: optionalWalletField,
+      range: z.enum(PORTFOLIO_RANGES).default('1d').describe('Range: 1h, 1d, 1w or all.'),
+    })
     .strict(),
   outputSchema: z.looseObject({
     wallet: z.string(),
@@ -157,8 +161,8 @@ export const GET_DEPOSIT_INFO = defineTool({
   name: 'get_deposit_info',
   title: 'Deposit info',
   description:
-    'How to fund an account: the wallet\'s personal deposit address, the minimum deposit, the one-time activation fee, ' +
-    'the minimum withdrawal, and the wallet\'s current chain balances of USDC and the gas token. Read-only: it never moves funds.',
+    "How to fund an account: the wallet's personal deposit address, the minimum deposit, the one-time activation fee, " +
+    "the minimum withdrawal, and the wallet's current chain balances of USDC and the gas token. Read-only: it never moves funds.",
   annotations: READ_ONLY,
   inputSchema: z.object({ wallet: optionalWalletField }).strict(),
   outputSchema: z.looseObject({

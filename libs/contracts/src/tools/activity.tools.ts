@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { READ_ONLY, defineTool } from './tool-definition';
-import { LEADERBOARD_SORT_KEYS, WINDOWS, isoTime, marketField, price, sideField, usd, walletField, windowField } from './tool-fields';
+import {
+  LEADERBOARD_SORT_KEYS,
+  WINDOWS,
+  isoTime,
+  marketField,
+  price,
+  sideField,
+  usd,
+  walletField,
+  windowField,
+} from './tool-fields';
 
 export const LEADERBOARD_PAGE_SIZE = 25;
 
@@ -33,7 +43,11 @@ export const GET_LEADERBOARD = defineTool({
       sortKey: z.enum(LEADERBOARD_SORT_KEYS).default('rank').describe('Row field to sort by.'),
       sortDir: z.enum(['asc', 'desc']).default('asc').describe('Sort direction.'),
       page: z.number().int().min(0).max(1000).default(0).describe('Page number from 0; 25 rows per page.'),
-      q: z.string().max(64).optional().describe('Filter by display name or address (case-insensitive, at most 64 characters).'),
+      q: z
+        .string()
+        .max(64)
+        .optional()
+        .describe('Filter by display name or address (case-insensitive, at most 64 characters).'),
     })
     .strict(),
   outputSchema: z.looseObject({
@@ -88,7 +102,8 @@ export const GET_TOP_TRADES = defineTool({
 export const GET_RECENT_TRADES = defineTool({
   name: 'get_recent_trades',
   title: 'Recent trades',
-  description: 'The latest 50 opens, closes and liquidations on the exchange, newest first, optionally for one market and/or one wallet.',
+  description:
+    'The latest 50 opens, closes and liquidations on the exchange, newest first, optionally for one market and/or one wallet.',
   annotations: READ_ONLY,
   inputSchema: z
     .object({

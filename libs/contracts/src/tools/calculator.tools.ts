@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { READ_ONLY, defineTool } from './tool-definition';
-import { leverageField, marginUsdField, marketField, positionTerms, price, priceField, sideField, usd } from './tool-fields';
+import {
+  leverageField,
+  marginUsdField,
+  marketField,
+  positionTerms,
+  price,
+  priceField,
+  sideField,
+  usd,
+} from './tool-fields';
 
 export const CALCULATE_POSITION = defineTool({
   name: 'calculate_position',
@@ -16,7 +25,11 @@ export const CALCULATE_POSITION = defineTool({
       side: sideField,
       marginUsd: marginUsdField,
       leverage: leverageField,
-      entryPrice: priceField.optional().describe('Entry price (> 0, at most 100,000,000). Defaults to the live ask for a long, the live bid for a short.'),
+      entryPrice: priceField
+        .optional()
+        .describe(
+          'Entry price (> 0, at most 100,000,000). Defaults to the live ask for a long, the live bid for a short.',
+        ),
       exitPrice: priceField.optional().describe('Target exit price (> 0, at most 100,000,000) to settle at.'),
     })
     .strict(),
@@ -40,7 +53,9 @@ export const CALCULATE_POSITION = defineTool({
       })
       .nullable(),
     exchangeLimits: z.object({
-      accepted: z.boolean().describe('Whether the exchange limits (minimum margin and notional, maximum notional) allow this size.'),
+      accepted: z
+        .boolean()
+        .describe('Whether the exchange limits (minimum margin and notional, maximum notional) allow this size.'),
       issue: z.string().nullable(),
     }),
   }),

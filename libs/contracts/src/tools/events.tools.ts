@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { EVENT_PAGE_DEFAULT, EVENT_PAGE_MAX, EXCHANGE_EVENT_TYPES, exchangeEventSchema } from '../events/exchange-events';
+import {
+  EVENT_PAGE_DEFAULT,
+  EVENT_PAGE_MAX,
+  EXCHANGE_EVENT_TYPES,
+  exchangeEventSchema,
+} from '../events/exchange-events';
 import { marketField, walletField } from './tool-fields';
 import { defineTool, READ_ONLY } from './tool-definition';
 
@@ -20,19 +25,44 @@ export const GET_EVENTS = defineTool({
   annotations: READ_ONLY,
   inputSchema: z
     .object({
-      after: z.string().regex(EVENT_CURSOR_PATTERN, 'must be a cursor: a string of digits').default('0').describe('Cursor: return events after this one ("0" for the oldest kept).'),
-      limit: z.number().int().min(1).max(EVENT_PAGE_MAX).default(EVENT_PAGE_DEFAULT).describe(`Most events to return (1 to ${EVENT_PAGE_MAX}).`),
-      types: z.array(z.enum(EXCHANGE_EVENT_TYPES)).min(1).max(EXCHANGE_EVENT_TYPES.length).optional().describe('Only these event types.'),
+      after: z
+        .string()
+        .regex(EVENT_CURSOR_PATTERN, 'must be a cursor: a string of digits')
+        .default('0')
+        .describe('Cursor: return events after this one ("0" for the oldest kept).'),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(EVENT_PAGE_MAX)
+        .default(EVENT_PAGE_DEFAULT)
+        .describe(`Most events to return (1 to ${EVENT_PAGE_MAX}).`),
+      types: z
+        .array(z.enum(EXCHANGE_EVENT_TYPES))
+        .min(1)
+        .max(EXCHANGE_EVENT_TYPES.length)
+        .optional()
+        .describe('Only these event types.'),
       market: marketField.optional().describe('Only events of this market.'),
-      wallet: walletField.optional().describe('Without a token: only the public activity of this wallet. With a token the connected wallet is used.'),
+      wallet: walletField
+        .optional()
+        .describe(
+          'Without a token: only the public activity of this wallet. With a token the connected wallet is used.',
+        ),
     })
     .strict(),
   outputSchema: z.looseObject({
     events: z.array(exchangeEventSchema),
-    nextCursor: z.string().describe('Pass it as `after` next time (the last event returned, or your cursor when none).'),
-    reset: z.boolean().describe('True when events after your cursor were dropped by retention; the page starts at the oldest kept.'),
+    nextCursor: z
+      .string()
+      .describe('Pass it as `after` next time (the last event returned, or your cursor when none).'),
+    reset: z
+      .boolean()
+      .describe('True when events after your cursor were dropped by retention; the page starts at the oldest kept.'),
     more: z.boolean().describe('True when more events follow: call again with nextCursor.'),
-    latestCursor: z.string().describe('The newest event in the log: pass it as `after` to follow only what happens from now.'),
+    latestCursor: z
+      .string()
+      .describe('The newest event in the log: pass it as `after` to follow only what happens from now.'),
   }),
   family: 'public',
   scope: 'trade:read',

@@ -48,7 +48,14 @@ export const GET_MARKETS = defineTool({
   cacheable: true,
 });
 
-const candle = z.object({ time: z.number().int(), open: price, high: price, low: price, close: price, volume: z.number() });
+const candle = z.object({
+  time: z.number().int(),
+  open: price,
+  high: price,
+  low: price,
+  close: price,
+  volume: z.number(),
+});
 
 export const GET_PRICE_CHART = defineTool({
   name: 'get_price_chart',
@@ -105,7 +112,9 @@ export const GET_PROTOCOL_STATS = defineTool({
     'Exchange analytics: TVL, locked margin, LP, lifetime volume, open positions, fees, PAPER reward-token supply and ' +
     'staking, the payout queue, and a daily history (volume, trader PnL, liquidations, users) for the last `days` days.',
   annotations: READ_ONLY,
-  inputSchema: z.object({ days: z.number().int().min(1).max(365).default(14).describe('Days of history, 1 to 365.') }).strict(),
+  inputSchema: z
+    .object({ days: z.number().int().min(1).max(365).default(14).describe('Days of history, 1 to 365.') })
+    .strict(),
   outputSchema: z.looseObject({
     tradingEnabled: z.boolean(),
     tvlUsd: usd,
@@ -123,7 +132,9 @@ export const GET_PROTOCOL_STATS = defineTool({
     paperStaked: z.number(),
     payoutQueueUsd: usd.describe('Winnings owed to traders and not yet paid by the LP.'),
     payoutQueueEntries: z.number().int().describe('Queue entries still owing a trader something.'),
-    payoutQueueFeesUsd: usd.describe('Win fees waiting with their queue entries; collected when the harvest pays them.'),
+    payoutQueueFeesUsd: usd.describe(
+      'Win fees waiting with their queue entries; collected when the harvest pays them.',
+    ),
     traders: z.number().int(),
     days: z.number().int(),
     history: z.array(dailyRow).describe('Oldest first, one row per UTC day.'),
@@ -150,7 +161,14 @@ export const GET_LIQUIDATION_MAP = defineTool({
     bucketPercent: z.number(),
     buckets: z.array(z.object({ priceFrom: price, priceTo: price, longs: sideBucket, shorts: sideBucket })),
     largestClusters: z.array(
-      z.object({ side: z.enum(['long', 'short']), priceFrom: price, priceTo: price, notionalUsd: usd, count: z.number().int(), distancePercent: z.number() }),
+      z.object({
+        side: z.enum(['long', 'short']),
+        priceFrom: price,
+        priceTo: price,
+        notionalUsd: usd,
+        count: z.number().int(),
+        distancePercent: z.number(),
+      }),
     ),
     totals: z.object({ longs: sideBucket, shorts: sideBucket }),
     outsideRange: z.object({ longs: sideBucket, shorts: sideBucket }),

@@ -9,7 +9,7 @@ export const GET_TRADING_PERMISSIONS = defineTool({
   title: 'Trading permissions',
   description:
     'What this connection may do: the connected wallet, granted scopes, whether a trading session (session key) is ' +
-    'active and when it expires, the owner\'s guardrails, and how much of the daily notional limit is used today. ' +
+    "active and when it expires, the owner's guardrails, and how much of the daily notional limit is used today. " +
     'Without a token (public family) it reports that no wallet is connected.',
   annotations: READ_ONLY,
   inputSchema: z.object({}).strict(),
@@ -52,7 +52,10 @@ export const GET_INTENT_STATUS = defineTool({
     'open_position or close_positions reported an intent as pending; poll no faster than once per second.',
   annotations: READ_ONLY,
   inputSchema: z
-    .object({ intentId: intentIdField, wallet: walletField.optional().describe('Only find the intent if it belongs to this wallet.') })
+    .object({
+      intentId: intentIdField,
+      wallet: walletField.optional().describe('Only find the intent if it belongs to this wallet.'),
+    })
     .strict(),
   outputSchema: z.looseObject({
     intentId: z.string(),

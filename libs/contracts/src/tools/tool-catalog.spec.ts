@@ -8,14 +8,24 @@ describe('the tool catalog', () => {
     expect(TOOL_CATALOG).toHaveLength(19);
     expect(new Set(TOOL_CATALOG.map((t) => t.name)).size).toBe(19);
     expect(publicTools()).toHaveLength(15);
-    expect(tradingTools().map((t) => t.name)).toEqual(['preview_trade', 'open_position', 'close_positions', 'cancel_intent']);
+    expect(tradingTools().map((t) => t.name)).toEqual([
+      'preview_trade',
+      'open_position',
+      'close_positions',
+      'cancel_intent',
+    ]);
     for (const tool of tradingTools()) expect(tool.scope).toBe('trade:write');
     for (const tool of publicTools()) expect(tool.scope).toBe('trade:read');
   });
 
   it('names the interactive view of four tools, each view drawn for exactly one tool', () => {
     const views = Object.fromEntries(TOOL_CATALOG.filter((t) => t.view).map((t) => [t.name, t.view]));
-    expect(views).toEqual({ get_price_chart: 'price-chart', get_liquidation_map: 'liquidation-map', get_account: 'account', preview_trade: 'trade-ticket' });
+    expect(views).toEqual({
+      get_price_chart: 'price-chart',
+      get_liquidation_map: 'liquidation-map',
+      get_account: 'account',
+      preview_trade: 'trade-ticket',
+    });
     expect(Object.values(views).sort()).toEqual([...TOOL_VIEWS].sort());
     expect(toolViewUri('trade-ticket')).toBe('ui://paper-perps/trade-ticket');
   });
@@ -56,15 +66,51 @@ describe('the tool catalog', () => {
     ['get_leaderboard', { q: 'x'.repeat(64) }, { q: 'x'.repeat(65) }],
     ['get_trade_history', { pages: 10 }, { pages: 11 }],
     ['get_trade_history', { pages: 1 }, { pages: 0 }],
-    ['calculate_position', { market: 'BTC', side: 'long', marginUsd: 0.000001, leverage: 1000 }, { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1001 }],
-    ['calculate_position', { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1 }, { market: 'BTC', side: 'long', marginUsd: 0, leverage: 1 }],
-    ['calculate_position', { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1 }, { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1.5 }],
-    ['calculate_position', { market: 'BTC', side: 'long', marginUsd: 10_000_000, leverage: 1 }, { market: 'BTC', side: 'long', marginUsd: 1e308, leverage: 1 }],
-    ['calculate_position', { market: 'BTC', side: 'long', marginUsd: 12.123456, leverage: 1 }, { market: 'BTC', side: 'long', marginUsd: 12.1234567, leverage: 1 }],
-    ['calculate_position', { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1 }, { market: 'BTC', side: 'long', marginUsd: 1e-7, leverage: 1 }],
-    ['calculate_position', { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1, exitPrice: 1e8 }, { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1, exitPrice: 1e9 }],
-    ['preview_trade', { market: 'ETH', side: 'short', marginUsd: 10.5, leverage: 2 }, { market: 'ETH', side: 'short', marginUsd: 10.0000001, leverage: 2 }],
-    ['close_positions', { positionIds: Array.from({ length: 120 }, (_, i) => String(i + 1)) }, { positionIds: Array.from({ length: 121 }, (_, i) => String(i + 1)) }],
+    [
+      'calculate_position',
+      { market: 'BTC', side: 'long', marginUsd: 0.000001, leverage: 1000 },
+      { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1001 },
+    ],
+    [
+      'calculate_position',
+      { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1 },
+      { market: 'BTC', side: 'long', marginUsd: 0, leverage: 1 },
+    ],
+    [
+      'calculate_position',
+      { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1 },
+      { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1.5 },
+    ],
+    [
+      'calculate_position',
+      { market: 'BTC', side: 'long', marginUsd: 10_000_000, leverage: 1 },
+      { market: 'BTC', side: 'long', marginUsd: 1e308, leverage: 1 },
+    ],
+    [
+      'calculate_position',
+      { market: 'BTC', side: 'long', marginUsd: 12.123456, leverage: 1 },
+      { market: 'BTC', side: 'long', marginUsd: 12.1234567, leverage: 1 },
+    ],
+    [
+      'calculate_position',
+      { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1 },
+      { market: 'BTC', side: 'long', marginUsd: 1e-7, leverage: 1 },
+    ],
+    [
+      'calculate_position',
+      { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1, exitPrice: 1e8 },
+      { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1, exitPrice: 1e9 },
+    ],
+    [
+      'preview_trade',
+      { market: 'ETH', side: 'short', marginUsd: 10.5, leverage: 2 },
+      { market: 'ETH', side: 'short', marginUsd: 10.0000001, leverage: 2 },
+    ],
+    [
+      'close_positions',
+      { positionIds: Array.from({ length: 120 }, (_, i) => String(i + 1)) },
+      { positionIds: Array.from({ length: 121 }, (_, i) => String(i + 1)) },
+    ],
     ['get_account', { wallet: `0x${'a'.repeat(40)}` }, { wallet: `0x${'a'.repeat(39)}` }],
     ['get_intent_status', { intentId: `0x${'b'.repeat(64)}` }, { intentId: '0x12' }],
   ])('%s accepts %j and refuses %j', (name, inside, outside) => {

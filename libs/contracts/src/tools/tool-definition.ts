@@ -80,6 +80,8 @@ export const PUBLIC_CACHE_SECONDS = 5;
 /** A preview quote can be presented to open_position for this long. */
 export const QUOTE_VALIDITY_SECONDS = 180;
 
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(definition: ToolDefinition<I, O>): ToolDefinition<I, O> {
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
+  definition: ToolDefinition<I, O>,
+): ToolDefinition<I, O> {
   return Object.freeze({ ...definition, annotations: Object.freeze({ ...definition.annotations }) });
 }

@@ -5,7 +5,22 @@ import { MARKET_NAMES } from '@paper/markets';
 export { MARKET_NAMES, type MarketName } from '@paper/markets';
 export const SIDE_NAMES = ['long', 'short'] as const;
 export const WINDOWS = ['24h', '7d', '30d', 'all'] as const;
-export const CHART_INTERVALS = ['1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '8h', '12h', '1d', '3d', '1w', '1M'] as const;
+export const CHART_INTERVALS = [
+  '1m',
+  '3m',
+  '5m',
+  '15m',
+  '30m',
+  '1h',
+  '2h',
+  '4h',
+  '8h',
+  '12h',
+  '1d',
+  '3d',
+  '1w',
+  '1M',
+] as const;
 export const PORTFOLIO_RANGES = ['1h', '1d', '1w', 'all'] as const;
 export const LEADERBOARD_SORT_KEYS = [
   'rank',
@@ -28,12 +43,21 @@ export const POSITION_ID_PATTERN = /^\d+$/;
 
 export const marketField = z.enum(MARKET_NAMES).describe('Market: BTC or ETH.');
 export const sideField = z.enum(SIDE_NAMES).describe('long profits when the price rises, short when it falls.');
-export const walletField = z.string().regex(WALLET_PATTERN, 'must be a 0x address of 40 hex digits').describe('Wallet address (0x + 40 hex).');
+export const walletField = z
+  .string()
+  .regex(WALLET_PATTERN, 'must be a 0x address of 40 hex digits')
+  .describe('Wallet address (0x + 40 hex).');
 export const optionalWalletField = walletField
   .optional()
   .describe('Wallet address (0x + 40 hex). Defaults to the connected wallet; any wallet can be inspected.');
-export const intentIdField = z.string().regex(INTENT_ID_PATTERN, 'must be 0x + 64 hex digits').describe('Intent id (0x + 64 hex).');
-export const positionIdField = z.string().regex(POSITION_ID_PATTERN, 'must be a string of digits').describe('Position id (digits).');
+export const intentIdField = z
+  .string()
+  .regex(INTENT_ID_PATTERN, 'must be 0x + 64 hex digits')
+  .describe('Intent id (0x + 64 hex).');
+export const positionIdField = z
+  .string()
+  .regex(POSITION_ID_PATTERN, 'must be a string of digits')
+  .describe('Position id (digits).');
 export const windowField = z.enum(WINDOWS).default('24h').describe('Time window: 24h, 7d, 30d or all.');
 /** The largest margin a tool argument may name: the exchange's largest position (10,000,000 USDC of notional) at 1x. */
 export const MAX_MARGIN_USD = 10_000_000;
@@ -54,8 +78,13 @@ export const marginUsdField = z
   .number()
   .positive()
   .max(MAX_MARGIN_USD)
-  .refine((v) => decimalPlaces(v) <= 6, 'must have at most 6 decimals (0.000001 USDC, one micro-USDC, is the smallest amount)')
-  .describe(`Margin in USDC: the most this position can lose. Greater than 0, at most ${MAX_MARGIN_USD.toLocaleString('en-US')}, at most 6 decimals.`);
+  .refine(
+    (v) => decimalPlaces(v) <= 6,
+    'must have at most 6 decimals (0.000001 USDC, one micro-USDC, is the smallest amount)',
+  )
+  .describe(
+    `Margin in USDC: the most this position can lose. Greater than 0, at most ${MAX_MARGIN_USD.toLocaleString('en-US')}, at most 6 decimals.`,
+  );
 export const leverageField = z.number().int().min(1).max(1000).describe('Leverage, a whole number from 1 to 1000.');
 export const priceField = z.number().positive().max(MAX_PRICE);
 

@@ -30,7 +30,7 @@ export const PREVIEW_TRADE = defineTool({
   title: 'Preview a trade',
   description:
     'Step 1 of 2 to open a position. Checks the trade against the exchange limits, the account balance and the ' +
-    'owner\'s guardrails, estimates the entry (the current mid), bust price and PnL scenarios, and returns a `quoteId` ' +
+    "owner's guardrails, estimates the entry (the current mid), bust price and PnL scenarios, and returns a `quoteId` " +
     'valid for 3 minutes. `marginUsd` is the most the position can lose; notional = marginUsd x leverage. Show the ' +
     'preview to the user, then call open_position with the same market, side, marginUsd and leverage and the quoteId.',
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -73,14 +73,17 @@ export const OPEN_POSITION = defineTool({
   name: 'open_position',
   title: 'Open a position',
   description:
-    'Step 2 of 2: opens a real position with the user\'s funds, signed by the session key. Consequential: get the ' +
-    'user\'s explicit confirmation of the previewed trade first. Pass the `quoteId` from preview_trade with identical ' +
+    "Step 2 of 2: opens a real position with the user's funds, signed by the session key. Consequential: get the " +
+    "user's explicit confirmation of the previewed trade first. Pass the `quoteId` from preview_trade with identical " +
     'market, side, marginUsd and leverage (required when the owner enabled confirmations, the default); a quote ' +
     'expires after 3 minutes and can be used once. Waits for the fill and reports it; if the outcome is not known in ' +
     'time the intent is reported as pending with its `intentId`: check it with get_intent_status, never retry blindly.',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   inputSchema: z
-    .object({ ...tradeArgs, quoteId: z.string().min(1).max(128).optional().describe('The quoteId returned by preview_trade.') })
+    .object({
+      ...tradeArgs,
+      quoteId: z.string().min(1).max(128).optional().describe('The quoteId returned by preview_trade.'),
+    })
     .strict(),
   outputSchema: z.looseObject({
     status: z.enum(['filled', 'pending']),
@@ -113,13 +116,18 @@ export const CLOSE_POSITIONS = defineTool({
   title: 'Close positions',
   description:
     'Closes open positions at the current mid, signed by the session key, and reports each settled result. ' +
-    'Consequential: get the user\'s explicit confirmation first. Pass `positionIds` (at most 120), or `all: true` ' +
+    "Consequential: get the user's explicit confirmation first. Pass `positionIds` (at most 120), or `all: true` " +
     '(optionally narrowed by `market`). Positions close whole. Positions whose outcome is not known in time are ' +
     'reported as pending with their intentId.',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   inputSchema: z
     .object({
-      positionIds: z.array(positionIdField).min(1).max(MAX_CLOSE_POSITION_IDS).optional().describe('Positions to close, at most 120.'),
+      positionIds: z
+        .array(positionIdField)
+        .min(1)
+        .max(MAX_CLOSE_POSITION_IDS)
+        .optional()
+        .describe('Positions to close, at most 120.'),
       all: z.boolean().optional().describe('Close every open position.'),
       market: marketField.optional().describe('With all=true: only this market.'),
     })

@@ -12,10 +12,28 @@ import { splitProRata } from './pro-rata';
 
 const U = 1_000_000n;
 const W = '0x00000000000000000000000000000000000000aa';
-const pool0: PoolState = { lpMicro: 0n, parkedMicro: 0n, highWaterMicro: 0n, queueNotEmpty: false, feesPendingMicro: 0n, stakingReserveMicro: 0n };
+const pool0: PoolState = {
+  lpMicro: 0n,
+  parkedMicro: 0n,
+  highWaterMicro: 0n,
+  queueNotEmpty: false,
+  feesPendingMicro: 0n,
+  stakingReserveMicro: 0n,
+};
 // bust = 643500 + floor(643500 * 0.000476) = 643806
-const long: SettlingPosition = { wallet: W, side: 'long', entryPrice: 650_000n, marginMicro: 100n * U, leverage: 100, marginQueuedMicro: 0n, bustPrice: 643_806n };
-const withBust = (p: Omit<SettlingPosition, 'bustPrice'>): SettlingPosition => ({ ...p, bustPrice: bustPrice(p.side, p.entryPrice, p.leverage, BTC_MARKET_CONFIG.bustBuffer) });
+const long: SettlingPosition = {
+  wallet: W,
+  side: 'long',
+  entryPrice: 650_000n,
+  marginMicro: 100n * U,
+  leverage: 100,
+  marginQueuedMicro: 0n,
+  bustPrice: 643_806n,
+};
+const withBust = (p: Omit<SettlingPosition, 'bustPrice'>): SettlingPosition => ({
+  ...p,
+  bustPrice: bustPrice(p.side, p.entryPrice, p.leverage, BTC_MARKET_CONFIG.bustBuffer),
+});
 
 describe('open accounting', () => {
   it('takes margin from free first, then from queued winnings', () => {
@@ -33,7 +51,12 @@ describe('open accounting', () => {
 
 describe('close accounting', () => {
   it('pays a win from the LP, queues the rest, and queues the win fee the LP cannot pay with it', () => {
-    const r = closeAccounting({ position: long, exit: 656_500n, config: BTC_MARKET_CONFIG, pool: { ...pool0, lpMicro: 50n * U } });
+    const r = closeAccounting({
+      position: long,
+      exit: 656_500n,
+      config: BTC_MARKET_CONFIG,
+      pool: { ...pool0, lpMicro: 50n * U },
+    });
     expect(r.outcome).toBe('closed');
     expect(r.pnlMicro).toBe(86_383_978n);
     expect(r.paidMicro).toBe(50n * U);
@@ -43,7 +66,13 @@ describe('close accounting', () => {
     expect(r.feeQueuedMicro).toBe(1_762_938n);
     expect(r.pool.lpMicro).toBe(0n);
     expect(r.pool.queueNotEmpty).toBe(true);
-    expect(r.account).toEqual({ freeMicro: 150n * U, lockedMicro: -100n * U, queuedMicro: 36_383_978n, realizedPnlMicro: 86_383_978n, paperMicro: 0n });
+    expect(r.account).toEqual({
+      freeMicro: 150n * U,
+      lockedMicro: -100n * U,
+      queuedMicro: 36_383_978n,
+      realizedPnlMicro: 86_383_978n,
+      paperMicro: 0n,
+    });
     // The LP owes the trader's rest and the fee; the fee is a receivable of protocol fees until paid.
     expect(bucketDelta(r.lines, PROTOCOL_OWNER, 'payout_queue')).toBe(-(36_383_978n + 1_762_938n));
     expect(bucketDelta(r.lines, PROTOCOL_OWNER, 'fees_queued')).toBe(1_762_938n);
@@ -52,7 +81,12 @@ describe('close accounting', () => {
   });
 
   it('pays the trader first and the fee from what is left: the unpaid part of the fee is queued', () => {
-    const r = closeAccounting({ position: long, exit: 656_500n, config: BTC_MARKET_CONFIG, pool: { ...pool0, lpMicro: 86_383_978n + U } });
+    const r = closeAccounting({
+      position: long,
+      exit: 656_500n,
+      config: BTC_MARKET_CONFIG,
+      pool: { ...pool0, lpMicro: 86_383_978n + U },
+    });
     expect(r.paidMicro).toBe(86_383_978n);
     expect(r.queuedPayoutMicro).toBe(0n);
     expect(r.feeCollectedMicro).toBe(U);
@@ -62,13 +96,28 @@ describe('close accounting', () => {
   });
 
   it('queues payout and fee whole while the queue is not empty', () => {
-    const r = closeAccounting({ position: long, exit: 656_500n, config: BTC_MARKET_CONFIG, pool: { ...pool0, lpMicro: 1000n * U, queueNotEmpty: true } });
-    expect(r).toMatchObject({ paidMicro: 0n, queuedPayoutMicro: 86_383_978n, feeCollectedMicro: 0n, feeQueuedMicro: 1_762_938n });
+    const r = closeAccounting({
+      position: long,
+      exit: 656_500n,
+      config: BTC_MARKET_CONFIG,
+      pool: { ...pool0, lpMicro: 1000n * U, queueNotEmpty: true },
+    });
+    expect(r).toMatchObject({
+      paidMicro: 0n,
+      queuedPayoutMicro: 86_383_978n,
+      feeCollectedMicro: 0n,
+      feeQueuedMicro: 1_762_938n,
+    });
     expect(r.pool.lpMicro).toBe(1000n * U);
   });
 
   it('collects the win fee into protocol fees when the LP can pay everything', () => {
-    const r = closeAccounting({ position: long, exit: 656_500n, config: BTC_MARKET_CONFIG, pool: { ...pool0, lpMicro: 1000n * U } });
+    const r = closeAccounting({
+      position: long,
+      exit: 656_500n,
+      config: BTC_MARKET_CONFIG,
+      pool: { ...pool0, lpMicro: 1000n * U },
+    });
     expect(r.feeCollectedMicro).toBe(1_762_938n);
     expect(r.pool.lpMicro).toBe(1000n * U - 86_383_978n - 1_762_938n);
     expect(r.pool.feesPendingMicro).toBe(1_762_938n);
@@ -89,19 +138,45 @@ describe('close accounting', () => {
   describe('a close at or past the bust price settles as a liquidation', () => {
     // BTC long, entry 100,000.0 (1,000,000 at scale x10), 100x, 100 USDC: step 10,000, zero 990,000,
     // bust = 990,000 + floor(990,000 * 0.000476) = 990,471. The win curve alone would give -96 USDC at 990,400.
-    const btcLong = withBust({ wallet: W, side: 'long', entryPrice: 1_000_000n, marginMicro: 100n * U, leverage: 100, marginQueuedMicro: 0n });
+    const btcLong = withBust({
+      wallet: W,
+      side: 'long',
+      entryPrice: 1_000_000n,
+      marginMicro: 100n * U,
+      leverage: 100,
+      marginQueuedMicro: 0n,
+    });
 
     it('the example: at 990,400 the whole 100 USDC is lost, recorded as a liquidation with PAPER minted', () => {
       expect(btcLong.bustPrice).toBe(990_471n);
-      const r = closeAccounting({ position: btcLong, exit: 990_400n, config: BTC_MARKET_CONFIG, pool: { ...pool0, lpMicro: 7n * U } });
-      expect(r).toMatchObject({ outcome: 'liquidated', settlement: null, pnlMicro: -100n * U, lossCashMicro: 100n * U, rewardMintedMicro: 100n * 100n * U });
-      expect(r.account).toEqual({ freeMicro: 0n, lockedMicro: -100n * U, queuedMicro: 0n, realizedPnlMicro: -100n * U, paperMicro: 100n * 100n * U });
+      const r = closeAccounting({
+        position: btcLong,
+        exit: 990_400n,
+        config: BTC_MARKET_CONFIG,
+        pool: { ...pool0, lpMicro: 7n * U },
+      });
+      expect(r).toMatchObject({
+        outcome: 'liquidated',
+        settlement: null,
+        pnlMicro: -100n * U,
+        lossCashMicro: 100n * U,
+        rewardMintedMicro: 100n * 100n * U,
+      });
+      expect(r.account).toEqual({
+        freeMicro: 0n,
+        lockedMicro: -100n * U,
+        queuedMicro: 0n,
+        realizedPnlMicro: -100n * U,
+        paperMicro: 100n * 100n * U,
+      });
       expect(r.pool.lpMicro).toBe(107n * U);
       expect(r).toEqual(liquidationAccounting({ position: btcLong, pool: { ...pool0, lpMicro: 7n * U } }));
     });
 
     it('exactly at the bust price it is a liquidation; one tick better it is an ordinary loss', () => {
-      expect(closeAccounting({ position: btcLong, exit: 990_471n, config: BTC_MARKET_CONFIG, pool: pool0 }).outcome).toBe('liquidated');
+      expect(
+        closeAccounting({ position: btcLong, exit: 990_471n, config: BTC_MARKET_CONFIG, pool: pool0 }).outcome,
+      ).toBe('liquidated');
       const above = closeAccounting({ position: btcLong, exit: 990_472n, config: BTC_MARKET_CONFIG, pool: pool0 });
       // 100 * 100 * (990,472 - 1,000,000) / 1,000,000 = -95.28 USDC
       expect(above).toMatchObject({ outcome: 'closed', pnlMicro: -95_280_000n });
@@ -111,8 +186,12 @@ describe('close accounting', () => {
       const short = withBust({ ...btcLong, side: 'short' });
       // zero 1,010,000, bust = 1,010,000 - floor(1,010,000 * 0.000476) = 1,009,520
       expect(short.bustPrice).toBe(1_009_520n);
-      expect(closeAccounting({ position: short, exit: 1_009_520n, config: BTC_MARKET_CONFIG, pool: pool0 })).toMatchObject({ outcome: 'liquidated', pnlMicro: -100n * U });
-      expect(closeAccounting({ position: short, exit: 1_009_519n, config: BTC_MARKET_CONFIG, pool: pool0 })).toMatchObject({ outcome: 'closed', pnlMicro: -95_190_000n });
+      expect(
+        closeAccounting({ position: short, exit: 1_009_520n, config: BTC_MARKET_CONFIG, pool: pool0 }),
+      ).toMatchObject({ outcome: 'liquidated', pnlMicro: -100n * U });
+      expect(
+        closeAccounting({ position: short, exit: 1_009_519n, config: BTC_MARKET_CONFIG, pool: pool0 }),
+      ).toMatchObject({ outcome: 'closed', pnlMicro: -95_190_000n });
     });
 
     it('property: liquidated exactly when the exit is at or past the bust price; otherwise the loss stays below the margin', () => {
@@ -124,7 +203,14 @@ describe('close accounting', () => {
           fc.bigInt({ min: 100_000n, max: 2_000_000n }),
           fc.integer({ min: -2_000, max: 2_000 }),
           (side, margin, leverage, entry, bps) => {
-            const position = withBust({ wallet: W, side, entryPrice: entry, marginMicro: margin, leverage, marginQueuedMicro: 0n });
+            const position = withBust({
+              wallet: W,
+              side,
+              entryPrice: entry,
+              marginMicro: margin,
+              leverage,
+              marginQueuedMicro: 0n,
+            });
             const exit = entry + (entry * BigInt(bps)) / 10_000n;
             const r = closeAccounting({ position, exit, config: BTC_MARKET_CONFIG, pool: pool0 });
             expect(r.outcome === 'liquidated').toBe(isLiquidatable(side, exit, position.bustPrice));
@@ -137,7 +223,12 @@ describe('close accounting', () => {
   });
 
   it('parks a loss while the queue is not empty', () => {
-    const r = closeAccounting({ position: long, exit: 649_350n, config: BTC_MARKET_CONFIG, pool: { ...pool0, queueNotEmpty: true } });
+    const r = closeAccounting({
+      position: long,
+      exit: 649_350n,
+      config: BTC_MARKET_CONFIG,
+      pool: { ...pool0, queueNotEmpty: true },
+    });
     expect(r.outcome).toBe('closed');
     expect(r.parked).toBe(true);
     expect(r.pool.parkedMicro).toBe(10n * U);
@@ -175,18 +266,29 @@ describe('close accounting', () => {
         fc.boolean(),
         fc.bigInt({ min: 0n, max: 100n }),
         (margin, leverage, exit, lp, queued, queuedPct) => {
-          const position = withBust({ ...long, marginMicro: margin, leverage, marginQueuedMicro: (margin * queuedPct) / 100n });
+          const position = withBust({
+            ...long,
+            marginMicro: margin,
+            leverage,
+            marginQueuedMicro: (margin * queuedPct) / 100n,
+          });
           const pool = { ...pool0, lpMicro: lp, queueNotEmpty: queued };
           const r = closeAccounting({ position, exit, config: BTC_MARKET_CONFIG, pool });
           const a = r.account;
           expect(ledgerSum(r.lines)).toBe(0n);
-          expect(a.freeMicro + a.queuedMicro + a.lockedMicro).toBe(r.paidMicro + r.queuedPayoutMicro - r.lossCashMicro - r.queueClaimCancelledMicro);
-          expect(r.pool.lpMicro + r.pool.parkedMicro + r.pool.feesPendingMicro - (pool.lpMicro + pool.parkedMicro)).toBe(r.lossCashMicro - r.paidMicro);
+          expect(a.freeMicro + a.queuedMicro + a.lockedMicro).toBe(
+            r.paidMicro + r.queuedPayoutMicro - r.lossCashMicro - r.queueClaimCancelledMicro,
+          );
+          expect(
+            r.pool.lpMicro + r.pool.parkedMicro + r.pool.feesPendingMicro - (pool.lpMicro + pool.parkedMicro),
+          ).toBe(r.lossCashMicro - r.paidMicro);
           // Every micro-USDC of the fee is either collected now or owed with the queue entry.
           expect(r.feeCollectedMicro + r.feeQueuedMicro).toBe(r.feeMicro);
           expect(bucketDelta(r.lines, PROTOCOL_OWNER, 'fees')).toBe(r.feeCollectedMicro);
           expect(bucketDelta(r.lines, PROTOCOL_OWNER, 'fees_queued')).toBe(r.feeQueuedMicro);
-          expect(-bucketDelta(r.lines, PROTOCOL_OWNER, 'payout_queue')).toBe(r.queuedPayoutMicro + r.feeQueuedMicro - r.queueClaimCancelledMicro);
+          expect(-bucketDelta(r.lines, PROTOCOL_OWNER, 'payout_queue')).toBe(
+            r.queuedPayoutMicro + r.feeQueuedMicro - r.queueClaimCancelledMicro,
+          );
           expect(a.freeMicro >= 0n && a.queuedMicro >= 0n).toBe(true);
         },
       ),
@@ -212,13 +314,20 @@ describe('close accounting', () => {
           for (const inflow of [...inflows, entry.amountMicro + entry.feeMicro]) {
             if (entry.amountMicro + entry.feeMicro === 0n) break;
             pool = { ...pool, parkedMicro: pool.parkedMicro + inflow };
-            lines.push({ owner: '0xloser', bucket: 'locked', amountMicro: -inflow }, { owner: PROTOCOL_OWNER, bucket: 'lp_parked', amountMicro: inflow });
+            lines.push(
+              { owner: '0xloser', bucket: 'locked', amountMicro: -inflow },
+              { owner: PROTOCOL_OWNER, bucket: 'lp_parked', amountMicro: inflow },
+            );
             const plan = planHarvest(pool, [entry], new Map([[W, queued]]));
             lines.push(...plan.lines);
             pool = plan.pool;
             for (const p of plan.payments) {
               expect(p.feeMicro === 0n || p.amountMicro === entry.amountMicro).toBe(true); // the fee only after the trader's part
-              entry = { ...entry, amountMicro: entry.amountMicro - p.amountMicro, feeMicro: entry.feeMicro - p.feeMicro };
+              entry = {
+                ...entry,
+                amountMicro: entry.amountMicro - p.amountMicro,
+                feeMicro: entry.feeMicro - p.feeMicro,
+              };
               queued -= p.toFreeMicro;
             }
           }
@@ -243,7 +352,14 @@ describe('harvest and stakers', () => {
       { id: '1', wallet: W, amountMicro: 30n * U, feeMicro: 0n },
       { id: '2', wallet: '0xbb', amountMicro: 50n * U, feeMicro: 0n },
     ];
-    const plan = planHarvest({ ...pool0, lpMicro: 20n * U, parkedMicro: 70n * U, queueNotEmpty: true }, entries, new Map([[W, 30n * U], ['0xbb', 50n * U]]));
+    const plan = planHarvest(
+      { ...pool0, lpMicro: 20n * U, parkedMicro: 70n * U, queueNotEmpty: true },
+      entries,
+      new Map([
+        [W, 30n * U],
+        ['0xbb', 50n * U],
+      ]),
+    );
     expect(plan.paidMicro).toBe(80n * U);
     expect(plan.queueCleared).toBe(true);
     expect(plan.pool).toMatchObject({ lpMicro: 10n * U, parkedMicro: 0n, queueNotEmpty: false });
@@ -253,7 +369,17 @@ describe('harvest and stakers', () => {
   it('pays partly and releases pledged margin when queued winnings back open margin', () => {
     const entries = [{ id: '1', wallet: W, amountMicro: 30n * U, feeMicro: 0n }];
     const plan = planHarvest({ ...pool0, parkedMicro: 25n * U, queueNotEmpty: true }, entries, new Map([[W, 10n * U]]));
-    expect(plan.payments).toEqual([{ id: '1', wallet: W, amountMicro: 25n * U, feeMicro: 0n, cleared: false, toFreeMicro: 10n * U, pledgeReleasedMicro: 15n * U }]);
+    expect(plan.payments).toEqual([
+      {
+        id: '1',
+        wallet: W,
+        amountMicro: 25n * U,
+        feeMicro: 0n,
+        cleared: false,
+        toFreeMicro: 10n * U,
+        pledgeReleasedMicro: 15n * U,
+      },
+    ]);
     expect(plan.pool.queueNotEmpty).toBe(true);
     expect(bucketDelta(plan.lines, W, 'free')).toBe(10n * U);
   });
@@ -264,11 +390,29 @@ describe('harvest and stakers', () => {
       { id: '2', wallet: '0xbb', amountMicro: 0n, feeMicro: 3n * U },
       { id: '3', wallet: '0xbb', amountMicro: 50n * U, feeMicro: U },
     ];
-    const plan = planHarvest({ ...pool0, parkedMicro: 31n * U, queueNotEmpty: true, feesPendingMicro: 5n * U }, entries, new Map([[W, 30n * U]]));
-    expect(plan.payments).toEqual([{ id: '1', wallet: W, amountMicro: 30n * U, feeMicro: U, cleared: false, toFreeMicro: 30n * U, pledgeReleasedMicro: 0n }]);
+    const plan = planHarvest(
+      { ...pool0, parkedMicro: 31n * U, queueNotEmpty: true, feesPendingMicro: 5n * U },
+      entries,
+      new Map([[W, 30n * U]]),
+    );
+    expect(plan.payments).toEqual([
+      {
+        id: '1',
+        wallet: W,
+        amountMicro: 30n * U,
+        feeMicro: U,
+        cleared: false,
+        toFreeMicro: 30n * U,
+        pledgeReleasedMicro: 0n,
+      },
+    ]);
     expect(plan.feesCollectedMicro).toBe(U);
     expect(plan.pool).toMatchObject({ lpMicro: 0n, feesPendingMicro: 6n * U, queueNotEmpty: true });
-    const next = planHarvest({ ...plan.pool, parkedMicro: 100n * U }, [{ ...entries[0]!, amountMicro: 0n, feeMicro: U }, entries[1]!, entries[2]!], new Map([['0xbb', 50n * U]]));
+    const next = planHarvest(
+      { ...plan.pool, parkedMicro: 100n * U },
+      [{ ...entries[0]!, amountMicro: 0n, feeMicro: U }, entries[1]!, entries[2]!],
+      new Map([['0xbb', 50n * U]]),
+    );
     expect(next.payments.map((p) => [p.id, p.amountMicro, p.feeMicro, p.cleared])).toEqual([
       ['1', 0n, U, true],
       ['2', 0n, 3n * U, true],
@@ -282,13 +426,19 @@ describe('harvest and stakers', () => {
   it('sweeps the LP above the cap through the staking reserve and the pending fees to stakers pro rata', () => {
     const d = distributeToStakers(
       { ...pool0, lpMicro: 5_000_100n * U, feesPendingMicro: 10n * U },
-      [{ id: 'a', weight: 1n }, { id: 'b', weight: 3n }],
+      [
+        { id: 'a', weight: 1n },
+        { id: 'b', weight: 3n },
+      ],
       { lpCapMicro: 5_000_000n * U, feesToStakers: true },
     );
     expect(d.sweptMicro).toBe(100n * U);
     expect(d.reserveDistributedMicro).toBe(100n * U);
     expect(d.feesDistributedMicro).toBe(10n * U);
-    expect(d.credits).toEqual([{ wallet: 'a', amountMicro: 27_500_000n }, { wallet: 'b', amountMicro: 82_500_000n }]);
+    expect(d.credits).toEqual([
+      { wallet: 'a', amountMicro: 27_500_000n },
+      { wallet: 'b', amountMicro: 82_500_000n },
+    ]);
     expect(d.pool).toMatchObject({ lpMicro: 5_000_000n * U, stakingReserveMicro: 0n, feesPendingMicro: 0n });
     expect(ledgerSum(d.lines)).toBe(0n);
   });
@@ -298,30 +448,54 @@ describe('harvest and stakers', () => {
     const none = distributeToStakers({ ...pool0, lpMicro: 7_000_000n * U, feesPendingMicro: 10n * U }, [], cap);
     expect(none.credits).toEqual([]);
     expect(none.sweptMicro).toBe(2_000_000n * U);
-    expect(none.pool).toMatchObject({ lpMicro: 5_000_000n * U, stakingReserveMicro: 2_000_000n * U, feesPendingMicro: 10n * U });
+    expect(none.pool).toMatchObject({
+      lpMicro: 5_000_000n * U,
+      stakingReserveMicro: 2_000_000n * U,
+      feesPendingMicro: 10n * U,
+    });
     expect(bucketDelta(none.lines, PROTOCOL_OWNER, 'staking_reserve')).toBe(2_000_000n * U);
     expect(ledgerSum(none.lines)).toBe(0n);
     // More losses, still nobody staking: the LP is held at the cap, the reserve grows.
     const again = distributeToStakers({ ...none.pool, lpMicro: 5_500_000n * U }, [], cap);
     expect(again.pool).toMatchObject({ lpMicro: 5_000_000n * U, stakingReserveMicro: 2_500_000n * U });
     // The first stakers get the reserve (truncation remainders stay in it).
-    const paid = distributeToStakers(again.pool, [{ id: 'a', weight: 1n }, { id: 'b', weight: 2n }], cap);
+    const paid = distributeToStakers(
+      again.pool,
+      [
+        { id: 'a', weight: 1n },
+        { id: 'b', weight: 2n },
+      ],
+      cap,
+    );
     expect(paid.sweptMicro).toBe(0n);
     expect(paid.reserveDistributedMicro + paid.pool.stakingReserveMicro).toBe(2_500_000n * U);
     expect(paid.pool.stakingReserveMicro).toBeLessThan(3n);
-    expect(paid.credits.reduce((s, c) => s + c.amountMicro, 0n)).toBe(paid.reserveDistributedMicro + paid.feesDistributedMicro);
+    expect(paid.credits.reduce((s, c) => s + c.amountMicro, 0n)).toBe(
+      paid.reserveDistributedMicro + paid.feesDistributedMicro,
+    );
     expect(ledgerSum(paid.lines)).toBe(0n);
   });
 
   it('never sweeps while the queue is not empty', () => {
-    const d = distributeToStakers({ ...pool0, lpMicro: 6_000_000n * U, queueNotEmpty: true }, [], { lpCapMicro: 5_000_000n * U, feesToStakers: true });
+    const d = distributeToStakers({ ...pool0, lpMicro: 6_000_000n * U, queueNotEmpty: true }, [], {
+      lpCapMicro: 5_000_000n * U,
+      feesToStakers: true,
+    });
     expect(d.sweptMicro).toBe(0n);
     expect(d.lines).toEqual([]);
   });
 
   it('splits with truncation and keeps the remainder', () => {
-    expect(splitProRata(10n, [{ id: 'a', weight: 1n }, { id: 'b', weight: 2n }])).toEqual({
-      shares: [{ id: 'a', amountMicro: 3n }, { id: 'b', amountMicro: 6n }],
+    expect(
+      splitProRata(10n, [
+        { id: 'a', weight: 1n },
+        { id: 'b', weight: 2n },
+      ]),
+    ).toEqual({
+      shares: [
+        { id: 'a', amountMicro: 3n },
+        { id: 'b', amountMicro: 6n },
+      ],
       remainderMicro: 1n,
     });
     expect(splitProRata(10n, [])).toEqual({ shares: [], remainderMicro: 10n });
@@ -331,7 +505,12 @@ describe('harvest and stakers', () => {
 describe('deposits', () => {
   it('refuses under 10 USDC and takes the activation fee from the first deposit', () => {
     expect(evaluateDeposit(9_999_999n, false)).toMatchObject({ accepted: false, reason: 'deposit_below_minimum' });
-    expect(evaluateDeposit(10n * U, false)).toEqual({ accepted: true, amountMicro: 10n * U, feeMicro: ACTIVATION_FEE_MICRO, creditMicro: 9n * U });
+    expect(evaluateDeposit(10n * U, false)).toEqual({
+      accepted: true,
+      amountMicro: 10n * U,
+      feeMicro: ACTIVATION_FEE_MICRO,
+      creditMicro: 9n * U,
+    });
     expect(evaluateDeposit(10n * U, true)).toMatchObject({ creditMicro: 10n * U, feeMicro: 0n });
   });
 });

@@ -104,7 +104,12 @@ export function closeAccounting(input: {
     return liquidationAccounting({ position: p, pool, rewardCurve: input.rewardCurve });
   }
   if (!settlement.isWin) {
-    return { ...lossAccounting(p, settlement.lossMicro, pool, input.rewardCurve), outcome: 'closed', settlement, pnlMicro: settlement.pnlMicro };
+    return {
+      ...lossAccounting(p, settlement.lossMicro, pool, input.rewardCurve),
+      outcome: 'closed',
+      settlement,
+      pnlMicro: settlement.pnlMicro,
+    };
   }
   const w = p.wallet;
   const lines: LedgerLine[] = [
@@ -119,9 +124,19 @@ export function closeAccounting(input: {
   const queuedPayoutMicro = payout - paidMicro;
   const feeQueuedMicro = fee - feeCollectedMicro;
   lines.push(...transfer({ owner: PROTOCOL_OWNER, bucket: 'lp' }, { owner: w, bucket: 'free' }, paidMicro));
-  lines.push(...transfer({ owner: PROTOCOL_OWNER, bucket: 'payout_queue' }, { owner: w, bucket: 'queued' }, queuedPayoutMicro));
-  lines.push(...transfer({ owner: PROTOCOL_OWNER, bucket: 'lp' }, { owner: PROTOCOL_OWNER, bucket: 'fees' }, feeCollectedMicro));
-  lines.push(...transfer({ owner: PROTOCOL_OWNER, bucket: 'payout_queue' }, { owner: PROTOCOL_OWNER, bucket: 'fees_queued' }, feeQueuedMicro));
+  lines.push(
+    ...transfer({ owner: PROTOCOL_OWNER, bucket: 'payout_queue' }, { owner: w, bucket: 'queued' }, queuedPayoutMicro),
+  );
+  lines.push(
+    ...transfer({ owner: PROTOCOL_OWNER, bucket: 'lp' }, { owner: PROTOCOL_OWNER, bucket: 'fees' }, feeCollectedMicro),
+  );
+  lines.push(
+    ...transfer(
+      { owner: PROTOCOL_OWNER, bucket: 'payout_queue' },
+      { owner: PROTOCOL_OWNER, bucket: 'fees_queued' },
+      feeQueuedMicro,
+    ),
+  );
   assertBalanced(lines);
   return {
     outcome: 'closed',
@@ -158,7 +173,11 @@ export function closeAccounting(input: {
  * for it, pnl = -margin. The liquidator calls it for positions `isLiquidatable` at the mark; a close at
  * or past the bust price gets it from {@link closeAccounting}.
  */
-export function liquidationAccounting(input: { position: SettlingPosition; pool: PoolState; rewardCurve?: RewardCurveParams }): PositionAccounting {
+export function liquidationAccounting(input: {
+  position: SettlingPosition;
+  pool: PoolState;
+  rewardCurve?: RewardCurveParams;
+}): PositionAccounting {
   const result = lossAccounting(input.position, input.position.marginMicro, input.pool, input.rewardCurve);
   return { ...result, outcome: 'liquidated', settlement: null, pnlMicro: -input.position.marginMicro };
 }
@@ -170,7 +189,8 @@ function lossAccounting(
   curve: RewardCurveParams = DEFAULT_REWARD_CURVE,
 ): Omit<PositionAccounting, 'outcome' | 'settlement' | 'pnlMicro'> {
   if (lossMicro < 0n || lossMicro > p.marginMicro) throw new RangeError('A loss must be within the margin');
-  if (p.marginQueuedMicro < 0n || p.marginQueuedMicro > p.marginMicro) throw new RangeError('Queued-backed margin must be within the margin');
+  if (p.marginQueuedMicro < 0n || p.marginQueuedMicro > p.marginMicro)
+    throw new RangeError('Queued-backed margin must be within the margin');
   const w = p.wallet;
   // The queued-backed part of the margin absorbs the loss first; it is paid by cancelling queued winnings.
   const claimLoss = lossMicro <= p.marginQueuedMicro ? lossMicro : p.marginQueuedMicro;

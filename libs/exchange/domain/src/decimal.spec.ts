@@ -54,9 +54,13 @@ describe('decimal', () => {
 
   it('property: scaled -> decimal -> scaled round-trips', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: 0, max: 18 }), (value, decimals) => {
-        expect(decimalToScaled(scaledToDecimal(value, decimals), decimals)).toBe(value);
-      }),
+      fc.property(
+        fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }),
+        fc.integer({ min: 0, max: 18 }),
+        (value, decimals) => {
+          expect(decimalToScaled(scaledToDecimal(value, decimals), decimals)).toBe(value);
+        },
+      ),
     );
   });
 

@@ -7,7 +7,12 @@ export const ACTIVATION_FEE_MICRO = usdc(1);
 
 export type DepositDecision =
   | { readonly accepted: true; readonly amountMicro: bigint; readonly feeMicro: bigint; readonly creditMicro: bigint }
-  | { readonly accepted: false; readonly amountMicro: bigint; readonly reason: 'deposit_below_minimum'; readonly message: string };
+  | {
+      readonly accepted: false;
+      readonly amountMicro: bigint;
+      readonly reason: 'deposit_below_minimum';
+      readonly message: string;
+    };
 
 /** Whether funds found at a deposit proxy are credited: at least 10 USDC; the first deposit pays 1 USDC activation. */
 export function evaluateDeposit(amountMicro: bigint, activated: boolean): DepositDecision {

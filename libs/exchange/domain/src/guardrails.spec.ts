@@ -18,7 +18,9 @@ function reason(guardrails: Partial<Guardrails>, input: Partial<GuardrailCheckIn
 describe('checkGuardrails', () => {
   it('defaults impose no limit but require confirmation', () => {
     expect(DEFAULT_GUARDRAILS.requireConfirmation).toBe(true);
-    expect(reason({}, { marginMicro: 10n ** 15n, leverage: 1000, notionalMicro: 10n ** 18n, openPositionCount: 10_000 })).toBe('ok');
+    expect(
+      reason({}, { marginMicro: 10n ** 15n, leverage: 1000, notionalMicro: 10n ** 18n, openPositionCount: 10_000 }),
+    ).toBe('ok');
   });
 
   it.each<[string, Partial<Guardrails>, Partial<GuardrailCheckInput>, string]>([
@@ -28,7 +30,12 @@ describe('checkGuardrails', () => {
     ['leverage at the limit', { maxLeverage: 50 }, {}, 'ok'],
     ['leverage over', { maxLeverage: 49 }, {}, 'guardrail_max_leverage'],
     ['daily notional filled exactly', { maxDailyNotionalUsd: '100000' }, { dailyNotionalUsedMicro: 95_000n * U }, 'ok'],
-    ['daily notional 1 micro over', { maxDailyNotionalUsd: '100000' }, { dailyNotionalUsedMicro: 95_000n * U + 1n }, 'guardrail_daily_notional'],
+    [
+      'daily notional 1 micro over',
+      { maxDailyNotionalUsd: '100000' },
+      { dailyNotionalUsedMicro: 95_000n * U + 1n },
+      'guardrail_daily_notional',
+    ],
     ['one position below the max', { maxOpenPositions: 3 }, { openPositionCount: 2 }, 'ok'],
     ['at the max positions', { maxOpenPositions: 3 }, { openPositionCount: 3 }, 'guardrail_max_positions'],
     ['allowed market', { allowedMarkets: ['BTC'] }, {}, 'ok'],
@@ -40,7 +47,11 @@ describe('checkGuardrails', () => {
   });
 
   it('explains the daily limit with what is left', () => {
-    const r = checkGuardrails({ ...base, dailyNotionalUsedMicro: 98_000n * U, guardrails: { ...DEFAULT_GUARDRAILS, maxDailyNotionalUsd: '100000' } });
+    const r = checkGuardrails({
+      ...base,
+      dailyNotionalUsedMicro: 98_000n * U,
+      guardrails: { ...DEFAULT_GUARDRAILS, maxDailyNotionalUsd: '100000' },
+    });
     expect(r?.message).toContain('(2,000 USDC left today)');
   });
 });

@@ -56,31 +56,41 @@ export function checkGuardrails(input: GuardrailCheckInput): GuardrailRefusal | 
   if (g.maxMarginPerTradeUsd !== null) {
     const maxMargin = usdcToMicro(g.maxMarginPerTradeUsd);
     if (marginMicro > maxMargin) {
-      return refuse('guardrail_max_margin',
-        `Margin ${formatUsdc(marginMicro)} USDC is above your guardrail of ${formatUsdc(maxMargin)} USDC per trade; use at most ${formatUsdc(maxMargin)} USDC ${RAISE}.`);
+      return refuse(
+        'guardrail_max_margin',
+        `Margin ${formatUsdc(marginMicro)} USDC is above your guardrail of ${formatUsdc(maxMargin)} USDC per trade; use at most ${formatUsdc(maxMargin)} USDC ${RAISE}.`,
+      );
     }
   }
   if (g.maxLeverage !== null && leverage > g.maxLeverage) {
-    return refuse('guardrail_max_leverage',
-      `Leverage ${leverage}x is above your guardrail of ${g.maxLeverage}x; use at most ${g.maxLeverage}x ${RAISE}.`);
+    return refuse(
+      'guardrail_max_leverage',
+      `Leverage ${leverage}x is above your guardrail of ${g.maxLeverage}x; use at most ${g.maxLeverage}x ${RAISE}.`,
+    );
   }
   if (g.maxDailyNotionalUsd !== null) {
     const maxDaily = usdcToMicro(g.maxDailyNotionalUsd);
     const left = maxDaily - input.dailyNotionalUsedMicro;
     if (notionalMicro > left) {
-      return refuse('guardrail_daily_notional',
+      return refuse(
+        'guardrail_daily_notional',
         `This trade's notional of ${formatUsdc(notionalMicro)} USDC would exceed your daily guardrail of ${formatUsdc(maxDaily)} USDC ` +
-          `(${formatUsdc(left > 0n ? left : 0n)} USDC left today); lower the margin or leverage, wait until tomorrow, ${RAISE}.`);
+          `(${formatUsdc(left > 0n ? left : 0n)} USDC left today); lower the margin or leverage, wait until tomorrow, ${RAISE}.`,
+      );
     }
   }
   if (g.maxOpenPositions !== null && input.openPositionCount >= g.maxOpenPositions) {
-    return refuse('guardrail_max_positions',
-      `You have ${input.openPositionCount} open positions and your guardrail allows at most ${g.maxOpenPositions}; close a position first ${RAISE}.`);
+    return refuse(
+      'guardrail_max_positions',
+      `You have ${input.openPositionCount} open positions and your guardrail allows at most ${g.maxOpenPositions}; close a position first ${RAISE}.`,
+    );
   }
   if (g.allowedMarkets !== null && !g.allowedMarkets.includes(market)) {
     const allowed = g.allowedMarkets.length > 0 ? g.allowedMarkets.join(', ') : 'none';
-    return refuse('guardrail_market_not_allowed',
-      `Your guardrails do not allow trading ${market} (allowed markets: ${allowed}); trade an allowed market ${RAISE}.`);
+    return refuse(
+      'guardrail_market_not_allowed',
+      `Your guardrails do not allow trading ${market} (allowed markets: ${allowed}); trade an allowed market ${RAISE}.`,
+    );
   }
   return null;
 }

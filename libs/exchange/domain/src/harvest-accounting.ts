@@ -57,9 +57,18 @@ export function planHarvest(
   queuedBalances: ReadonlyMap<string, bigint>,
   curve: RewardCurveParams = DEFAULT_REWARD_CURVE,
 ): HarvestPlan {
-  const lines: LedgerLine[] = [...transfer({ owner: PROTOCOL_OWNER, bucket: 'lp_parked' }, { owner: PROTOCOL_OWNER, bucket: 'lp' }, pool.parkedMicro)];
+  const lines: LedgerLine[] = [
+    ...transfer(
+      { owner: PROTOCOL_OWNER, bucket: 'lp_parked' },
+      { owner: PROTOCOL_OWNER, bucket: 'lp' },
+      pool.parkedMicro,
+    ),
+  ];
   const funds = pool.lpMicro + pool.parkedMicro;
-  const result = payQueueHeadFirst(funds, entries.map((e) => ({ id: e.id, amountMicro: e.amountMicro + e.feeMicro })));
+  const result = payQueueHeadFirst(
+    funds,
+    entries.map((e) => ({ id: e.id, amountMicro: e.amountMicro + e.feeMicro })),
+  );
   const byId = new Map(entries.map((e) => [e.id, e]));
   const balances = new Map(queuedBalances);
   let feesCollectedMicro = 0n;
@@ -72,10 +81,26 @@ export function planHarvest(
     const toFreeMicro = toTrader <= queued ? toTrader : queued;
     balances.set(wallet, queued - toFreeMicro);
     feesCollectedMicro += toFees;
-    lines.push(...transfer({ owner: PROTOCOL_OWNER, bucket: 'lp' }, { owner: PROTOCOL_OWNER, bucket: 'payout_queue' }, payment.amountMicro));
+    lines.push(
+      ...transfer(
+        { owner: PROTOCOL_OWNER, bucket: 'lp' },
+        { owner: PROTOCOL_OWNER, bucket: 'payout_queue' },
+        payment.amountMicro,
+      ),
+    );
     lines.push(...transfer({ owner: wallet, bucket: 'queued' }, { owner: wallet, bucket: 'free' }, toFreeMicro));
-    lines.push(...transfer({ owner: PROTOCOL_OWNER, bucket: 'fees_queued' }, { owner: PROTOCOL_OWNER, bucket: 'fees' }, toFees));
-    return { id: payment.id, wallet, amountMicro: toTrader, feeMicro: toFees, cleared: payment.cleared, toFreeMicro, pledgeReleasedMicro: toTrader - toFreeMicro };
+    lines.push(
+      ...transfer({ owner: PROTOCOL_OWNER, bucket: 'fees_queued' }, { owner: PROTOCOL_OWNER, bucket: 'fees' }, toFees),
+    );
+    return {
+      id: payment.id,
+      wallet,
+      amountMicro: toTrader,
+      feeMicro: toFees,
+      cleared: payment.cleared,
+      toFreeMicro,
+      pledgeReleasedMicro: toTrader - toFreeMicro,
+    };
   });
   assertBalanced(lines);
   const queueCleared = result.remaining.length === 0;
@@ -129,12 +154,20 @@ export function distributeToStakers(
     const split = splitProRata(amount, stakers);
     for (const share of split.shares) {
       credits.set(share.id, (credits.get(share.id) ?? 0n) + share.amountMicro);
-      lines.push(...transfer({ owner: PROTOCOL_OWNER, bucket }, { owner: share.id, bucket: 'stakers' }, share.amountMicro));
+      lines.push(
+        ...transfer({ owner: PROTOCOL_OWNER, bucket }, { owner: share.id, bucket: 'stakers' }, share.amountMicro),
+      );
     }
     return amount - split.remainderMicro;
   };
   const sweptMicro = pool.queueNotEmpty ? 0n : sweepLpExcess(pool.lpMicro, options.lpCapMicro).sweptMicro;
-  lines.push(...transfer({ owner: PROTOCOL_OWNER, bucket: 'lp' }, { owner: PROTOCOL_OWNER, bucket: 'staking_reserve' }, sweptMicro));
+  lines.push(
+    ...transfer(
+      { owner: PROTOCOL_OWNER, bucket: 'lp' },
+      { owner: PROTOCOL_OWNER, bucket: 'staking_reserve' },
+      sweptMicro,
+    ),
+  );
   const reserve = pool.stakingReserveMicro + sweptMicro;
   const reserveDistributedMicro = pay('staking_reserve', reserve);
   const feesDistributedMicro = options.feesToStakers ? pay('fees', pool.feesPendingMicro) : 0n;

@@ -30,14 +30,19 @@ describe('liquidation', () => {
 
   it('property: a long is liquidatable iff mark <= bust, and risk is 100% exactly then', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 1_000n, max: 10_000_000n }), fc.integer({ min: 2, max: 1000 }), fc.bigInt({ min: 1n, max: 20_000_000n }), (entry, leverage, mark) => {
-        const bust = bustPrice('long', entry, leverage, '0.000476');
-        expect(isLiquidatable('long', mark, bust)).toBe(mark <= bust);
-        const risk = liquidationRisk('long', entry, mark, bust);
-        expect(risk.num === risk.den).toBe(mark <= bust);
-        const shortBust = bustPrice('short', entry, leverage, '0.000476');
-        expect(isLiquidatable('short', mark, shortBust)).toBe(mark >= shortBust);
-      }),
+      fc.property(
+        fc.bigInt({ min: 1_000n, max: 10_000_000n }),
+        fc.integer({ min: 2, max: 1000 }),
+        fc.bigInt({ min: 1n, max: 20_000_000n }),
+        (entry, leverage, mark) => {
+          const bust = bustPrice('long', entry, leverage, '0.000476');
+          expect(isLiquidatable('long', mark, bust)).toBe(mark <= bust);
+          const risk = liquidationRisk('long', entry, mark, bust);
+          expect(risk.num === risk.den).toBe(mark <= bust);
+          const shortBust = bustPrice('short', entry, leverage, '0.000476');
+          expect(isLiquidatable('short', mark, shortBust)).toBe(mark >= shortBust);
+        },
+      ),
     );
   });
 });

@@ -13,6 +13,10 @@ export function midPrice(bestBid: bigint, bestAsk: bigint): bigint {
  * Mid from the venue's decimal strings ("65000.15"): each side is first put on the market scale
  * (truncating extra digits toward zero), then averaged with {@link midPrice}.
  */
-export function midPriceFromDecimals(bestBid: string | number, bestAsk: string | number, priceDecimals: number): bigint {
+export function midPriceFromDecimals(
+  bestBid: string | number,
+  bestAsk: string | number,
+  priceDecimals: number,
+): bigint {
   return midPrice(priceToScaled(bestBid, priceDecimals), priceToScaled(bestAsk, priceDecimals));
 }

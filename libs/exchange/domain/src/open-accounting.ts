@@ -12,7 +12,12 @@ export interface OpenAccounting {
  * Locks `marginMicro` for a new position: from the free balance first, then from queued winnings (the
  * spec lets queued winnings be used as margin). The caller has checked margin <= free + queued.
  */
-export function openAccounting(wallet: string, freeMicro: bigint, queuedMicro: bigint, marginMicro: bigint): OpenAccounting {
+export function openAccounting(
+  wallet: string,
+  freeMicro: bigint,
+  queuedMicro: bigint,
+  marginMicro: bigint,
+): OpenAccounting {
   if (marginMicro <= 0n) throw new RangeError('Margin must be positive');
   if (marginMicro > freeMicro + queuedMicro) throw new RangeError('Margin exceeds the available balance');
   const fromFreeMicro = marginMicro <= freeMicro ? marginMicro : freeMicro;
@@ -21,6 +26,9 @@ export function openAccounting(wallet: string, freeMicro: bigint, queuedMicro: b
   return {
     fromFreeMicro,
     fromQueuedMicro,
-    lines: [...transfer({ owner: wallet, bucket: 'free' }, to, fromFreeMicro), ...transfer({ owner: wallet, bucket: 'queued' }, to, fromQueuedMicro)],
+    lines: [
+      ...transfer({ owner: wallet, bucket: 'free' }, to, fromFreeMicro),
+      ...transfer({ owner: wallet, bucket: 'queued' }, to, fromQueuedMicro),
+    ],
   };
 }

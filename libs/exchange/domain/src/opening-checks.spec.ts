@@ -38,7 +38,11 @@ describe('checkOpen: boundaries of the exchange limits', () => {
     ['margin equal to the balance', { availableBalanceMicro: 100n * U }, 'ok'],
     ['margin 1 micro above the balance', { availableBalanceMicro: 100n * U - 1n }, 'insufficient_balance'],
     ['notional exactly 10,000,000', { leverage: 1000, marginMicro: 10_000n * U }, 'ok'],
-    ['notional 1,000 micro above 10,000,000', { leverage: 1000, marginMicro: 10_000n * U + 1n }, 'notional_above_maximum'],
+    [
+      'notional 1,000 micro above 10,000,000',
+      { leverage: 1000, marginMicro: 10_000n * U + 1n },
+      'notional_above_maximum',
+    ],
     ['trading switched off', { tradingEnabled: false }, 'trading_paused'],
     ['market paused', { config: marketConfig('BTC', { status: 'paused' }) }, 'market_paused'],
     ['market close-only', { config: marketConfig('BTC', { status: 'close-only' }) }, 'market_close_only'],
@@ -62,15 +66,50 @@ describe('checkOpen: boundaries of the exchange limits', () => {
 
 describe('checkOpen: order of checks', () => {
   it.each<[string, Partial<OpenCheckInput>, OpenRefusal]>([
-    ['trading paused before a paused market', { tradingEnabled: false, config: marketConfig('BTC', { status: 'paused' }) }, 'trading_paused'],
-    ['market status before leverage', { config: marketConfig('BTC', { status: 'close-only' }), leverage: 5000 }, 'market_close_only'],
+    [
+      'trading paused before a paused market',
+      { tradingEnabled: false, config: marketConfig('BTC', { status: 'paused' }) },
+      'trading_paused',
+    ],
+    [
+      'market status before leverage',
+      { config: marketConfig('BTC', { status: 'close-only' }), leverage: 5000 },
+      'market_close_only',
+    ],
     ['leverage before margin', { leverage: 0, marginMicro: 1n }, 'leverage_out_of_range'],
-    ['margin minimum before notional minimum and balance', { marginMicro: 5n * U, leverage: 10, availableBalanceMicro: 0n }, 'margin_below_minimum'],
-    ['notional minimum before balance', { marginMicro: 50n * U, leverage: 10, availableBalanceMicro: 0n }, 'notional_below_minimum'],
-    ['balance before notional maximum', { marginMicro: 20_000n * U, leverage: 1000, availableBalanceMicro: 0n }, 'insufficient_balance'],
-    ['notional maximum before open interest', { marginMicro: 20_000n * U, leverage: 1000, config: marketConfig('BTC', { longOpenInterestCapMicro: 0n }) }, 'notional_above_maximum'],
-    ['open interest before guardrails', { config: marketConfig('BTC', { longOpenInterestCapMicro: 0n }), guardrails: { ...DEFAULT_GUARDRAILS, maxLeverage: 1 } }, 'open_interest_cap'],
-    ['exchange limits before guardrails', { leverage: 1001, guardrails: { ...DEFAULT_GUARDRAILS, maxLeverage: 1 } }, 'leverage_out_of_range'],
+    [
+      'margin minimum before notional minimum and balance',
+      { marginMicro: 5n * U, leverage: 10, availableBalanceMicro: 0n },
+      'margin_below_minimum',
+    ],
+    [
+      'notional minimum before balance',
+      { marginMicro: 50n * U, leverage: 10, availableBalanceMicro: 0n },
+      'notional_below_minimum',
+    ],
+    [
+      'balance before notional maximum',
+      { marginMicro: 20_000n * U, leverage: 1000, availableBalanceMicro: 0n },
+      'insufficient_balance',
+    ],
+    [
+      'notional maximum before open interest',
+      { marginMicro: 20_000n * U, leverage: 1000, config: marketConfig('BTC', { longOpenInterestCapMicro: 0n }) },
+      'notional_above_maximum',
+    ],
+    [
+      'open interest before guardrails',
+      {
+        config: marketConfig('BTC', { longOpenInterestCapMicro: 0n }),
+        guardrails: { ...DEFAULT_GUARDRAILS, maxLeverage: 1 },
+      },
+      'open_interest_cap',
+    ],
+    [
+      'exchange limits before guardrails',
+      { leverage: 1001, guardrails: { ...DEFAULT_GUARDRAILS, maxLeverage: 1 } },
+      'leverage_out_of_range',
+    ],
   ])('%s', (_name, overrides, expected) => {
     expect(reasonOf(overrides)).toBe(expected);
   });
@@ -79,7 +118,11 @@ describe('checkOpen: order of checks', () => {
 describe('checkOpen: messages tell the user how to fix it', () => {
   it('margin below minimum', () => {
     const r = checkOpen({ ...base, marginMicro: 5n * U, leverage: 1000 });
-    expect(r).toEqual({ ok: false, reason: 'margin_below_minimum', message: 'Margin 5 USDC is below the 10 USDC minimum; use at least 10 USDC.' });
+    expect(r).toEqual({
+      ok: false,
+      reason: 'margin_below_minimum',
+      message: 'Margin 5 USDC is below the 10 USDC minimum; use at least 10 USDC.',
+    });
   });
 
   it('notional below minimum names the margin needed', () => {

@@ -49,51 +49,68 @@ export function checkOpen(input: OpenCheckInput): OpenCheckResult {
   if (config.market !== market) throw new RangeError(`Config for ${config.market} given for market ${market}`);
 
   if (!input.tradingEnabled) {
-    return refuse('trading_paused', 'Trading is paused on the exchange, so no position can be opened right now; try again later.');
+    return refuse(
+      'trading_paused',
+      'Trading is paused on the exchange, so no position can be opened right now; try again later.',
+    );
   }
   if (config.status === 'paused') {
     return refuse('market_paused', `The ${market} market is paused; try again later or trade another market.`);
   }
   if (config.status === 'close-only') {
-    return refuse('market_close_only',
-      `The ${market} market is close-only: open positions can be closed but no new ones opened; try again later or trade another market.`);
+    return refuse(
+      'market_close_only',
+      `The ${market} market is close-only: open positions can be closed but no new ones opened; try again later or trade another market.`,
+    );
   }
   if (!Number.isInteger(leverage) || leverage < config.minLeverage || leverage > config.maxLeverage) {
-    return refuse('leverage_out_of_range',
-      `Leverage ${leverage}x is out of range; choose a whole number from ${config.minLeverage} to ${config.maxLeverage}.`);
+    return refuse(
+      'leverage_out_of_range',
+      `Leverage ${leverage}x is out of range; choose a whole number from ${config.minLeverage} to ${config.maxLeverage}.`,
+    );
   }
   const lev = BigInt(leverage);
   const notionalMicro = marginMicro * lev;
   const notionalText = `Notional ${formatUsdc(notionalMicro)} USDC (margin ${formatUsdc(marginMicro)} USDC x ${leverage}x)`;
 
   if (marginMicro < config.minMarginMicro) {
-    return refuse('margin_below_minimum',
-      `Margin ${formatUsdc(marginMicro)} USDC is below the ${formatUsdc(config.minMarginMicro)} USDC minimum; use at least ${formatUsdc(config.minMarginMicro)} USDC.`);
+    return refuse(
+      'margin_below_minimum',
+      `Margin ${formatUsdc(marginMicro)} USDC is below the ${formatUsdc(config.minMarginMicro)} USDC minimum; use at least ${formatUsdc(config.minMarginMicro)} USDC.`,
+    );
   }
   if (notionalMicro < config.minNotionalMicro) {
     const marginNeeded = ceilDiv(config.minNotionalMicro, lev);
-    return refuse('notional_below_minimum',
+    return refuse(
+      'notional_below_minimum',
       `${notionalText} is below the ${formatUsdc(config.minNotionalMicro)} USDC minimum; ` +
-        `raise the margin to at least ${formatUsdc(marginNeeded)} USDC at ${leverage}x, or raise the leverage.`);
+        `raise the margin to at least ${formatUsdc(marginNeeded)} USDC at ${leverage}x, or raise the leverage.`,
+    );
   }
   if (marginMicro > input.availableBalanceMicro) {
     const available = input.availableBalanceMicro > 0n ? input.availableBalanceMicro : 0n;
-    return refuse('insufficient_balance',
+    return refuse(
+      'insufficient_balance',
       `Margin ${formatUsdc(marginMicro)} USDC is more than your available balance of ${formatUsdc(available)} USDC; ` +
-        `use at most ${formatUsdc(available)} USDC or deposit more.`);
+        `use at most ${formatUsdc(available)} USDC or deposit more.`,
+    );
   }
   if (notionalMicro > config.maxNotionalMicro) {
     const marginAllowed = config.maxNotionalMicro / lev;
-    return refuse('notional_above_maximum',
+    return refuse(
+      'notional_above_maximum',
       `${notionalText} is above the ${formatUsdc(config.maxNotionalMicro)} USDC maximum per position; ` +
-        `use at most ${formatUsdc(marginAllowed)} USDC margin at ${leverage}x, or lower the leverage.`);
+        `use at most ${formatUsdc(marginAllowed)} USDC margin at ${leverage}x, or lower the leverage.`,
+    );
   }
   const cap = side === 'long' ? config.longOpenInterestCapMicro : config.shortOpenInterestCapMicro;
   if (cap !== null && input.sideOpenInterestMicro + notionalMicro > cap) {
     const headroom = cap - input.sideOpenInterestMicro;
-    return refuse('open_interest_cap',
+    return refuse(
+      'open_interest_cap',
       `${notionalText} would exceed the ${market} ${side} open-interest cap of ${formatUsdc(cap)} USDC; ` +
-        `only ${formatUsdc(headroom > 0n ? headroom : 0n)} USDC of ${side} notional is available, so lower the margin or leverage, or try later.`);
+        `only ${formatUsdc(headroom > 0n ? headroom : 0n)} USDC of ${side} notional is available, so lower the margin or leverage, or try later.`,
+    );
   }
   if (input.guardrails) {
     const refusal = checkGuardrails({

@@ -1,5 +1,12 @@
 import { bucketDelta, ledgerSum, PROTOCOL_OWNER } from './ledger';
-import { MIN_WITHDRAWAL_MICRO, OwnerAccount, planClaimRewards, planStake, planUnstake, planWithdrawal } from './owner-actions';
+import {
+  MIN_WITHDRAWAL_MICRO,
+  OwnerAccount,
+  planClaimRewards,
+  planStake,
+  planUnstake,
+  planWithdrawal,
+} from './owner-actions';
 
 const U = 1_000_000n;
 const W = '0x00000000000000000000000000000000000000aa';
@@ -31,25 +38,40 @@ describe('owner actions', () => {
     const above = planWithdrawal(account, W, 100n * U + 1n);
     expect(above).toMatchObject({ ok: false, reason: 'insufficient_free_balance' });
     expect(!above.ok && above.message).toMatch(/40 USDC of queued winnings.*25 USDC of margin/);
-    expect(planWithdrawal(account, '0x00000000000000000000000000000000000000bb', 20n * U)).toMatchObject({ ok: false, reason: 'withdrawal_not_to_wallet' });
+    expect(planWithdrawal(account, '0x00000000000000000000000000000000000000bb', 20n * U)).toMatchObject({
+      ok: false,
+      reason: 'withdrawal_not_to_wallet',
+    });
   });
 
   it('stakes and unstakes PAPER within the held and staked balances, with no USDC ledger lines', () => {
     const stake = planStake(account, 5_000n * U);
-    expect(stake).toMatchObject({ ok: true, effect: { amountMicro: 5_000n * U, lines: [], account: { paperMicro: -5_000n * U, stakedMicro: 5_000n * U } } });
+    expect(stake).toMatchObject({
+      ok: true,
+      effect: { amountMicro: 5_000n * U, lines: [], account: { paperMicro: -5_000n * U, stakedMicro: 5_000n * U } },
+    });
     expect(planStake(account, 5_000n * U + 1n)).toMatchObject({ ok: false, reason: 'insufficient_paper' });
     expect(planStake(account, 0n)).toMatchObject({ ok: false, reason: 'amount_not_positive' });
-    expect(planUnstake(account, 1_000n * U)).toMatchObject({ ok: true, effect: { account: { paperMicro: 1_000n * U, stakedMicro: -1_000n * U } } });
+    expect(planUnstake(account, 1_000n * U)).toMatchObject({
+      ok: true,
+      effect: { account: { paperMicro: 1_000n * U, stakedMicro: -1_000n * U } },
+    });
     expect(planUnstake(account, 1_000n * U + 1n)).toMatchObject({ ok: false, reason: 'insufficient_staked' });
     expect(planUnstake(account, -1n)).toMatchObject({ ok: false, reason: 'amount_not_positive' });
   });
 
   it('claims every unclaimed staking reward into the free balance: stakers -> free', () => {
     const r = planClaimRewards(account);
-    expect(r).toMatchObject({ ok: true, effect: { amountMicro: 3_500_000n, account: { freeMicro: 3_500_000n, claimedMicro: 3_500_000n } } });
+    expect(r).toMatchObject({
+      ok: true,
+      effect: { amountMicro: 3_500_000n, account: { freeMicro: 3_500_000n, claimedMicro: 3_500_000n } },
+    });
     if (!r.ok) return;
     expect(bucketDelta(r.effect.lines, W, 'stakers')).toBe(-3_500_000n);
     expect(ledgerSum(r.effect.lines)).toBe(0n);
-    expect(planClaimRewards({ ...account, unclaimedRewardsMicro: 0n })).toMatchObject({ ok: false, reason: 'nothing_to_claim' });
+    expect(planClaimRewards({ ...account, unclaimedRewardsMicro: 0n })).toMatchObject({
+      ok: false,
+      reason: 'nothing_to_claim',
+    });
   });
 });

@@ -67,57 +67,106 @@ const NONE: OwnerActionDelta = { freeMicro: 0n, paperMicro: 0n, stakedMicro: 0n,
  */
 export function planWithdrawal(account: OwnerAccount, to: string, amountMicro: bigint): OwnerActionDecision {
   if (to.toLowerCase() !== account.wallet.toLowerCase()) {
-    return refuse('withdrawal_not_to_wallet', `Withdrawals go only to the wallet itself (${account.wallet}); sign the withdrawal again with that address as the destination.`);
+    return refuse(
+      'withdrawal_not_to_wallet',
+      `Withdrawals go only to the wallet itself (${account.wallet}); sign the withdrawal again with that address as the destination.`,
+    );
   }
   if (amountMicro < MIN_WITHDRAWAL_MICRO) {
-    return refuse('withdrawal_below_minimum',
-      `${formatUsdc(amountMicro)} USDC is below the ${formatUsdc(MIN_WITHDRAWAL_MICRO)} USDC minimum withdrawal; withdraw at least ${formatUsdc(MIN_WITHDRAWAL_MICRO)} USDC.`);
+    return refuse(
+      'withdrawal_below_minimum',
+      `${formatUsdc(amountMicro)} USDC is below the ${formatUsdc(MIN_WITHDRAWAL_MICRO)} USDC minimum withdrawal; withdraw at least ${formatUsdc(MIN_WITHDRAWAL_MICRO)} USDC.`,
+    );
   }
   if (amountMicro > account.freeMicro) {
     const notWithdrawable = [
-      account.queuedMicro > 0n ? `${formatUsdc(account.queuedMicro)} USDC of queued winnings (withdrawable once the payout queue pays them)` : null,
+      account.queuedMicro > 0n
+        ? `${formatUsdc(account.queuedMicro)} USDC of queued winnings (withdrawable once the payout queue pays them)`
+        : null,
       account.lockedMicro > 0n ? `${formatUsdc(account.lockedMicro)} USDC of margin in open positions` : null,
     ].filter(Boolean);
-    return refuse('insufficient_free_balance',
+    return refuse(
+      'insufficient_free_balance',
       `${formatUsdc(amountMicro)} USDC is more than your free balance of ${formatUsdc(account.freeMicro)} USDC` +
-        `${notWithdrawable.length > 0 ? ` (not withdrawable: ${notWithdrawable.join(', ')})` : ''}; withdraw at most ${formatUsdc(account.freeMicro)} USDC.`);
+        `${notWithdrawable.length > 0 ? ` (not withdrawable: ${notWithdrawable.join(', ')})` : ''}; withdraw at most ${formatUsdc(account.freeMicro)} USDC.`,
+    );
   }
-  const lines = transfer({ owner: account.wallet, bucket: 'free' }, { owner: PROTOCOL_OWNER, bucket: 'withdrawals' }, amountMicro);
+  const lines = transfer(
+    { owner: account.wallet, bucket: 'free' },
+    { owner: PROTOCOL_OWNER, bucket: 'withdrawals' },
+    amountMicro,
+  );
   assertBalanced(lines);
-  return accept(amountMicro, lines, { ...NONE, freeMicro: -amountMicro }, `Withdrew ${formatUsdc(amountMicro)} USDC to ${account.wallet}.`);
+  return accept(
+    amountMicro,
+    lines,
+    { ...NONE, freeMicro: -amountMicro },
+    `Withdrew ${formatUsdc(amountMicro)} USDC to ${account.wallet}.`,
+  );
 }
 
 /** Stakes `amountMicro` PAPER from the held balance. */
 export function planStake(account: OwnerAccount, amountMicro: bigint): OwnerActionDecision {
   if (amountMicro <= 0n) return refuse('amount_not_positive', 'The amount to stake must be more than 0 PAPER.');
   if (amountMicro > account.paperMicro) {
-    return refuse('insufficient_paper', `You hold ${paper(account.paperMicro)} PAPER (not staked), less than ${paper(amountMicro)}; stake at most ${paper(account.paperMicro)} PAPER.`);
+    return refuse(
+      'insufficient_paper',
+      `You hold ${paper(account.paperMicro)} PAPER (not staked), less than ${paper(amountMicro)}; stake at most ${paper(account.paperMicro)} PAPER.`,
+    );
   }
-  return accept(amountMicro, [], { ...NONE, paperMicro: -amountMicro, stakedMicro: amountMicro },
-    `Staked ${paper(amountMicro)} PAPER; ${paper(account.stakedMicro + amountMicro)} PAPER staked in total.`);
+  return accept(
+    amountMicro,
+    [],
+    { ...NONE, paperMicro: -amountMicro, stakedMicro: amountMicro },
+    `Staked ${paper(amountMicro)} PAPER; ${paper(account.stakedMicro + amountMicro)} PAPER staked in total.`,
+  );
 }
 
 /** Unstakes `amountMicro` PAPER back to the held balance. */
 export function planUnstake(account: OwnerAccount, amountMicro: bigint): OwnerActionDecision {
   if (amountMicro <= 0n) return refuse('amount_not_positive', 'The amount to unstake must be more than 0 PAPER.');
   if (amountMicro > account.stakedMicro) {
-    return refuse('insufficient_staked', `You have ${paper(account.stakedMicro)} PAPER staked, less than ${paper(amountMicro)}; unstake at most ${paper(account.stakedMicro)} PAPER.`);
+    return refuse(
+      'insufficient_staked',
+      `You have ${paper(account.stakedMicro)} PAPER staked, less than ${paper(amountMicro)}; unstake at most ${paper(account.stakedMicro)} PAPER.`,
+    );
   }
-  return accept(amountMicro, [], { ...NONE, paperMicro: amountMicro, stakedMicro: -amountMicro },
-    `Unstaked ${paper(amountMicro)} PAPER; ${paper(account.stakedMicro - amountMicro)} PAPER still staked.`);
+  return accept(
+    amountMicro,
+    [],
+    { ...NONE, paperMicro: amountMicro, stakedMicro: -amountMicro },
+    `Unstaked ${paper(amountMicro)} PAPER; ${paper(account.stakedMicro - amountMicro)} PAPER still staked.`,
+  );
 }
 
 /** Claims every unclaimed staking reward into the free balance. Books `stakers` -> free. */
 export function planClaimRewards(account: OwnerAccount): OwnerActionDecision {
   const amountMicro = account.unclaimedRewardsMicro;
-  if (amountMicro <= 0n) return refuse('nothing_to_claim', 'There are no staking rewards to claim yet; stake PAPER and wait for the next harvest.');
-  const lines = transfer({ owner: account.wallet, bucket: 'stakers' }, { owner: account.wallet, bucket: 'free' }, amountMicro);
+  if (amountMicro <= 0n)
+    return refuse(
+      'nothing_to_claim',
+      'There are no staking rewards to claim yet; stake PAPER and wait for the next harvest.',
+    );
+  const lines = transfer(
+    { owner: account.wallet, bucket: 'stakers' },
+    { owner: account.wallet, bucket: 'free' },
+    amountMicro,
+  );
   assertBalanced(lines);
-  return accept(amountMicro, lines, { ...NONE, freeMicro: amountMicro, claimedMicro: amountMicro },
-    `Claimed ${formatUsdc(amountMicro)} USDC of staking rewards into your free balance.`);
+  return accept(
+    amountMicro,
+    lines,
+    { ...NONE, freeMicro: amountMicro, claimedMicro: amountMicro },
+    `Claimed ${formatUsdc(amountMicro)} USDC of staking rewards into your free balance.`,
+  );
 }
 
-function accept(amountMicro: bigint, lines: LedgerLine[], account: OwnerActionDelta, message: string): OwnerActionDecision {
+function accept(
+  amountMicro: bigint,
+  lines: LedgerLine[],
+  account: OwnerActionDelta,
+  message: string,
+): OwnerActionDecision {
   return { ok: true, effect: { amountMicro, lines, account, message } };
 }
 

@@ -51,7 +51,12 @@ export function payQueueHeadFirst(fundsMicro: bigint, entries: readonly QueueEnt
     payments.push({ id: entry.id, amountMicro: amount, cleared });
     if (!cleared) {
       const rest = { id: entry.id, amountMicro: entry.amountMicro - amount };
-      return { payments, remaining: [rest, ...entries.slice(index + 1)], paidMicro: fundsMicro - funds, fundsAfterMicro: funds };
+      return {
+        payments,
+        remaining: [rest, ...entries.slice(index + 1)],
+        paidMicro: fundsMicro - funds,
+        fundsAfterMicro: funds,
+      };
     }
   }
   return { payments, remaining: entries.slice(index), paidMicro: fundsMicro - funds, fundsAfterMicro: funds };

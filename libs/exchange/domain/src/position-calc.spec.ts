@@ -8,7 +8,14 @@ const U = 1_000_000n;
 
 describe('calculatePosition', () => {
   it('BTC long 10 USDC x 1000 at 65000.0, exit 65650.0', () => {
-    const r = calculatePosition({ market: 'BTC', side: 'long', marginMicro: 10n * U, leverage: 1000, entryPrice: 650_000n, exitPrice: 656_500n });
+    const r = calculatePosition({
+      market: 'BTC',
+      side: 'long',
+      marginMicro: 10n * U,
+      leverage: 1000,
+      entryPrice: 650_000n,
+      exitPrice: 656_500n,
+    });
     expect(r.notionalMicro).toBe(10_000n * U);
     expect(r.bustPrice).toBe(649_659n); // see bust-price.spec
     expect(r.deadband).toBe(13n);
@@ -21,23 +28,50 @@ describe('calculatePosition', () => {
   });
 
   it('an exit at or past the bust price is a liquidation losing the whole margin', () => {
-    const r = calculatePosition({ market: 'BTC', side: 'long', marginMicro: 10n * U, leverage: 1000, entryPrice: 650_000n, exitPrice: 649_659n });
+    const r = calculatePosition({
+      market: 'BTC',
+      side: 'long',
+      marginMicro: 10n * U,
+      leverage: 1000,
+      entryPrice: 650_000n,
+      exitPrice: 649_659n,
+    });
     expect(r.exit).toEqual({ exitPrice: 649_659n, liquidated: true, pnlMicro: -10n * U, settlement: null });
-    const justAbove = calculatePosition({ market: 'BTC', side: 'long', marginMicro: 10n * U, leverage: 1000, entryPrice: 650_000n, exitPrice: 649_660n });
+    const justAbove = calculatePosition({
+      market: 'BTC',
+      side: 'long',
+      marginMicro: 10n * U,
+      leverage: 1000,
+      entryPrice: 650_000n,
+      exitPrice: 649_660n,
+    });
     expect(justAbove.exit?.liquidated).toBe(false);
     // raw = 1e10 * -340 / 650000 = -5,230,769.2 -> -5,230,769
     expect(justAbove.exit?.pnlMicro).toBe(-5_230_769n);
   });
 
   it('without an exit price reports no exit', () => {
-    const r = calculatePosition({ market: 'ETH', side: 'short', marginMicro: 100n * U, leverage: 100, entryPrice: 350_000n });
+    const r = calculatePosition({
+      market: 'ETH',
+      side: 'short',
+      marginMicro: 100n * U,
+      leverage: 100,
+      entryPrice: 350_000n,
+    });
     expect(r.bustPrice).toBe(353_331n);
     expect(r.exit).toBeNull();
   });
 
   it('honours a custom config', () => {
     const config = marketConfig('BTC', { bustBuffer: '0' });
-    const r = calculatePosition({ market: 'BTC', side: 'long', marginMicro: 10n * U, leverage: 1000, entryPrice: 650_000n, config });
+    const r = calculatePosition({
+      market: 'BTC',
+      side: 'long',
+      marginMicro: 10n * U,
+      leverage: 1000,
+      entryPrice: 650_000n,
+      config,
+    });
     expect(r.bustPrice).toBe(649_350n);
   });
 });
@@ -59,7 +93,14 @@ describe('pnlScenarios', () => {
   });
 
   it('accepts custom moves and labels fractional percentages', () => {
-    const s = pnlScenarios({ market: 'ETH', side: 'short', marginMicro: 10n * U, leverage: 1000, entryPrice: 350_000n, movesBps: [-25, 250] });
+    const s = pnlScenarios({
+      market: 'ETH',
+      side: 'short',
+      marginMicro: 10n * U,
+      leverage: 1000,
+      entryPrice: 350_000n,
+      movesBps: [-25, 250],
+    });
     expect(s.map((x) => x.label)).toEqual(['-0.25%', '+2.5%', 'bust']);
     expect(s[0].outcome.liquidated).toBe(false);
     expect(s[0].outcome.pnlMicro).toBeGreaterThan(0n);

@@ -64,7 +64,8 @@ export function calculatePosition(input: PositionCalcInput): PositionCalculation
     deadband: deadband(entryPrice, config.deadbandDivisor),
     liquidationDistance: distance,
     liquidationDistancePercent: toDecimalString(mul(distance, rational(100n)), 6),
-    exit: exitPrice === null ? null : outcomeAtExit({ side, marginMicro, leverage, entryPrice, exitPrice, bust, config }),
+    exit:
+      exitPrice === null ? null : outcomeAtExit({ side, marginMicro, leverage, entryPrice, exitPrice, bust, config }),
   };
 }
 

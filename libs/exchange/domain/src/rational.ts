@@ -83,7 +83,9 @@ export function toFixedString(r: Rational, digits: number): string {
   const scale = 10n ** BigInt(digits);
   const scaled = (r.num * scale) / r.den;
   const negative = scaled < 0n;
-  const magnitude = abs(scaled).toString().padStart(digits + 1, '0');
+  const magnitude = abs(scaled)
+    .toString()
+    .padStart(digits + 1, '0');
   const whole = magnitude.slice(0, magnitude.length - digits);
   const frac = magnitude.slice(magnitude.length - digits);
   return `${negative ? '-' : ''}${whole}${digits > 0 ? `.${frac}` : ''}`;

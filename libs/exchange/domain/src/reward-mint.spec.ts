@@ -32,13 +32,18 @@ describe('reward mint', () => {
 
   it('property: the mint rate is non-increasing in H and never above 100', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 0n, max: 10n ** 16n }), fc.bigInt({ min: 0n, max: 10n ** 16n }), fc.bigInt({ min: 0n, max: 10n ** 16n }), (lp, h1, h2) => {
-        const [low, high] = h1 <= h2 ? [h1, h2] : [h2, h1];
-        const a = rewardMintRate(lp, low);
-        const b = rewardMintRate(lp, high);
-        expect(b.num * a.den).toBeLessThanOrEqual(a.num * b.den);
-        expect(a.num).toBeLessThanOrEqual(100n * a.den);
-      }),
+      fc.property(
+        fc.bigInt({ min: 0n, max: 10n ** 16n }),
+        fc.bigInt({ min: 0n, max: 10n ** 16n }),
+        fc.bigInt({ min: 0n, max: 10n ** 16n }),
+        (lp, h1, h2) => {
+          const [low, high] = h1 <= h2 ? [h1, h2] : [h2, h1];
+          const a = rewardMintRate(lp, low);
+          const b = rewardMintRate(lp, high);
+          expect(b.num * a.den).toBeLessThanOrEqual(a.num * b.den);
+          expect(a.num).toBeLessThanOrEqual(100n * a.den);
+        },
+      ),
     );
   });
 

@@ -44,14 +44,36 @@ describe('settle: example table (computed by hand and with Python fractions)', (
     // loss capped at the margin: raw -769.23 USDC, margin 10 USDC
     ['long', BTC_MARKET_CONFIG, 650_000n, 600_000n, 10n * U, 1000, -769_230_769n, -10_000_000n, 0n, -10_000_000n],
     // ETH +10% at 10x: d = 7, move 34993, raw 999.8 USDC, keep ~ 0.897547
-    ['long', ETH_MARKET_CONFIG, 350_000n, 385_000n, 1000n * U, 10, 999_800_000n, 897_367_119n, 17_947_342n, 879_419_777n],
+    [
+      'long',
+      ETH_MARKET_CONFIG,
+      350_000n,
+      385_000n,
+      1000n * U,
+      10,
+      999_800_000n,
+      897_367_119n,
+      17_947_342n,
+      879_419_777n,
+    ],
     // BTC short -10% at 20x: d = 20, X' = 900020, move 99980
     ['short', BTC_MARKET_CONFIG, 1_000_000n, 900_000n, 50n * U, 20, 99_980_000n, 89_811_838n, 1_796_236n, 88_015_602n],
     // ETH short exactly at E - d pays 0; one tick further pays a sliver
     ['short', ETH_MARKET_CONFIG, 350_000n, 349_993n, 100n * U, 100, 0n, 0n, 0n, 0n],
     ['short', ETH_MARKET_CONFIG, 350_000n, 349_992n, 100n * U, 100, 28_571n, 266n, 5n, 261n],
     // doubling at 1000x: keep approaches 90%
-    ['long', BTC_MARKET_CONFIG, 650_000n, 1_300_000n, 10n * U, 1000, 9_999_800_000n, 8_998_115_483n, 179_962_309n, 8_818_153_174n],
+    [
+      'long',
+      BTC_MARKET_CONFIG,
+      650_000n,
+      1_300_000n,
+      10n * U,
+      1000,
+      9_999_800_000n,
+      8_998_115_483n,
+      179_962_309n,
+      8_818_153_174n,
+    ],
   ];
 
   it.each(rows)('%s %#: E=%s X=%s', (side, config, entry, exit, marginMicro, leverage, raw, adjusted, fee, pnl) => {
@@ -64,7 +86,14 @@ describe('settle: example table (computed by hand and with Python fractions)', (
   });
 
   it('reports the breakdown of a win', () => {
-    const r = settle({ side: 'long', entry: 650_000n, exit: 656_500n, marginMicro: 100n * U, leverage: 100, config: BTC_MARKET_CONFIG });
+    const r = settle({
+      side: 'long',
+      entry: 650_000n,
+      exit: 656_500n,
+      marginMicro: 100n * U,
+      leverage: 100,
+      config: BTC_MARKET_CONFIG,
+    });
     expect(r).toMatchObject({
       deadband: 13n,
       exitAfterDeadband: 656_487n,
@@ -79,8 +108,23 @@ describe('settle: example table (computed by hand and with Python fractions)', (
   });
 
   it('reports the breakdown of a loss', () => {
-    const r = settle({ side: 'short', entry: 650_000n, exit: 656_500n, marginMicro: 100n * U, leverage: 50, config: BTC_MARKET_CONFIG });
-    expect(r).toMatchObject({ isWin: false, keep: null, keepRatio: null, feeMicro: 0n, pnlMicro: -50n * U, lossMicro: 50n * U, marginReturnedMicro: 50n * U });
+    const r = settle({
+      side: 'short',
+      entry: 650_000n,
+      exit: 656_500n,
+      marginMicro: 100n * U,
+      leverage: 50,
+      config: BTC_MARKET_CONFIG,
+    });
+    expect(r).toMatchObject({
+      isWin: false,
+      keep: null,
+      keepRatio: null,
+      feeMicro: 0n,
+      pnlMicro: -50n * U,
+      lossMicro: 50n * U,
+      marginReturnedMicro: 50n * U,
+    });
   });
 });
 
@@ -94,69 +138,116 @@ const pm = (config: MarketConfig) => (config.market === 'BTC' ? 814_598n : 483_9
 describe('settle: properties', () => {
   it('matches the closed-form reference', () => {
     fc.assert(
-      fc.property(sideArb, configArb, entryArb, fc.integer({ min: -9_999, max: 50_000 }), marginArb, leverageArb, (side, config, entry, bps, m, l) => {
-        const exit = entry + (entry * BigInt(bps)) / 10_000n;
-        const got = settle({ side, entry, exit, marginMicro: m, leverage: l, config });
-        const want = reference(side, entry, exit, m, BigInt(l), pm(config));
-        expect([got.rawPnlMicro, got.feeMicro, got.pnlMicro]).toEqual([want.raw, want.fee, want.pnl]);
-      }),
+      fc.property(
+        sideArb,
+        configArb,
+        entryArb,
+        fc.integer({ min: -9_999, max: 50_000 }),
+        marginArb,
+        leverageArb,
+        (side, config, entry, bps, m, l) => {
+          const exit = entry + (entry * BigInt(bps)) / 10_000n;
+          const got = settle({ side, entry, exit, marginMicro: m, leverage: l, config });
+          const want = reference(side, entry, exit, m, BigInt(l), pm(config));
+          expect([got.rawPnlMicro, got.feeMicro, got.pnlMicro]).toEqual([want.raw, want.fee, want.pnl]);
+        },
+      ),
       { numRuns: 500 },
     );
   });
 
   it('a win never keeps more than 90% of rawPnl before the fee, and the fee is 2% of it', () => {
     fc.assert(
-      fc.property(sideArb, configArb, entryArb, fc.integer({ min: 1, max: 100_000 }), marginArb, leverageArb, (side, config, entry, bps, m, l) => {
-        const delta = (entry * BigInt(bps)) / 10_000n + 1n;
-        const exit = side === 'long' ? entry + delta : entry - delta;
-        fc.pre(exit > 0n);
-        const r = settle({ side, entry, exit, marginMicro: m, leverage: l, config });
-        fc.pre(r.isWin);
-        expect(r.adjustedMicro * 10n).toBeLessThanOrEqual(r.rawPnlMicro * 9n);
-        expect(r.adjustedMicro).toBeGreaterThanOrEqual(0n);
-        expect(r.feeMicro).toBe((r.adjustedMicro * 2n) / 100n);
-        expect(r.pnlMicro + r.feeMicro + r.haircutMicro).toBe(r.rawPnlMicro);
-      }),
+      fc.property(
+        sideArb,
+        configArb,
+        entryArb,
+        fc.integer({ min: 1, max: 100_000 }),
+        marginArb,
+        leverageArb,
+        (side, config, entry, bps, m, l) => {
+          const delta = (entry * BigInt(bps)) / 10_000n + 1n;
+          const exit = side === 'long' ? entry + delta : entry - delta;
+          fc.pre(exit > 0n);
+          const r = settle({ side, entry, exit, marginMicro: m, leverage: l, config });
+          fc.pre(r.isWin);
+          expect(r.adjustedMicro * 10n).toBeLessThanOrEqual(r.rawPnlMicro * 9n);
+          expect(r.adjustedMicro).toBeGreaterThanOrEqual(0n);
+          expect(r.feeMicro).toBe((r.adjustedMicro * 2n) / 100n);
+          expect(r.pnlMicro + r.feeMicro + r.haircutMicro).toBe(r.rawPnlMicro);
+        },
+      ),
     );
   });
 
   it('a loss never exceeds the margin', () => {
     fc.assert(
-      fc.property(sideArb, configArb, entryArb, fc.bigInt({ min: 0n, max: 4_000_000_000n }), marginArb, leverageArb, (side, config, entry, exit, m, l) => {
-        const r = settle({ side, entry, exit, marginMicro: m, leverage: l, config });
-        expect(r.pnlMicro).toBeGreaterThanOrEqual(-m);
-        expect(r.marginReturnedMicro).toBeGreaterThanOrEqual(0n);
-        if (!r.isWin) expect(r.lossMicro).toBe(-r.pnlMicro);
-      }),
+      fc.property(
+        sideArb,
+        configArb,
+        entryArb,
+        fc.bigInt({ min: 0n, max: 4_000_000_000n }),
+        marginArb,
+        leverageArb,
+        (side, config, entry, exit, m, l) => {
+          const r = settle({ side, entry, exit, marginMicro: m, leverage: l, config });
+          expect(r.pnlMicro).toBeGreaterThanOrEqual(-m);
+          expect(r.marginReturnedMicro).toBeGreaterThanOrEqual(0n);
+          if (!r.isWin) expect(r.lossMicro).toBe(-r.pnlMicro);
+        },
+      ),
     );
   });
 
   it('a long from E to X and a short from E to 2E - X settle identically', () => {
     fc.assert(
-      fc.property(configArb, entryArb, fc.integer({ min: -9_999, max: 9_999 }), fc.integer({ min: -30, max: 30 }), marginArb, leverageArb, (config, entry, bps, ticks, m, l) => {
-        const exit = entry + (entry * BigInt(bps)) / 10_000n + BigInt(ticks);
-        const mirrored = 2n * entry - exit;
-        fc.pre(exit >= 0n && mirrored >= 0n);
-        const long = settle({ side: 'long', entry, exit, marginMicro: m, leverage: l, config });
-        const short = settle({ side: 'short', entry, exit: mirrored, marginMicro: m, leverage: l, config });
-        expect(short.pnlMicro).toBe(long.pnlMicro);
-        expect(short.move).toBe(long.move);
-      }),
+      fc.property(
+        configArb,
+        entryArb,
+        fc.integer({ min: -9_999, max: 9_999 }),
+        fc.integer({ min: -30, max: 30 }),
+        marginArb,
+        leverageArb,
+        (config, entry, bps, ticks, m, l) => {
+          const exit = entry + (entry * BigInt(bps)) / 10_000n + BigInt(ticks);
+          const mirrored = 2n * entry - exit;
+          fc.pre(exit >= 0n && mirrored >= 0n);
+          const long = settle({ side: 'long', entry, exit, marginMicro: m, leverage: l, config });
+          const short = settle({ side: 'short', entry, exit: mirrored, marginMicro: m, leverage: l, config });
+          expect(short.pnlMicro).toBe(long.pnlMicro);
+          expect(short.move).toBe(long.move);
+        },
+      ),
     );
   });
 
   it('an exit within the deadband in the position’s favour pays exactly zero', () => {
     fc.assert(
-      fc.property(sideArb, configArb, fc.bigInt({ min: 50_000n, max: 2_000_000_000n }), fc.double({ min: 0, max: 1, noNaN: true }), marginArb, leverageArb, (side, config, entry, t, m, l) => {
-        const d = entry / 50_000n;
-        const offset = 1n + BigInt(Math.floor(t * Number(d - 1n))); // in 1..d
-        const exit = side === 'long' ? entry + offset : entry - offset;
-        const r = settle({ side, entry, exit, marginMicro: m, leverage: l, config });
-        expect(r.exitAfterDeadband).toBe(entry);
-        expect(r.pnlMicro).toBe(0n);
-        const past = settle({ side, entry, exit: side === 'long' ? entry + d + 1n : entry - d - 1n, marginMicro: m, leverage: l, config });
-        expect(past.move).toBe(1n);
-      }),
+      fc.property(
+        sideArb,
+        configArb,
+        fc.bigInt({ min: 50_000n, max: 2_000_000_000n }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        marginArb,
+        leverageArb,
+        (side, config, entry, t, m, l) => {
+          const d = entry / 50_000n;
+          const offset = 1n + BigInt(Math.floor(t * Number(d - 1n))); // in 1..d
+          const exit = side === 'long' ? entry + offset : entry - offset;
+          const r = settle({ side, entry, exit, marginMicro: m, leverage: l, config });
+          expect(r.exitAfterDeadband).toBe(entry);
+          expect(r.pnlMicro).toBe(0n);
+          const past = settle({
+            side,
+            entry,
+            exit: side === 'long' ? entry + d + 1n : entry - d - 1n,
+            marginMicro: m,
+            leverage: l,
+            config,
+          });
+          expect(past.move).toBe(1n);
+        },
+      ),
     );
   });
 });

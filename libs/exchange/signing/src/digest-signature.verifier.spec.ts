@@ -1,10 +1,16 @@
 import fc from 'fast-check';
 import { type Hex, keccak256, recoverAddress, toHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { DigestSignatureVerifier, type KeyRecovery, nativeKeyRecovery, WASM_KEY_RECOVERY } from './digest-signature.verifier';
+import {
+  DigestSignatureVerifier,
+  type KeyRecovery,
+  nativeKeyRecovery,
+  WASM_KEY_RECOVERY,
+} from './digest-signature.verifier';
 
 const digestOf = (seed: number) => keccak256(toHex(`digest-${seed}`));
-const flip = (hex: Hex, at: number): Hex => `0x${hex.slice(2, 2 + at)}${hex[2 + at] === '0' ? '1' : '0'}${hex.slice(3 + at)}` as Hex;
+const flip = (hex: Hex, at: number): Hex =>
+  `0x${hex.slice(2, 2 + at)}${hex[2 + at] === '0' ? '1' : '0'}${hex.slice(3 + at)}` as Hex;
 
 /** v of the other recovery bit (27 <-> 28, 0 <-> 1). */
 const otherRecoveryBit = (signature: Hex) => {
@@ -16,7 +22,10 @@ it('recovers keys natively on this platform (the executor images are Linux x64)'
   expect(nativeKeyRecovery()).not.toBeNull();
 });
 
-const BACKENDS: [string, KeyRecovery][] = [['native libsecp256k1', nativeKeyRecovery()!], ['libsecp256k1 in WebAssembly', WASM_KEY_RECOVERY]];
+const BACKENDS: [string, KeyRecovery][] = [
+  ['native libsecp256k1', nativeKeyRecovery()!],
+  ['libsecp256k1 in WebAssembly', WASM_KEY_RECOVERY],
+];
 
 describe.each(BACKENDS)('DigestSignatureVerifier with %s', (_name, recovery) => {
   const keys = Array.from({ length: 3 }, () => privateKeyToAccount(generatePrivateKey()));
@@ -24,16 +33,29 @@ describe.each(BACKENDS)('DigestSignatureVerifier with %s', (_name, recovery) => 
   it('agrees with ecrecover on signatures of known and new keys, valid or tampered', async () => {
     const verifier = new DigestSignatureVerifier(recovery);
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 }), fc.nat(1_000_000), fc.constantFrom('none', 'digest', 'r', 's', 'v'), async (signerIx, claimedIx, seed, tamper) => {
-        const digest = digestOf(seed);
-        const signature = await keys[signerIx]!.sign({ hash: digest });
-        const checked = tamper === 'digest' ? flip(digest, 10) : digest;
-        const otherV = otherRecoveryBit(signature);
-        const sent = tamper === 'r' ? flip(signature, 20) : tamper === 's' ? flip(signature, 90) : tamper === 'v' ? (`${signature.slice(0, -2)}${otherV}` as Hex) : signature;
-        const claimed = keys[claimedIx]!.address;
-        const recovered = await recoverAddress({ hash: checked, signature: sent }).catch(() => null);
-        expect(verifier.verify(checked, sent, claimed)).toBe(recovered?.toLowerCase() === claimed.toLowerCase());
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 2 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.nat(1_000_000),
+        fc.constantFrom('none', 'digest', 'r', 's', 'v'),
+        async (signerIx, claimedIx, seed, tamper) => {
+          const digest = digestOf(seed);
+          const signature = await keys[signerIx]!.sign({ hash: digest });
+          const checked = tamper === 'digest' ? flip(digest, 10) : digest;
+          const otherV = otherRecoveryBit(signature);
+          const sent =
+            tamper === 'r'
+              ? flip(signature, 20)
+              : tamper === 's'
+                ? flip(signature, 90)
+                : tamper === 'v'
+                  ? (`${signature.slice(0, -2)}${otherV}` as Hex)
+                  : signature;
+          const claimed = keys[claimedIx]!.address;
+          const recovered = await recoverAddress({ hash: checked, signature: sent }).catch(() => null);
+          expect(verifier.verify(checked, sent, claimed)).toBe(recovered?.toLowerCase() === claimed.toLowerCase());
+        },
+      ),
       { numRuns: 120 },
     );
   });
@@ -85,26 +107,42 @@ const highS = (signature: Hex, order: string): Hex => {
 
 describe('both key recoveries', () => {
   it('agree with ecrecover on every signature: valid, tampered, high s, or r or s out of range', async () => {
-    const [native, wasm] = [new DigestSignatureVerifier(nativeKeyRecovery()!), new DigestSignatureVerifier(WASM_KEY_RECOVERY)];
+    const [native, wasm] = [
+      new DigestSignatureVerifier(nativeKeyRecovery()!),
+      new DigestSignatureVerifier(WASM_KEY_RECOVERY),
+    ];
     const key = privateKeyToAccount(generatePrivateKey());
     const order = 'fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141';
     await fc.assert(
-      fc.asyncProperty(fc.nat(1_000_000), fc.constantFrom('none', 'r', 's', 'v', 'r-order', 's-order', 'zero', 'high-s'), async (seed, tamper) => {
-        const digest = digestOf(seed);
-        const signature = await key.sign({ hash: digest });
-        const sent =
-          tamper === 'r' ? flip(signature, 20)
-          : tamper === 's' ? flip(signature, 90)
-          : tamper === 'v' ? (`${signature.slice(0, -2)}${otherRecoveryBit(signature)}` as Hex)
-          : tamper === 'r-order' ? (`0x${order}${signature.slice(66)}` as Hex)
-          : tamper === 's-order' ? (`${signature.slice(0, 66)}${order}${signature.slice(-2)}` as Hex)
-          : tamper === 'zero' ? (`0x${'00'.repeat(64)}${signature.slice(-2)}` as Hex)
-          : tamper === 'high-s' ? highS(signature, order)
-          : signature;
-        const expected = (await recoverAddress({ hash: digest, signature: sent }).catch(() => null))?.toLowerCase() === key.address.toLowerCase();
-        expect(native.verify(digest, sent, key.address)).toBe(expected);
-        expect(wasm.verify(digest, sent, key.address)).toBe(expected);
-      }),
+      fc.asyncProperty(
+        fc.nat(1_000_000),
+        fc.constantFrom('none', 'r', 's', 'v', 'r-order', 's-order', 'zero', 'high-s'),
+        async (seed, tamper) => {
+          const digest = digestOf(seed);
+          const signature = await key.sign({ hash: digest });
+          const sent =
+            tamper === 'r'
+              ? flip(signature, 20)
+              : tamper === 's'
+                ? flip(signature, 90)
+                : tamper === 'v'
+                  ? (`${signature.slice(0, -2)}${otherRecoveryBit(signature)}` as Hex)
+                  : tamper === 'r-order'
+                    ? (`0x${order}${signature.slice(66)}` as Hex)
+                    : tamper === 's-order'
+                      ? (`${signature.slice(0, 66)}${order}${signature.slice(-2)}` as Hex)
+                      : tamper === 'zero'
+                        ? (`0x${'00'.repeat(64)}${signature.slice(-2)}` as Hex)
+                        : tamper === 'high-s'
+                          ? highS(signature, order)
+                          : signature;
+          const expected =
+            (await recoverAddress({ hash: digest, signature: sent }).catch(() => null))?.toLowerCase() ===
+            key.address.toLowerCase();
+          expect(native.verify(digest, sent, key.address)).toBe(expected);
+          expect(wasm.verify(digest, sent, key.address)).toBe(expected);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -28,7 +28,9 @@ function loadNative(): KeyRecovery | null {
   }
 }
 
-type WasmSecp256k1 = { recover(digest: Uint8Array, signature64: Uint8Array, recovery: 0 | 1, compressed: boolean): Uint8Array | null };
+type WasmSecp256k1 = {
+  recover(digest: Uint8Array, signature64: Uint8Array, recovery: 0 | 1, compressed: boolean): Uint8Array | null;
+};
 let wasm: WasmSecp256k1 | undefined;
 
 /**
@@ -55,7 +57,9 @@ function hexToBytes(hex: string): Uint8Array {
 
 /** The Ethereum address (lowercase 0x + 40 hex) of an uncompressed public key: the last 20 bytes of keccak256(x || y). */
 function addressOf(uncompressed: Uint8Array): string {
-  return `0x${Buffer.from(keccak_256(uncompressed.subarray(1))).subarray(12).toString('hex')}`;
+  return `0x${Buffer.from(keccak_256(uncompressed.subarray(1)))
+    .subarray(12)
+    .toString('hex')}`;
 }
 
 /**

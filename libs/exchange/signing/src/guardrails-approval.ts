@@ -17,11 +17,17 @@ function usdcToMicro(value: string): bigint {
 }
 
 /** The exact message the owner signs for these guardrails: 0 = no limit, "*" = every market. */
-export function approvalFromGuardrails(wallet: string, sessionKey: string, guardrails: GuardrailsInput, expiresAt: bigint): SessionKeyApproval {
+export function approvalFromGuardrails(
+  wallet: string,
+  sessionKey: string,
+  guardrails: GuardrailsInput,
+  expiresAt: bigint,
+): SessionKeyApproval {
   return {
     wallet: getAddress(wallet) as Hex,
     sessionKey: getAddress(sessionKey) as Hex,
-    maxMarginPerTradeMicro: guardrails.maxMarginPerTradeUsd === null ? 0n : usdcToMicro(guardrails.maxMarginPerTradeUsd),
+    maxMarginPerTradeMicro:
+      guardrails.maxMarginPerTradeUsd === null ? 0n : usdcToMicro(guardrails.maxMarginPerTradeUsd),
     maxLeverage: guardrails.maxLeverage ?? 0,
     maxDailyNotionalMicro: guardrails.maxDailyNotionalUsd === null ? 0n : usdcToMicro(guardrails.maxDailyNotionalUsd),
     maxOpenPositions: guardrails.maxOpenPositions ?? 0,

@@ -56,12 +56,25 @@ function structHash(intent: IntentMessage): Uint8Array {
   switch (intent.kind) {
     case 'open': {
       const m = intent.message;
-      words.push(word(m.wallet, 20), text(m.market), text(m.side), uint(m.marginMicro, 256), uint(BigInt(m.leverage), 32), uint(m.nonce, 256), uint(m.expiresAt, 64));
+      words.push(
+        word(m.wallet, 20),
+        text(m.market),
+        text(m.side),
+        uint(m.marginMicro, 256),
+        uint(BigInt(m.leverage), 32),
+        uint(m.nonce, 256),
+        uint(m.expiresAt, 64),
+      );
       break;
     }
     case 'close': {
       const m = intent.message;
-      words.push(word(m.wallet, 20), keccak_256(Buffer.concat(m.positionIds.map((id) => uint(id, 256)))), uint(m.nonce, 256), uint(m.expiresAt, 64));
+      words.push(
+        word(m.wallet, 20),
+        keccak_256(Buffer.concat(m.positionIds.map((id) => uint(id, 256)))),
+        uint(m.nonce, 256),
+        uint(m.expiresAt, 64),
+      );
       break;
     }
     case 'cancel': {

@@ -8,7 +8,15 @@ const wallet = privateKeyToAccount(owner).address;
 
 const open: IntentMessage = {
   kind: 'open',
-  message: { wallet, market: 'BTC', side: 'long', marginMicro: 25_000_000n, leverage: 500, nonce: 1n, expiresAt: 1_900_000_000n },
+  message: {
+    wallet,
+    market: 'BTC',
+    side: 'long',
+    marginMicro: 25_000_000n,
+    leverage: 500,
+    nonce: 1n,
+    expiresAt: 1_900_000_000n,
+  },
 };
 
 describe('intent signing', () => {

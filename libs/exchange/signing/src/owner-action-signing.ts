@@ -63,7 +63,12 @@ export type OwnerActionMessage =
   | { kind: 'unstake'; message: StakeRequest }
   | { kind: 'claim_rewards'; message: ClaimStakingRewardsRequest };
 
-export const OWNER_ACTION_PRIMARY_TYPE = { withdraw: 'Withdraw', stake: 'Stake', unstake: 'Unstake', claim_rewards: 'ClaimStakingRewards' } as const;
+export const OWNER_ACTION_PRIMARY_TYPE = {
+  withdraw: 'Withdraw',
+  stake: 'Stake',
+  unstake: 'Unstake',
+  claim_rewards: 'ClaimStakingRewards',
+} as const;
 
 /** The typed data the wallet owner signs (for eth_signTypedData_v4). */
 export function ownerActionTypedData(action: OwnerActionMessage, chainId?: number) {
@@ -80,7 +85,11 @@ export function ownerActionId(action: OwnerActionMessage, chainId?: number): Hex
   return hashTypedData(ownerActionTypedData(action, chainId));
 }
 
-export async function signOwnerAction(action: OwnerActionMessage, ownerPrivateKey: Hex, chainId?: number): Promise<Hex> {
+export async function signOwnerAction(
+  action: OwnerActionMessage,
+  ownerPrivateKey: Hex,
+  chainId?: number,
+): Promise<Hex> {
   return privateKeyToAccount(ownerPrivateKey).signTypedData(ownerActionTypedData(action, chainId));
 }
 
@@ -106,11 +115,14 @@ export function newOwnerAction(
   };
   if (kind === 'claim_rewards') return { kind, message: base };
   const amountMicro = options.amountMicro ?? 0n;
-  if (kind === 'withdraw') return { kind, message: { ...base, to: (options.to ?? wallet).toLowerCase() as Hex, amountMicro } };
+  if (kind === 'withdraw')
+    return { kind, message: { ...base, to: (options.to ?? wallet).toLowerCase() as Hex, amountMicro } };
   return { kind, message: { ...base, amountMicro } };
 }
 
 /** The action's message with its integers as decimal strings (JSON and the queue payload). */
 export function ownerActionMessageStrings(action: OwnerActionMessage): Record<string, string> {
-  return Object.fromEntries(Object.entries(action.message).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : String(v)]));
+  return Object.fromEntries(
+    Object.entries(action.message).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : String(v)]),
+  );
 }

@@ -12,7 +12,12 @@ export const DEFAULT_CHAIN_ID = 42161;
 export const VERIFYING_CONTRACT: Hex = '0x0000000000000000000000000000000000009e59';
 
 export function exchangeDomain(chainId: number = DEFAULT_CHAIN_ID) {
-  return { name: EXCHANGE_DOMAIN_NAME, version: EXCHANGE_DOMAIN_VERSION, chainId, verifyingContract: VERIFYING_CONTRACT } as const;
+  return {
+    name: EXCHANGE_DOMAIN_NAME,
+    version: EXCHANGE_DOMAIN_VERSION,
+    chainId,
+    verifyingContract: VERIFYING_CONTRACT,
+  } as const;
 }
 
 export const SESSION_KEY_APPROVAL_TYPES = {
@@ -114,7 +119,11 @@ export const EXPIRY_SLACK_SECONDS = 300;
  * for more than the hour intents live, beyond the tolerated clock skew).
  * @param expiresAt the signed expiry (unix seconds, decimal string) @param enqueuedAt when it was submitted (ms)
  */
-export function signedExpiryProblem(expiresAt: string, enqueuedAt: number, now: Date): 'expired' | 'too_far' | undefined {
+export function signedExpiryProblem(
+  expiresAt: string,
+  enqueuedAt: number,
+  now: Date,
+): 'expired' | 'too_far' | undefined {
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const expires = Number(expiresAt);
   if (expires <= nowSeconds || now.getTime() - enqueuedAt > INTENT_TTL_SECONDS * 1000) return 'expired';

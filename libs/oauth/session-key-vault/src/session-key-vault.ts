@@ -24,7 +24,13 @@ export class SessionKeyVault {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.currentId)!, iv);
     const data = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', this.currentId, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+    return [
+      'v1',
+      this.currentId,
+      iv.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+      data.toString('base64url'),
+    ].join('.');
   }
 
   decrypt(ciphertext: string): string {
@@ -42,7 +48,10 @@ function deriveKey(material: string): Buffer {
   if (/^[0-9a-f]{64}$/i.test(material)) return Buffer.from(material, 'hex');
   const b64 = Buffer.from(material, 'base64');
   if (b64.length === 32 && /^[A-Za-z0-9+/_-]+=*$/.test(material)) return b64;
-  if (material.length < 32) throw new Error('SESSION_KEY_ENCRYPTION_KEY must be 32 bytes (hex/base64) or a passphrase of at least 32 characters');
+  if (material.length < 32)
+    throw new Error(
+      'SESSION_KEY_ENCRYPTION_KEY must be 32 bytes (hex/base64) or a passphrase of at least 32 characters',
+    );
   return createHash('sha256').update(material).digest();
 }
 

@@ -15,7 +15,12 @@ function errorBody(style: EdgeErrorStyle, code: string, message: string): string
  * A small reverse proxy that mirrors the Kubernetes Ingress on one local port: it forwards each request
  * to the app that owns its path (see PUBLIC_ROUTES) and answers 404 for anything else.
  */
-export function startEdgeProxy(resolve: Resolve, port: number, host = '127.0.0.1', style: EdgeErrorStyle = 'tool-envelope'): Promise<Server> {
+export function startEdgeProxy(
+  resolve: Resolve,
+  port: number,
+  host = '127.0.0.1',
+  style: EdgeErrorStyle = 'tool-envelope',
+): Promise<Server> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   const server = http.createServer((req, res) => forward(req, res, resolve, agent, style));
   server.keepAliveTimeout = 65_000;
@@ -45,7 +50,13 @@ export function alertsResolver(targets: Record<string, string>): Resolve {
   };
 }
 
-function forward(req: IncomingMessage, res: ServerResponse, resolve: Resolve, agent: http.Agent, style: EdgeErrorStyle): void {
+function forward(
+  req: IncomingMessage,
+  res: ServerResponse,
+  resolve: Resolve,
+  agent: http.Agent,
+  style: EdgeErrorStyle,
+): void {
   const url = new URL(req.url ?? '/', 'http://edge');
   const target = resolve(url.pathname);
   if (!target) {
@@ -54,7 +65,12 @@ function forward(req: IncomingMessage, res: ServerResponse, resolve: Resolve, ag
     return;
   }
   const origin = new URL(target);
-  const headers = { ...req.headers, 'x-forwarded-host': req.headers.host ?? '', 'x-forwarded-proto': 'http', 'x-forwarded-for': req.socket.remoteAddress ?? '' };
+  const headers = {
+    ...req.headers,
+    'x-forwarded-host': req.headers.host ?? '',
+    'x-forwarded-proto': 'http',
+    'x-forwarded-for': req.socket.remoteAddress ?? '',
+  };
   const upstream = http.request(
     { host: origin.hostname, port: origin.port, method: req.method, path: req.url, headers, agent },
     (upRes) => {

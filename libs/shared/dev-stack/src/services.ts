@@ -57,7 +57,8 @@ export async function ensurePostgres(url: string, log: (line: string) => void): 
       return {
         name: 'PostgreSQL',
         stop: async () => {
-          for (const version of versions) spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'stop'], { stdio: 'ignore' });
+          for (const version of versions)
+            spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'stop'], { stdio: 'ignore' });
         },
       };
     }
@@ -67,9 +68,9 @@ export async function ensurePostgres(url: string, log: (line: string) => void): 
       '  Install and start it, for example:\n' +
       '    Debian/Ubuntu: sudo apt-get install -y postgresql && sudo pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start\n' +
       '    macOS (Homebrew): brew install postgresql@16 && brew services start postgresql@16\n' +
-      '  The stack connects as the user in DATABASE_URL (default postgres, no password, over TCP 127.0.0.1:5432). Debian\'s\n' +
+      "  The stack connects as the user in DATABASE_URL (default postgres, no password, over TCP 127.0.0.1:5432). Debian's\n" +
       '  package asks TCP clients for a password: either give postgres one (sudo -u postgres psql -c "ALTER USER postgres\n' +
-      '  PASSWORD \'secret\'") and set DATABASE_URL=postgres://postgres:secret@127.0.0.1:5432/paper (and\n' +
+      "  PASSWORD 'secret'\") and set DATABASE_URL=postgres://postgres:secret@127.0.0.1:5432/paper (and\n" +
       '  TEST_DATABASE_ADMIN_URL=postgres://postgres:secret@127.0.0.1:5432/postgres for the tests), or allow local\n' +
       '  connections without one ("host all all 127.0.0.1/32 trust" in pg_hba.conf) on a development machine.\n' +
       '  Any server works when DATABASE_URL names a user that may create databases.',
@@ -96,8 +97,20 @@ export async function ensureRedis(url: string, log: (line: string) => void): Pro
   if (await isReachable(hostname, redisPort)) return undefined;
   if (LOCAL_HOSTS.has(hostname) && hasCommand('redis-server')) {
     log('starting Redis (redis-server, no persistence)');
-    execFileSync('redis-server', ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', String(redisPort), '--save', '', '--appendonly', 'no']);
-    if (await waitReachable(hostname, redisPort, 10000)) return { name: 'Redis', stop: () => shutdownRedis('127.0.0.1', redisPort) };
+    execFileSync('redis-server', [
+      '--daemonize',
+      'yes',
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(redisPort),
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ]);
+    if (await waitReachable(hostname, redisPort, 10000))
+      return { name: 'Redis', stop: () => shutdownRedis('127.0.0.1', redisPort) };
   }
   throw new MissingServiceError(
     `Redis is not reachable at ${hostname}:${redisPort} and could not be started.\n` +

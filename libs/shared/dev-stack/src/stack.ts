@@ -86,7 +86,8 @@ async function waitReady(url: string, child: ChildProcess, timeoutMs: number): P
 export async function startStack(options: StackOptions): Promise<RunningStack> {
   const names = options.apps ?? STACK_APPS.map((a) => a.name);
   const ports: Record<string, number> = {};
-  for (const app of STACK_APPS) ports[app.name] = options.randomAppPorts ? await freePort() : app.defaultPort + (options.appPortOffset ?? 0);
+  for (const app of STACK_APPS)
+    ports[app.name] = options.randomAppPorts ? await freePort() : app.defaultPort + (options.appPortOffset ?? 0);
   const appUrls = Object.fromEntries(Object.entries(ports).map(([n, p]) => [n, `http://127.0.0.1:${p}`]));
   const basePort = options.basePort || (await freePort());
   const alertsPort = options.alertsPort || (await freePort());
@@ -116,13 +117,20 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const main =
       options.mode === 'dist'
         ? [path.join(options.distDir ?? path.join(options.root, 'dist', 'stack'), 'apps', app, 'src', 'main.js')]
-        : ['--enable-source-maps', '-r', path.join(options.root, 'tools', 'dev', 'register.cjs'), path.join(options.root, 'apps', app, 'src', 'main.ts')];
+        : [
+            '--enable-source-maps',
+            '-r',
+            path.join(options.root, 'tools', 'dev', 'register.cjs'),
+            path.join(options.root, 'apps', app, 'src', 'main.ts'),
+          ];
     const child = spawn(process.execPath, [...SERVICE_NODE_OPTIONS, ...main], {
       cwd: options.root,
       env: { ...process.env, ...sharedEnv, PORT: String(ports[name]) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const sink = options.logDir ? fs.createWriteStream(path.join(options.logDir, `${name}.log`), { flags: 'a' }) : undefined;
+    const sink = options.logDir
+      ? fs.createWriteStream(path.join(options.logDir, `${name}.log`), { flags: 'a' })
+      : undefined;
     const buffer = buffers.get(name) ?? [];
     buffers.set(name, buffer);
     const onData = (chunk: Buffer) => {

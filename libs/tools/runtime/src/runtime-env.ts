@@ -9,20 +9,30 @@ import type { ToolsRuntimeOptions } from './runtime-options';
  * mcp-server for MCP) so both transports are configured alike.
  */
 export const toolsRuntimeEnvShape = {
-  OAUTH_INTERNAL_URL: env.baseUrl('http://127.0.0.1:3003').describe("oauth-server's internal URL; its JWKS verifies access tokens."),
+  OAUTH_INTERNAL_URL: env
+    .baseUrl('http://127.0.0.1:3003')
+    .describe("oauth-server's internal URL; its JWKS verifies access tokens."),
   OAUTH_JWKS_URL: z.url().optional().describe('JWKS URL of the token issuer (default: OAUTH_INTERNAL_URL/jwks).'),
   SESSION_KEY_ENCRYPTION_KEY: z
     .string()
     .min(32)
     .default(DEV_SESSION_KEY_ENCRYPTION_KEY)
     .describe('Decrypts session-key private keys written by oauth-server (same value as there).'),
-  SESSION_KEY_ENCRYPTION_KEYS_OLD: env.list().describe('Earlier session-key encryption keys, comma-separated, still accepted for decryption.'),
+  SESSION_KEY_ENCRYPTION_KEYS_OLD: env
+    .list()
+    .describe('Earlier session-key encryption keys, comma-separated, still accepted for decryption.'),
   QUOTE_TTL_SECONDS: env.positiveInt(180).describe('Validity of a preview_trade quote (seconds).'),
-  INTENT_WAIT_MS: env.positiveInt(10000).describe('How long a trading tool waits for the executor before reporting the intent as pending (ms).'),
+  INTENT_WAIT_MS: env
+    .positiveInt(10000)
+    .describe('How long a trading tool waits for the executor before reporting the intent as pending (ms).'),
   PRICE_MAX_AGE_MS: env.positiveInt(15000).describe('A live price older than this (ms) refuses previews and opens.'),
-  RATE_LIMIT_PUBLIC_PER_SECOND: env.positiveInt(20).describe('Requests per second per client IP without a token (REST tool calls; every POST /mcp).'),
+  RATE_LIMIT_PUBLIC_PER_SECOND: env
+    .positiveInt(20)
+    .describe('Requests per second per client IP without a token (REST tool calls; every POST /mcp).'),
   RATE_LIMIT_PUBLIC_BURST: env.positiveInt(40).describe('Burst of requests per client IP without a token.'),
-  RATE_LIMIT_ME_PER_SECOND: env.positiveInt(20).describe('Requests per second per connected wallet and client (both transports share the bucket).'),
+  RATE_LIMIT_ME_PER_SECOND: env
+    .positiveInt(20)
+    .describe('Requests per second per connected wallet and client (both transports share the bucket).'),
   RATE_LIMIT_ME_BURST: env.positiveInt(40).describe('Burst of requests per connected wallet and client.'),
 };
 
@@ -32,17 +42,22 @@ export function refuseDevSessionKeyInProduction(
   ctx: z.RefinementCtx,
 ): void {
   if (config.NODE_ENV === 'production' && config.SESSION_KEY_ENCRYPTION_KEY === DEV_SESSION_KEY_ENCRYPTION_KEY) {
-    ctx.addIssue({ code: 'custom', path: ['SESSION_KEY_ENCRYPTION_KEY'], message: 'set a real key in production (the development default is refused)' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['SESSION_KEY_ENCRYPTION_KEY'],
+      message: 'set a real key in production (the development default is refused)',
+    });
   }
 }
 
 /** What the tool runtime reads from its hosting app's validated environment. */
-export type ToolsRuntimeEnv = z.output<z.ZodObject<typeof toolsRuntimeEnvShape>> & UpstreamConfig & {
-  PUBLIC_BASE_URL: string;
-  REDIS_URL: string;
-  REDIS_PREFIX: string;
-  DATABASE_URL: string;
-};
+export type ToolsRuntimeEnv = z.output<z.ZodObject<typeof toolsRuntimeEnvShape>> &
+  UpstreamConfig & {
+    PUBLIC_BASE_URL: string;
+    REDIS_URL: string;
+    REDIS_PREFIX: string;
+    DATABASE_URL: string;
+  };
 
 /** The runtime's options from the hosting app's environment; each transport names the token audiences it accepts. */
 export function toolsRuntimeOptions(config: ToolsRuntimeEnv, tokenAudiences: string[]): ToolsRuntimeOptions {

@@ -97,7 +97,15 @@ export class ToolsRuntimeModule {
         ...HANDLERS,
         { provide: TOOL_HANDLERS, useFactory: (...handlers: unknown[]) => handlers, inject: HANDLERS },
       ],
-      exports: [TOOLS_RUNTIME_OPTIONS, ToolExecutor, ToolResultCache, RateLimiter, AccessTokenVerifier, CandleSource, PriceReader],
+      exports: [
+        TOOLS_RUNTIME_OPTIONS,
+        ToolExecutor,
+        ToolResultCache,
+        RateLimiter,
+        AccessTokenVerifier,
+        CandleSource,
+        PriceReader,
+      ],
     };
   }
 }

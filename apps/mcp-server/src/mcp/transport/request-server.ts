@@ -1,7 +1,15 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, type CallToolRequest, type CallToolResult, ErrorCode, type JSONRPCMessage, type JSONRPCRequest, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  type CallToolRequest,
+  type CallToolResult,
+  ErrorCode,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 
 type ToolCallHandler = (request: CallToolRequest) => Promise<CallToolResult>;
@@ -49,7 +57,8 @@ export class RequestServer extends Server {
     if (typeof dispatch !== 'function' || !sdk) return;
     transport.onmessage = (message: JSONRPCMessage, extra) => {
       if (!('method' in message && 'id' in message)) sdk(message, extra);
-      else if (message.method === 'tools/call' && this.toolCall) void this.callTool(transport, message as JSONRPCRequest);
+      else if (message.method === 'tools/call' && this.toolCall)
+        void this.callTool(transport, message as JSONRPCRequest);
       else dispatch.call(this, message as JSONRPCRequest, extra);
     };
   }
@@ -75,7 +84,11 @@ export class RequestServer extends Server {
 
   setToolCallHandler(handler: ToolCallHandler): void {
     this.toolCall = handler;
-    const install = Protocol.prototype.setRequestHandler as (this: Server, schema: typeof TOOLS_CALL, handler: (request: unknown) => Promise<CallToolResult>) => void;
+    const install = Protocol.prototype.setRequestHandler as (
+      this: Server,
+      schema: typeof TOOLS_CALL,
+      handler: (request: unknown) => Promise<CallToolResult>,
+    ) => void;
     install.call(this, TOOLS_CALL, (request) => handler(parseToolCall(request)));
   }
 }
@@ -93,7 +106,8 @@ function parseToolCall(request: unknown): CallToolRequest {
     if (plain) return request as CallToolRequest;
   }
   const parsed = CallToolRequestSchema.safeParse(request);
-  if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call request: ${parsed.error.message}`);
+  if (!parsed.success)
+    throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call request: ${parsed.error.message}`);
   return parsed.data;
 }
 

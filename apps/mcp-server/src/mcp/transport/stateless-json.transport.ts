@@ -1,7 +1,13 @@
 import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, type JSONRPCMessage, JSONRPCMessageSchema, type RequestId, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  type RequestId,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { storedJson } from './serialised-results';
 
@@ -75,7 +81,8 @@ export class StatelessJsonTransport implements Transport {
       return;
     }
     // A request id repeated within a batch is answered once (as the SDK's transport does).
-    for (const message of checked) if ('method' in message && 'id' in message && !this.awaited.includes(message.id)) this.awaited.push(message.id);
+    for (const message of checked)
+      if ('method' in message && 'id' in message && !this.awaited.includes(message.id)) this.awaited.push(message.id);
     if (this.awaited.length === 0) {
       for (const message of checked) this.onmessage?.(message);
       this.res.writeHead(202).end();
@@ -92,7 +99,10 @@ export class StatelessJsonTransport implements Transport {
    */
   private answer(): void {
     const responses = this.awaited.map((id) => this.answers.get(id)!);
-    const pieces = responses.length === 1 ? responses[0]!.pieces : ['[', ...responses.flatMap((r, i) => (i === 0 ? r.pieces : [',', ...r.pieces])), ']'];
+    const pieces =
+      responses.length === 1
+        ? responses[0]!.pieces
+        : ['[', ...responses.flatMap((r, i) => (i === 0 ? r.pieces : [',', ...r.pieces])), ']'];
     const bytes = responses.reduce((sum, r) => sum + r.bytes, responses.length === 1 ? 0 : responses.length + 1);
     this.res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': bytes });
     if (pieces.length === 1) {
@@ -106,27 +116,36 @@ export class StatelessJsonTransport implements Transport {
     this.done();
   }
 
-
-
   private done(): void {
     this.answered = true;
     this.onanswered?.();
   }
-
 }
 
 /** The messages of a valid POST, or why it is refused. */
 function checkPost(headers: IncomingHttpHeaders, body: unknown): JSONRPCMessage[] | Refusal {
   const accept = headers.accept ?? '';
   if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
-    return { status: 406, code: TRANSPORT_ERROR, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' };
+    return {
+      status: 406,
+      code: TRANSPORT_ERROR,
+      message: 'Not Acceptable: Client must accept both application/json and text/event-stream',
+    };
   }
   if (!isJsonContentType(headers['content-type'])) {
-    return { status: 415, code: TRANSPORT_ERROR, message: 'Unsupported Media Type: Content-Type must be application/json' };
+    return {
+      status: 415,
+      code: TRANSPORT_ERROR,
+      message: 'Unsupported Media Type: Content-Type must be application/json',
+    };
   }
   const raw = Array.isArray(body) ? body : [body];
   if (raw.length > MAX_BATCH_SIZE) {
-    return { status: 400, code: ErrorCode.InvalidRequest, message: `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages` };
+    return {
+      status: 400,
+      code: ErrorCode.InvalidRequest,
+      message: `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`,
+    };
   }
   const messages: JSONRPCMessage[] = [];
   for (const item of raw) {
@@ -135,12 +154,17 @@ function checkPost(headers: IncomingHttpHeaders, body: unknown): JSONRPCMessage[
       continue;
     }
     const parsed = JSONRPCMessageSchema.safeParse(item);
-    if (!parsed.success) return { status: 400, code: ErrorCode.ParseError, message: 'Parse error: Invalid JSON-RPC message' };
+    if (!parsed.success)
+      return { status: 400, code: ErrorCode.ParseError, message: 'Parse error: Invalid JSON-RPC message' };
     messages.push(parsed.data);
   }
   const initializing = messages.some((m) => 'method' in m && m.method === 'initialize');
   if (initializing && messages.length > 1) {
-    return { status: 400, code: ErrorCode.InvalidRequest, message: 'Invalid Request: Only one initialization request is allowed' };
+    return {
+      status: 400,
+      code: ErrorCode.InvalidRequest,
+      message: 'Invalid Request: Only one initialization request is allowed',
+    };
   }
   const version = headers['mcp-protocol-version'];
   if (!initializing && typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
@@ -187,7 +211,10 @@ function serialiseResponse(message: JSONRPCMessage): Serialised {
     return { pieces: [text], bytes: Buffer.byteLength(text) };
   }
   const tail = `,"jsonrpc":"2.0","id":${JSON.stringify(message.id)}}`;
-  return { pieces: [RESULT_OPENING, stored.json, tail], bytes: RESULT_OPENING.length + stored.json.length + Buffer.byteLength(tail) };
+  return {
+    pieces: [RESULT_OPENING, stored.json, tail],
+    bytes: RESULT_OPENING.length + stored.json.length + Buffer.byteLength(tail),
+  };
 }
 
 function writeRefusal(res: ServerResponse, refusal: Refusal): void {

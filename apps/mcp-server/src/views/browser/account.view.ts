@@ -1,7 +1,23 @@
 /// <reference lib="dom" />
 import type { App } from '@modelcontextprotocol/ext-apps';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, dataOf, fact, failureText, h, percent, price, shortAddress, show, signedUsd, tellModel, time, tone, usd, type View } from './view-kit';
+import {
+  callTool,
+  dataOf,
+  fact,
+  failureText,
+  h,
+  percent,
+  price,
+  shortAddress,
+  show,
+  signedUsd,
+  tellModel,
+  time,
+  tone,
+  usd,
+  type View,
+} from './view-kit';
 
 interface Position {
   positionId: string;
@@ -31,7 +47,14 @@ interface Account {
 }
 
 interface Closed {
-  results: { positionId: string; status: string; exitPrice: number | null; pnlUsd: number | null; feeUsd: number | null; reason: string | null }[];
+  results: {
+    positionId: string;
+    status: string;
+    exitPrice: number | null;
+    pnlUsd: number | null;
+    feeUsd: number | null;
+    reason: string | null;
+  }[];
 }
 
 /** How often the open positions are read again while the view is visible (public results are cached 5 s). */
@@ -75,7 +98,10 @@ export function accountView(app: App, root: HTMLElement): View {
             ? 'Submitted; the close is not confirmed yet.'
             : (r.reason ?? 'Already closed.');
       notes.set(position.positionId, { text, tone: tone(r.pnlUsd ?? 0) });
-      void tellModel(app, `The user closed position ${position.positionId} (${position.side} ${position.market} ${position.leverage}x) from the account view: ${text}`);
+      void tellModel(
+        app,
+        `The user closed position ${position.positionId} (${position.side} ${position.market} ${position.leverage}x) from the account view: ${text}`,
+      );
     } catch (error) {
       notes.set(position.positionId, { text: failureText(error), tone: 'loss' });
     }
@@ -91,7 +117,12 @@ export function accountView(app: App, root: HTMLElement): View {
     const closedHere = [...notes.keys()].filter((id) => !a.positions.some((p) => p.positionId === id));
     show(
       root,
-      h('header', { class: 'title-row' }, h('h1', {}, `Account ${shortAddress(a.wallet)}`), updatedAt ? h('span', { class: 'muted small' }, `Updated ${time(updatedAt)}`) : null),
+      h(
+        'header',
+        { class: 'title-row' },
+        h('h1', {}, `Account ${shortAddress(a.wallet)}`),
+        updatedAt ? h('span', { class: 'muted small' }, `Updated ${time(updatedAt)}`) : null,
+      ),
       a.exists ? null : h('p', { class: 'muted' }, 'This wallet has not used the exchange yet.'),
       h(
         'dl',
@@ -103,9 +134,15 @@ export function accountView(app: App, root: HTMLElement): View {
         fact('Unrealized PnL', h('span', { class: tone(a.unrealizedPnlUsd) }, signedUsd(a.unrealizedPnlUsd))),
       ),
       h('h2', {}, a.positions.length ? `Open positions (${a.positions.length})` : 'No open positions'),
-      ...a.positions.map((p) => positionCard(p, canClose, closing.has(p.positionId), notes.get(p.positionId), () => void close(p))),
-      ...closedHere.map((id) => h('p', { class: `result ${notes.get(id)!.tone}`, role: 'status' }, `Position ${id}: ${notes.get(id)!.text}`)),
-      a.pendingIntents.length ? h('p', { class: 'muted' }, `${a.pendingIntents.length} intent(s) pending execution.`) : null,
+      ...a.positions.map((p) =>
+        positionCard(p, canClose, closing.has(p.positionId), notes.get(p.positionId), () => void close(p)),
+      ),
+      ...closedHere.map((id) =>
+        h('p', { class: `result ${notes.get(id)!.tone}`, role: 'status' }, `Position ${id}: ${notes.get(id)!.text}`),
+      ),
+      a.pendingIntents.length
+        ? h('p', { class: 'muted' }, `${a.pendingIntents.length} intent(s) pending execution.`)
+        : null,
     );
   }
 
@@ -128,7 +165,13 @@ export function accountView(app: App, root: HTMLElement): View {
   };
 }
 
-function positionCard(p: Position, canClose: boolean, busy: boolean, note: { text: string; tone: string } | undefined, onClose: () => void): HTMLElement {
+function positionCard(
+  p: Position,
+  canClose: boolean,
+  busy: boolean,
+  note: { text: string; tone: string } | undefined,
+  onClose: () => void,
+): HTMLElement {
   const risk = Math.max(0, Math.min(100, 100 - p.liquidationDistancePercent * 10));
   return h(
     'article',
@@ -136,8 +179,18 @@ function positionCard(p: Position, canClose: boolean, busy: boolean, note: { tex
     h(
       'header',
       { class: 'title-row' },
-      h('h3', {}, h('span', { class: `side ${p.side}` }, p.side === 'long' ? 'Long' : 'Short'), ` ${p.market} ${p.leverage}x`, h('span', { class: 'muted small' }, ` #${p.positionId}`)),
-      h('strong', { class: `pnl ${tone(p.estimatedPnlUsd)}` }, `${signedUsd(p.estimatedPnlUsd)} (${percent(p.estimatedPnlPercent, true)})`),
+      h(
+        'h3',
+        {},
+        h('span', { class: `side ${p.side}` }, p.side === 'long' ? 'Long' : 'Short'),
+        ` ${p.market} ${p.leverage}x`,
+        h('span', { class: 'muted small' }, ` #${p.positionId}`),
+      ),
+      h(
+        'strong',
+        { class: `pnl ${tone(p.estimatedPnlUsd)}` },
+        `${signedUsd(p.estimatedPnlUsd)} (${percent(p.estimatedPnlPercent, true)})`,
+      ),
     ),
     h(
       'dl',
@@ -149,8 +202,25 @@ function positionCard(p: Position, canClose: boolean, busy: boolean, note: { tex
       fact('Bust price', price(p.bustPrice, p.market), 'warn'),
       fact('To liquidation', percent(p.liquidationDistancePercent)),
     ),
-    h('div', { class: 'meter', role: 'meter', 'aria-label': 'Liquidation risk', 'aria-valuemin': 0, 'aria-valuemax': 100, 'aria-valuenow': Math.round(risk) }, h('span', { style: `width:${risk}%` })),
+    h(
+      'div',
+      {
+        class: 'meter',
+        role: 'meter',
+        'aria-label': 'Liquidation risk',
+        'aria-valuemin': 0,
+        'aria-valuemax': 100,
+        'aria-valuenow': Math.round(risk),
+      },
+      h('span', { style: `width:${risk}%` }),
+    ),
     note ? h('p', { class: `result ${note.tone}`, role: 'status' }, note.text) : null,
-    canClose ? h('div', { class: 'actions' }, h('button', { type: 'button', disabled: busy, onclick: onClose }, `Close ${p.market} ${p.side}`)) : null,
+    canClose
+      ? h(
+          'div',
+          { class: 'actions' },
+          h('button', { type: 'button', disabled: busy, onclick: onClose }, `Close ${p.market} ${p.side}`),
+        )
+      : null,
   );
 }

@@ -1,7 +1,21 @@
 /// <reference lib="dom" />
 import type { App } from '@modelcontextprotocol/ext-apps';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { callTool, compactUsd, dataOf, fact, failureText, h, percent, price, show, svg, time, tone, type View } from './view-kit';
+import {
+  callTool,
+  compactUsd,
+  dataOf,
+  fact,
+  failureText,
+  h,
+  percent,
+  price,
+  show,
+  svg,
+  time,
+  tone,
+  type View,
+} from './view-kit';
 
 interface Candle {
   time: number;
@@ -16,7 +30,17 @@ interface Chart {
   market: string;
   interval: string;
   candles: Candle[];
-  stats: { open: number; close: number; high: number; low: number; change: number; changePercent: number; volume: number; from: number; to: number };
+  stats: {
+    open: number;
+    close: number;
+    high: number;
+    low: number;
+    change: number;
+    changePercent: number;
+    volume: number;
+    from: number;
+    to: number;
+  };
 }
 
 /** The intervals offered by the switch (get_price_chart accepts more; these cover minutes to weeks). */
@@ -38,7 +62,11 @@ export function priceChartView(app: App, root: HTMLElement): View {
     status = `Loading ${interval}…`;
     draw();
     try {
-      chart = await callTool<Chart>(app, 'get_price_chart', { market: chart.market, interval, count: count ?? chart.candles.length });
+      chart = await callTool<Chart>(app, 'get_price_chart', {
+        market: chart.market,
+        interval,
+        count: count ?? chart.candles.length,
+      });
       status = '';
       hovered = undefined;
     } catch (error) {
@@ -58,17 +86,35 @@ export function priceChartView(app: App, root: HTMLElement): View {
         'header',
         { class: 'title-row' },
         h('h1', {}, `${market} perpetual · ${chart.interval}`),
-        h('span', { class: `change ${tone(stats.change)}` }, `${price(stats.close, market)} ${percent(stats.changePercent, true)}`),
+        h(
+          'span',
+          { class: `change ${tone(stats.change)}` },
+          `${price(stats.close, market)} ${percent(stats.changePercent, true)}`,
+        ),
       ),
       h(
         'div',
         { class: 'segmented', role: 'group', 'aria-label': 'Interval' },
         ...INTERVALS.map((interval) =>
-          h('button', { type: 'button', 'aria-pressed': interval === chart!.interval ? 'true' : 'false', onclick: () => void load(interval) }, interval),
+          h(
+            'button',
+            {
+              type: 'button',
+              'aria-pressed': interval === chart!.interval ? 'true' : 'false',
+              onclick: () => void load(interval),
+            },
+            interval,
+          ),
         ),
       ),
-      h('p', { class: 'readout', role: 'status' }, shown ? readout(shown, market) : status || 'Point at a candle to read its values.'),
-      candles.length ? plot(candles, market, width, hovered, (index) => ((hovered = index), draw())) : h('p', { class: 'muted' }, 'The venue has no candles for this range.'),
+      h(
+        'p',
+        { class: 'readout', role: 'status' },
+        shown ? readout(shown, market) : status || 'Point at a candle to read its values.',
+      ),
+      candles.length
+        ? plot(candles, market, width, hovered, (index) => ((hovered = index), draw()))
+        : h('p', { class: 'muted' }, 'The venue has no candles for this range.'),
       h(
         'dl',
         { class: 'facts' },
@@ -76,7 +122,14 @@ export function priceChartView(app: App, root: HTMLElement): View {
         fact('High', price(stats.high, market)),
         fact('Low', price(stats.low, market)),
         fact('Close', price(stats.close, market)),
-        fact('Change', h('span', { class: tone(stats.change) }, `${stats.change >= 0 ? '+' : ''}${stats.change.toLocaleString('en-US')} (${percent(stats.changePercent, true)})`)),
+        fact(
+          'Change',
+          h(
+            'span',
+            { class: tone(stats.change) },
+            `${stats.change >= 0 ? '+' : ''}${stats.change.toLocaleString('en-US')} (${percent(stats.changePercent, true)})`,
+          ),
+        ),
         fact('Volume', compactUsd(stats.volume)),
         fact('Range', `${time(stats.from, true)} – ${time(stats.to, true)}`),
       ),
@@ -105,7 +158,13 @@ function readout(candle: Candle, market: string): string {
 }
 
 /** The SVG chart: candles over volume bars, a price axis, a crosshair on the hovered candle. */
-function plot(candles: Candle[], market: string, width: number, hovered: number | undefined, hover: (index: number | undefined) => void): SVGElement {
+function plot(
+  candles: Candle[],
+  market: string,
+  width: number,
+  hovered: number | undefined,
+  hover: (index: number | undefined) => void,
+): SVGElement {
   const plotWidth = width - AXIS_WIDTH;
   const high = Math.max(...candles.map((c) => c.high));
   const low = Math.min(...candles.map((c) => c.low));
@@ -157,11 +216,30 @@ function plot(candles: Candle[], market: string, width: number, hovered: number 
         'g',
         { class: `candle ${direction}` },
         svg('line', { x1: x, x2: x, y1: y(c.high), y2: y(c.low) }),
-        svg('rect', { x: x - body / 2, y: y(Math.max(c.open, c.close)), width: body, height: Math.max(1, Math.abs(y(c.open) - y(c.close))) }),
-        svg('rect', { class: 'volume', x: x - body / 2, y: PRICE_HEIGHT + VOLUME_HEIGHT - volume, width: body, height: volume }),
+        svg('rect', {
+          x: x - body / 2,
+          y: y(Math.max(c.open, c.close)),
+          width: body,
+          height: Math.max(1, Math.abs(y(c.open) - y(c.close))),
+        }),
+        svg('rect', {
+          class: 'volume',
+          x: x - body / 2,
+          y: PRICE_HEIGHT + VOLUME_HEIGHT - volume,
+          width: body,
+          height: volume,
+        }),
       );
     }),
-    hovered === undefined ? null : svg('line', { class: 'crosshair', x1: hovered * step + step / 2, x2: hovered * step + step / 2, y1: 0, y2: PRICE_HEIGHT + VOLUME_HEIGHT }),
+    hovered === undefined
+      ? null
+      : svg('line', {
+          class: 'crosshair',
+          x1: hovered * step + step / 2,
+          x2: hovered * step + step / 2,
+          y1: 0,
+          y2: PRICE_HEIGHT + VOLUME_HEIGHT,
+        }),
     svg('text', { class: 'axis', x: 0, y: height - 4 }, time(candles[0]!.time, true)),
     svg('text', { class: 'axis', x: plotWidth, y: height - 4, 'text-anchor': 'end' }, time(candles.at(-1)!.time, true)),
   );

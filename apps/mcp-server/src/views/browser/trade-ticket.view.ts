@@ -1,7 +1,22 @@
 /// <reference lib="dom" />
 import type { App } from '@modelcontextprotocol/ext-apps';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ToolRefusal, callTool, dataOf, fact, failureText, h, percent, price, show, signedUsd, tellModel, tone, usd, type View } from './view-kit';
+import {
+  ToolRefusal,
+  callTool,
+  dataOf,
+  fact,
+  failureText,
+  h,
+  percent,
+  price,
+  show,
+  signedUsd,
+  tellModel,
+  tone,
+  usd,
+  type View,
+} from './view-kit';
 
 interface Quote {
   quoteId: string;
@@ -31,7 +46,13 @@ interface Quote {
 interface Fill {
   status: 'filled' | 'pending';
   intentId: string;
-  position: { positionId: string; entryPrice: number; bustPrice: number; liquidationDistancePercent: number; notionalUsd: number } | null;
+  position: {
+    positionId: string;
+    entryPrice: number;
+    bustPrice: number;
+    liquidationDistancePercent: number;
+    notionalUsd: number;
+  } | null;
 }
 
 type State =
@@ -125,7 +146,12 @@ export function tradeTicketView(app: App, root: HTMLElement): View {
       h(
         'header',
         { class: 'title-row' },
-        h('h1', {}, h('span', { class: `side ${q.side}` }, q.side === 'long' ? 'Long' : 'Short'), ` ${q.market} ${q.leverage}x`),
+        h(
+          'h1',
+          {},
+          h('span', { class: `side ${q.side}` }, q.side === 'long' ? 'Long' : 'Short'),
+          ` ${q.market} ${q.leverage}x`,
+        ),
         countdown(state, secondsLeft()),
       ),
       h(
@@ -144,7 +170,17 @@ export function tradeTicketView(app: App, root: HTMLElement): View {
         'table',
         { class: 'table' },
         h('caption', {}, 'If the price moves'),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Move'), h('th', { scope: 'col' }, 'Exit'), h('th', { scope: 'col' }, 'PnL'))),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            h('th', { scope: 'col' }, 'Move'),
+            h('th', { scope: 'col' }, 'Exit'),
+            h('th', { scope: 'col' }, 'PnL'),
+          ),
+        ),
         h(
           'tbody',
           {},
@@ -154,7 +190,11 @@ export function tradeTicketView(app: App, root: HTMLElement): View {
               {},
               h('th', { scope: 'row' }, s.label),
               h('td', {}, price(s.exitPrice, q.market)),
-              h('td', { class: tone(s.pnlUsd) }, s.liquidated ? `${signedUsd(s.pnlUsd)} (liquidated)` : signedUsd(s.pnlUsd)),
+              h(
+                'td',
+                { class: tone(s.pnlUsd) },
+                s.liquidated ? `${signedUsd(s.pnlUsd)} (liquidated)` : signedUsd(s.pnlUsd),
+              ),
             ),
           ),
         ),
@@ -183,7 +223,15 @@ function countdown(state: State, seconds: number): HTMLElement {
   if (state.kind === 'cancelled') return h('span', { class: 'badge' }, 'Cancelled');
   if (state.kind === 'busy') return h('span', { class: 'badge' }, 'Working…');
   const text = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
-  return h('span', { class: `badge ${seconds <= 30 ? 'warn' : ''}`.trim(), role: 'timer', 'aria-label': `Quote valid for ${seconds} seconds` }, `Quote valid ${text}`);
+  return h(
+    'span',
+    {
+      class: `badge ${seconds <= 30 ? 'warn' : ''}`.trim(),
+      role: 'timer',
+      'aria-label': `Quote valid for ${seconds} seconds`,
+    },
+    `Quote valid ${text}`,
+  );
 }
 
 function guardrails(q: Quote): HTMLElement {
@@ -200,7 +248,9 @@ function guardrails(q: Quote): HTMLElement {
     'section',
     { class: 'note', 'aria-label': 'Guardrails' },
     h('h2', {}, 'Guardrails that apply'),
-    limits.length ? h('ul', {}, ...limits.map((limit) => h('li', {}, limit))) : h('p', {}, 'The owner set no limits for this connection.'),
+    limits.length
+      ? h('ul', {}, ...limits.map((limit) => h('li', {}, limit)))
+      : h('p', {}, 'The owner set no limits for this connection.'),
   );
 }
 
@@ -214,12 +264,20 @@ function outcome(state: State, q: Quote): HTMLElement | null {
             { class: 'result gain', role: 'status' },
             `Position ${p.positionId} opened: ${q.side} ${q.market} ${usd(p.notionalUsd)} at ${price(p.entryPrice, q.market)}, bust price ${price(p.bustPrice, q.market)} (${percent(p.liquidationDistancePercent)} away).`,
           )
-        : h('p', { class: 'result', role: 'status' }, `Submitted. The fill is not confirmed yet (intent ${state.fill.intentId}); it may still execute, so do not submit it again.`);
+        : h(
+            'p',
+            { class: 'result', role: 'status' },
+            `Submitted. The fill is not confirmed yet (intent ${state.fill.intentId}); it may still execute, so do not submit it again.`,
+          );
     }
     case 'cancelled':
       return h('p', { class: 'result', role: 'status' }, 'Cancelled. No position was opened.');
     case 'expired':
-      return h('p', { class: 'result loss', role: 'status' }, `${state.reason} Prices move: get a new quote to see the current terms, then confirm again.`);
+      return h(
+        'p',
+        { class: 'result loss', role: 'status' },
+        `${state.reason} Prices move: get a new quote to see the current terms, then confirm again.`,
+      );
     case 'failed':
       return h('p', { class: 'result loss', role: 'alert' }, state.message);
     case 'busy':
@@ -229,16 +287,28 @@ function outcome(state: State, q: Quote): HTMLElement | null {
   }
 }
 
-function actions(state: State, on: { confirm: () => void; cancel: () => void; previewAgain: () => void }): HTMLElement | null {
+function actions(
+  state: State,
+  on: { confirm: () => void; cancel: () => void; previewAgain: () => void },
+): HTMLElement | null {
   if (state.kind === 'filled' || state.kind === 'cancelled') return null;
   const busy = state.kind === 'busy';
   if (state.kind === 'expired') {
-    return h('div', { class: 'actions' }, h('button', { type: 'button', class: 'primary', onclick: on.previewAgain }, 'Preview again'), h('button', { type: 'button', onclick: on.cancel }, 'Cancel'));
+    return h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'button', class: 'primary', onclick: on.previewAgain }, 'Preview again'),
+      h('button', { type: 'button', onclick: on.cancel }, 'Cancel'),
+    );
   }
   return h(
     'div',
     { class: 'actions' },
-    h('button', { type: 'button', class: 'primary', disabled: busy || state.kind === 'failed', onclick: on.confirm }, 'Confirm'),
+    h(
+      'button',
+      { type: 'button', class: 'primary', disabled: busy || state.kind === 'failed', onclick: on.confirm },
+      'Confirm',
+    ),
     h('button', { type: 'button', disabled: busy, onclick: on.cancel }, 'Cancel'),
   );
 }

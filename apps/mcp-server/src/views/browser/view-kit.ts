@@ -10,7 +10,11 @@ type Child = Node | string | number | null | undefined | false;
 type Attributes = Record<string, string | number | boolean | null | undefined | EventListener>;
 
 /** An element with attributes (`on*` attributes are listeners) and children. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   setAttributes(element, attributes);
   append(element, children);
@@ -30,7 +34,8 @@ export function svg(tag: string, attributes: Attributes = {}, ...children: Child
 function setAttributes(element: Element, attributes: Attributes): void {
   for (const [name, value] of Object.entries(attributes)) {
     if (typeof value === 'function') element.addEventListener(name.slice(2), value);
-    else if (value !== null && value !== undefined && value !== false) element.setAttribute(name, value === true ? '' : String(value));
+    else if (value !== null && value !== undefined && value !== false)
+      element.setAttribute(name, value === true ? '' : String(value));
   }
 }
 
@@ -47,7 +52,12 @@ export function show(root: HTMLElement, ...children: Child[]): void {
   append(root, children);
 }
 
-const usdFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const usdFormat = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
 const compactFormat = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
 
 /** `$1,234.56`. */

@@ -1,11 +1,24 @@
-import { type TestStack, WORKSPACE_ROOT, startTestStack, startWebhookReceiver, type WebhookReceiver } from '@paper/dev-stack';
+import {
+  type TestStack,
+  WORKSPACE_ROOT,
+  startTestStack,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '@paper/dev-stack';
 import { auditLedger } from '@paper/exchange-data';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import { NO_RATE_LIMITS, type Trader, connectTrader, redisOptions, venueControl, waitForPrices } from '../../tools/tool-test-kit';
+import {
+  NO_RATE_LIMITS,
+  type Trader,
+  connectTrader,
+  redisOptions,
+  venueControl,
+  waitForPrices,
+} from '../../tools/tool-test-kit';
 import { type TestIssuer, startTestIssuer } from '../../tools/token-issuer';
 import { type PgFaultProxy, startPgFaultProxy } from './pg-fault-proxy';
 import { type PrivateRedis, startPrivateRedis } from './private-redis';
@@ -14,7 +27,16 @@ import { type PrivateRedis, startPrivateRedis } from './private-redis';
 /** The apps' logs of the last fault run (one file per app), to read when an experiment fails. */
 export const FAULT_LOG_DIR = path.join(WORKSPACE_ROOT, 'tmp', 'fault-logs');
 
-export const FAULT_APPS = ['venue-sim', 'oauth-server', 'trading-executor', 'tools-gateway', 'mcp-server', 'alerts-api', 'alerts-poller', 'alerts-dispatcher'] as const;
+export const FAULT_APPS = [
+  'venue-sim',
+  'oauth-server',
+  'trading-executor',
+  'tools-gateway',
+  'mcp-server',
+  'alerts-api',
+  'alerts-poller',
+  'alerts-dispatcher',
+] as const;
 
 /**
  * An isolated world to break: the built apps on their own database (reached through a fault proxy) and
@@ -50,7 +72,12 @@ export interface FaultLabOptions {
 
 export async function startFaultLab(options: FaultLabOptions = {}): Promise<FaultLab> {
   fs.rmSync(FAULT_LOG_DIR, { recursive: true, force: true });
-  const [redis, proxy, issuer, receiver] = await Promise.all([startPrivateRedis(), startPgFaultProxy(), startTestIssuer(), startWebhookReceiver()]);
+  const [redis, proxy, issuer, receiver] = await Promise.all([
+    startPrivateRedis(),
+    startPgFaultProxy(),
+    startTestIssuer(),
+    startWebhookReceiver(),
+  ]);
   const queues = new Map<string, Queue>();
   const clients: Redis[] = [];
   let admin: Client | undefined;
@@ -88,7 +115,8 @@ export async function startFaultLab(options: FaultLabOptions = {}): Promise<Faul
     await admin.connect();
     const db = admin;
     const traders: Trader[] = [];
-    for (let i = 0; i < (options.traders ?? 8); i += 1) traders.push(await connectTrader(running, issuer, { guardrails: { requireConfirmation: false } }));
+    for (let i = 0; i < (options.traders ?? 8); i += 1)
+      traders.push(await connectTrader(running, issuer, { guardrails: { requireConfirmation: false } }));
     return {
       stack: running,
       redis,
@@ -108,7 +136,10 @@ export async function startFaultLab(options: FaultLabOptions = {}): Promise<Faul
       queue: (name) => {
         let q = queues.get(name);
         if (!q) {
-          q = new Queue(name, { connection: { ...redisOptions(redis.url), maxRetriesPerRequest: null }, prefix: `${running.redisPrefix}:bull` });
+          q = new Queue(name, {
+            connection: { ...redisOptions(redis.url), maxRetriesPerRequest: null },
+            prefix: `${running.redisPrefix}:bull`,
+          });
           q.on('error', () => undefined);
           queues.set(name, q);
         }

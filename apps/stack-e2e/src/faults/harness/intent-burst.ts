@@ -33,7 +33,11 @@ export interface BurstOptions {
  * Sends open_position calls from the lab's traders (round robin, both markets, 10 USDC at 1000x (the minimum notional)) while
  * `during` injects a fault, and records every answer.
  */
-export async function intentBurst(lab: FaultLab, during: () => Promise<void>, options: BurstOptions = {}): Promise<Burst> {
+export async function intentBurst(
+  lab: FaultLab,
+  during: () => Promise<void>,
+  options: BurstOptions = {},
+): Promise<Burst> {
   const calls: BurstCall[] = [];
   let n = 0;
   let faultDone = false;
@@ -116,7 +120,10 @@ export async function judgeBurst(lab: FaultLab, burst: Burst, timeoutMs = 60_000
   const deadline = Date.now() + timeoutMs;
   let rows: { id: string; status: string; reason: string | null }[] = [];
   for (;;) {
-    rows = await lab.sql<{ id: string; status: string; reason: string | null }>(`SELECT id, status, reason FROM exchange.intents WHERE id = ANY($1)`, [ids]);
+    rows = await lab.sql<{ id: string; status: string; reason: string | null }>(
+      `SELECT id, status, reason FROM exchange.intents WHERE id = ANY($1)`,
+      [ids],
+    );
     const settled = rows.filter((r) => DEFINITE.has(r.status)).length;
     if (settled === ids.length || Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 250));
@@ -138,7 +145,9 @@ export async function judgeBurst(lab: FaultLab, burst: Burst, timeoutMs = 60_000
     [ids],
   );
   const perIntent = new Map(positions.map((p) => [p.intent, Number(p.n)]));
-  const duplicated = ids.filter((id) => (perIntent.get(id) ?? 0) > 1 || (executed.includes(id) && perIntent.get(id) !== 1));
+  const duplicated = ids.filter(
+    (id) => (perIntent.get(id) ?? 0) > 1 || (executed.includes(id) && perIntent.get(id) !== 1),
+  );
   const answers: Record<string, number> = {};
   for (const c of burst.calls) {
     const key = `${c.status} ${c.outcome ?? c.code ?? c.error ?? ''}`.trim();
@@ -152,7 +161,9 @@ export async function judgeBurst(lab: FaultLab, burst: Burst, timeoutMs = 60_000
     lost,
     failedForGood: rows.filter((r) => r.status === 'refused' && r.reason === 'execution_failed').map((r) => r.id),
     duplicated,
-    serverErrors: burst.calls.filter((c) => c.status === 0 || (c.status >= 500 && c.status !== 502 && c.status !== 503)),
+    serverErrors: burst.calls.filter(
+      (c) => c.status === 0 || (c.status >= 500 && c.status !== 502 && c.status !== 503),
+    ),
     withoutRetryAfter: burst.calls.filter((c) => (c.status === 502 || c.status === 503) && !c.retryAfter).length,
     ledger: await lab.auditLedger(),
   };

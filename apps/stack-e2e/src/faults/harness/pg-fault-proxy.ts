@@ -16,7 +16,9 @@ export interface PgFaultProxy {
   close(): Promise<void>;
 }
 
-export async function startPgFaultProxy(target: { host: string; port: number } = { host: '127.0.0.1', port: 5432 }): Promise<PgFaultProxy> {
+export async function startPgFaultProxy(
+  target: { host: string; port: number } = { host: '127.0.0.1', port: 5432 },
+): Promise<PgFaultProxy> {
   const pairs = new Set<[net.Socket, net.Socket]>();
   let refusing = false;
   const server = net.createServer((client) => {

@@ -28,16 +28,28 @@ function probes(lab: FaultLab): Probe[] {
       method: 'POST',
       path: '/mcp',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_leaderboard', arguments: {} } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_leaderboard', arguments: {} },
+      }),
     },
     {
       app: 'oauth-server',
       method: 'POST',
       path: '/token',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'grant_type=authorization_code&code=probe&client_id=probe&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&code_verifier=' + 'a'.repeat(43),
+      body:
+        'grant_type=authorization_code&code=probe&client_id=probe&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&code_verifier=' +
+        'a'.repeat(43),
     },
-    { app: 'alerts-api', method: 'GET', path: '/api/me', headers: { authorization: 'Bearer probe-token-that-is-not-an-account' } },
+    {
+      app: 'alerts-api',
+      method: 'GET',
+      path: '/api/me',
+      headers: { authorization: 'Bearer probe-token-that-is-not-an-account' },
+    },
   ];
 }
 
@@ -49,7 +61,12 @@ export async function probeApps(lab: FaultLab): Promise<ProbeAnswer[]> {
     let status = 0;
     let retryAfter: string | null = null;
     try {
-      const res = await fetch(`${lab.stack.appUrls[p.app]}${p.path}`, { method: p.method, headers: p.headers, body: p.body, signal: AbortSignal.timeout(15_000) });
+      const res = await fetch(`${lab.stack.appUrls[p.app]}${p.path}`, {
+        method: p.method,
+        headers: p.headers,
+        body: p.body,
+        signal: AbortSignal.timeout(15_000),
+      });
       await res.text();
       status = res.status;
       retryAfter = res.headers.get('retry-after');
@@ -63,5 +80,10 @@ export async function probeApps(lab: FaultLab): Promise<ProbeAnswer[]> {
 
 /** Probe answers that break the rules: a 5xx other than 502/503, no answer, or a 502/503 without Retry-After. */
 export function badProbeAnswers(answers: ProbeAnswer[]): ProbeAnswer[] {
-  return answers.filter((a) => a.status === 0 || (a.status >= 500 && a.status !== 502 && a.status !== 503) || ((a.status === 502 || a.status === 503) && !a.retryAfter));
+  return answers.filter(
+    (a) =>
+      a.status === 0 ||
+      (a.status >= 500 && a.status !== 502 && a.status !== 503) ||
+      ((a.status === 502 || a.status === 503) && !a.retryAfter),
+  );
 }

@@ -27,14 +27,22 @@ export async function scheduleRuns(lab: FaultLab): Promise<Record<string, number
  * Waits until every schedule has completed a run after `since` (ms); resolves to the seconds each took,
  * or rejects naming the schedules still silent at the deadline.
  */
-export async function schedulesResumed(lab: FaultLab, since: number, timeoutMs = 60_000, names: readonly string[] = STACK_SCHEDULES): Promise<Record<string, number>> {
+export async function schedulesResumed(
+  lab: FaultLab,
+  since: number,
+  timeoutMs = 60_000,
+  names: readonly string[] = STACK_SCHEDULES,
+): Promise<Record<string, number>> {
   const deadline = since + timeoutMs;
   let runs: Record<string, number> = {};
   for (;;) {
     runs = await scheduleRuns(lab).catch(() => ({}));
     const silent = names.filter((n) => !((runs[n] ?? 0) > since));
     if (silent.length === 0) return Object.fromEntries(names.map((n) => [n, (runs[n]! - since) / 1000]));
-    if (Date.now() > deadline) throw new Error(`schedules silent ${Math.round((Date.now() - since) / 1000)} s after the fault: ${silent.join(', ')}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `schedules silent ${Math.round((Date.now() - since) / 1000)} s after the fault: ${silent.join(', ')}`,
+      );
     await new Promise((r) => setTimeout(r, 500));
   }
 }

@@ -44,7 +44,10 @@ export interface BatchMarket extends MarketState {
 }
 
 /** A position opened by the batch, inserted set-based before its ledger lines (which reference its id). */
-export interface NewPosition extends Pick<PositionRow, 'wallet' | 'market' | 'side' | 'marginMicro' | 'leverage' | 'notionalMicro' | 'entryPrice' | 'bustPrice'> {
+export interface NewPosition extends Pick<
+  PositionRow,
+  'wallet' | 'market' | 'side' | 'marginMicro' | 'leverage' | 'notionalMicro' | 'entryPrice' | 'bustPrice'
+> {
   intentId: string;
   marginQueuedMicro: bigint;
   ledger: Omit<LedgerTx, 'ref'>;
@@ -93,5 +96,12 @@ export function emptyDelta(): AccountDelta {
 }
 
 export function batchAccount(row: LockedAccount): BatchAccount {
-  return { freeMicro: row.freeMicro, queuedMicro: row.queuedMicro, delta: emptyDelta(), volumeMicro: 0n, openPositions: 0, dailyNotionalMicro: 0n };
+  return {
+    freeMicro: row.freeMicro,
+    queuedMicro: row.queuedMicro,
+    delta: emptyDelta(),
+    volumeMicro: 0n,
+    openPositions: 0,
+    dailyNotionalMicro: 0n,
+  };
 }

@@ -17,7 +17,11 @@ import type { BatchState, NewPosition, QueueOp } from './batch-state';
  * (one update), the pool, every intent's result (one update), then open interest (one update per market)
  * and the events.
  */
-export async function writeBatch(sql: Sql, state: BatchState, resultBase: Map<string, Pick<IntentResult, 'kind' | 'wallet'>>): Promise<void> {
+export async function writeBatch(
+  sql: Sql,
+  state: BatchState,
+  resultBase: Map<string, Pick<IntentResult, 'kind' | 'wallet'>>,
+): Promise<void> {
   const opened = await insertPositions(sql, state.newPositions);
   const ledger: LedgerTx[] = [...state.ledger];
   for (const p of state.newPositions) {
@@ -38,7 +42,11 @@ export async function writeBatch(sql: Sql, state: BatchState, resultBase: Map<st
     }
   }
   await applyAccountDeltas(sql, deltas, true, volumes);
-  if (state.pool) await savePool(sql, state.pool, { feesCollectedMicro: state.feesCollectedMicro, paperMintedMicro: state.paperMintedMicro });
+  if (state.pool)
+    await savePool(sql, state.pool, {
+      feesCollectedMicro: state.feesCollectedMicro,
+      paperMintedMicro: state.paperMintedMicro,
+    });
   const results = [...state.results.values()];
   await recordResults(sql, results);
   // Open interest and the event log are shared by every batch: their row and lock are taken last, so
@@ -46,11 +54,10 @@ export async function writeBatch(sql: Sql, state: BatchState, resultBase: Map<st
   for (const market of [...state.markets.keys()].sort() as Market[]) {
     const m = state.markets.get(market)!;
     if (m.longDeltaMicro === 0n && m.shortDeltaMicro === 0n) continue;
-    await sql(`UPDATE exchange.markets SET long_oi_micro = long_oi_micro + $2, short_oi_micro = short_oi_micro + $3 WHERE market = $1`, [
-      market,
-      m.longDeltaMicro,
-      m.shortDeltaMicro,
-    ]);
+    await sql(
+      `UPDATE exchange.markets SET long_oi_micro = long_oi_micro + $2, short_oi_micro = short_oi_micro + $3 WHERE market = $1`,
+      [market, m.longDeltaMicro, m.shortDeltaMicro],
+    );
   }
   await appendEvents(sqlExecutor(sql), [...intentOutcomeEvents(results), ...settledEvents(state, results)]);
 }
@@ -61,15 +68,19 @@ function settledEvents(state: BatchState, results: readonly IntentResult[]): New
   return state.settled.map((s) => {
     const row = state.positions.get(s.id)!;
     const paidUsd = paid.get(s.id);
-    return settledEvent(s.status === 'liquidated' ? 'position.liquidated' : 'position.closed', positionFacts(row, row.market), {
-      exit: s.exit,
-      pnlMicro: s.pnlMicro,
-      feeMicro: s.feeMicro,
-      paidMicro: paidUsd ? usdcToMicro(paidUsd) : 0n,
-      queuedMicro: s.queuedMicro,
-      rewardMintedMicro: s.rewardMintedMicro,
-      intentId: s.intentId,
-    });
+    return settledEvent(
+      s.status === 'liquidated' ? 'position.liquidated' : 'position.closed',
+      positionFacts(row, row.market),
+      {
+        exit: s.exit,
+        pnlMicro: s.pnlMicro,
+        feeMicro: s.feeMicro,
+        paidMicro: paidUsd ? usdcToMicro(paidUsd) : 0n,
+        queuedMicro: s.queuedMicro,
+        rewardMintedMicro: s.rewardMintedMicro,
+        intentId: s.intentId,
+      },
+    );
   });
 }
 

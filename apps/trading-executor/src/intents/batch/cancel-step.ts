@@ -18,9 +18,17 @@ export type PendingTargets = Map<string, { wallet: string; kind: IntentResult['k
  * another batch holds is running (`intent_executing`), and a claimed one is recorded `cancelled` with
  * the batch's writes, so a cancellation and an execution of the same intent can never both commit.
  */
-export async function cancelStep(sql: Sql, state: BatchState, intent: AdmittedIntent<CancelPayload>, pending: PendingTargets): Promise<IntentOutcome> {
+export async function cancelStep(
+  sql: Sql,
+  state: BatchState,
+  intent: AdmittedIntent<CancelPayload>,
+  pending: PendingTargets,
+): Promise<IntentOutcome> {
   const target = intent.payload.message.intentId.toLowerCase();
-  const notFound = refused('intent_not_found', `Intent ${target} is not a queued intent of this wallet; check the id with get_intent_status.`);
+  const notFound = refused(
+    'intent_not_found',
+    `Intent ${target} is not a queued intent of this wallet; check the id with get_intent_status.`,
+  );
   if (target === intent.id) return refused('intent_not_cancellable', 'An intent cannot cancel itself.');
 
   let kind: IntentResult['kind'];
@@ -33,17 +41,29 @@ export async function cancelStep(sql: Sql, state: BatchState, intent: AdmittedIn
     const done = state.results.get(target);
     if (done) {
       if (done.wallet !== intent.wallet) return notFound;
-      return refused('intent_not_cancellable', `Intent ${target} is no longer queued (it was ${done.status}); there is nothing to cancel.`);
+      return refused(
+        'intent_not_cancellable',
+        `Intent ${target} is no longer queued (it was ${done.status}); there is nothing to cancel.`,
+      );
     }
     const { rows } = await sql<TargetRow>(`SELECT wallet, kind, status FROM exchange.intents WHERE id = $1`, [target]);
     const row = rows[0];
     if (!row || row.wallet !== intent.wallet) return notFound;
     if (row.status !== 'queued') {
-      return refused('intent_not_cancellable', `Intent ${target} is no longer queued (it was ${row.status}); there is nothing to cancel.`);
+      return refused(
+        'intent_not_cancellable',
+        `Intent ${target} is no longer queued (it was ${row.status}); there is nothing to cancel.`,
+      );
     }
-    const claimed = await sql(`SELECT id FROM exchange.intents WHERE id = $1 AND status = 'queued' FOR UPDATE SKIP LOCKED`, [target]);
+    const claimed = await sql(
+      `SELECT id FROM exchange.intents WHERE id = $1 AND status = 'queued' FOR UPDATE SKIP LOCKED`,
+      [target],
+    );
     if (claimed.rows.length === 0) {
-      return refused('intent_executing', `Intent ${target} is being executed right now and can no longer be cancelled; check its status in a moment.`);
+      return refused(
+        'intent_executing',
+        `Intent ${target} is being executed right now and can no longer be cancelled; check its status in a moment.`,
+      );
     }
     kind = row.kind;
   }
@@ -56,5 +76,10 @@ export async function cancelStep(sql: Sql, state: BatchState, intent: AdmittedIn
     message: `Cancelled by intent ${intent.id} before it ran; nothing was executed.`,
     executedAt: state.now.toISOString(),
   });
-  return { status: 'executed', reason: null, message: `Cancelled intent ${target}; it will not run.`, cancelledIntentId: target };
+  return {
+    status: 'executed',
+    reason: null,
+    message: `Cancelled intent ${target}; it will not run.`,
+    cancelledIntentId: target,
+  };
 }

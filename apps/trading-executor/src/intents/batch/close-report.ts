@@ -3,9 +3,17 @@ import { marketConfig, microToUsdc, type PositionAccounting, scaledToPrice } fro
 import type { BatchPosition } from './batch-state';
 
 /** How a close intent reports one of its positions: settled now, or found already closed or liquidated. */
-export function describeClosed(r: BatchPosition, s: { acc: PositionAccounting; exit: bigint } | undefined): ClosedPositionResult {
+export function describeClosed(
+  r: BatchPosition,
+  s: { acc: PositionAccounting; exit: bigint } | undefined,
+): ClosedPositionResult {
   const d = marketConfig(r.market).priceDecimals;
-  const base = { positionId: r.id, market: r.market, side: r.side, entryPrice: scaledToPrice(BigInt(r.entry_price), d) };
+  const base = {
+    positionId: r.id,
+    market: r.market,
+    side: r.side,
+    entryPrice: scaledToPrice(BigInt(r.entry_price), d),
+  };
   if (s) {
     return {
       ...base,
@@ -36,8 +44,13 @@ export function closeSummary(closed: readonly ClosedPositionResult[], liquidated
   const done = closed.filter((c) => c.outcome === 'closed');
   const liquidated = closed.filter((c) => liquidatedNow.has(c.positionId));
   const already = closed.length - done.length - liquidated.length;
-  const parts = done.map((c) => `#${c.positionId} at ${c.exitPrice} (PnL ${c.pnlUsd} USDC${c.queuedUsd && c.queuedUsd !== '0' ? `, ${c.queuedUsd} queued` : ''})`);
-  const texts = [done.length > 0 ? `Closed ${parts.join(', ')}.` : liquidated.length > 0 ? '' : 'No position was open.'];
+  const parts = done.map(
+    (c) =>
+      `#${c.positionId} at ${c.exitPrice} (PnL ${c.pnlUsd} USDC${c.queuedUsd && c.queuedUsd !== '0' ? `, ${c.queuedUsd} queued` : ''})`,
+  );
+  const texts = [
+    done.length > 0 ? `Closed ${parts.join(', ')}.` : liquidated.length > 0 ? '' : 'No position was open.',
+  ];
   if (liquidated.length > 0) {
     texts.push(
       `${liquidated.map((c) => `#${c.positionId}`).join(', ')} had reached the liquidation price and ${liquidated.length === 1 ? 'was' : 'were'} liquidated at ` +

@@ -23,13 +23,19 @@ export function closeStep(state: BatchState, intent: AdmittedIntent<ClosePayload
   if (rows.length < ids.length) {
     const found = new Set(rows.map((r) => r!.id));
     const missing = ids.filter((id) => !found.has(id));
-    return refused('position_not_found', `Position ${missing.map((id) => `#${id}`).join(', ')} does not exist or belongs to another wallet; nothing was closed. Check the ids with get_account.`);
+    return refused(
+      'position_not_found',
+      `Position ${missing.map((id) => `#${id}`).join(', ')} does not exist or belongs to another wallet; nothing was closed. Check the ids with get_account.`,
+    );
   }
   const positions = rows.map((r) => r!);
   const open = positions.filter((r) => r.status === 'open');
   for (const market of new Set<Market>(open.map((r) => r.market))) {
     if (state.markets.get(market)!.config.status === 'paused') {
-      return refused('market_paused', `The ${market} market is paused, so its positions cannot be closed right now; try again later.`);
+      return refused(
+        'market_paused',
+        `The ${market} market is paused, so its positions cannot be closed right now; try again later.`,
+      );
     }
     if (!state.prices.get(market)) return refused('price_unavailable', PRICE_UNAVAILABLE_MESSAGE(market));
   }
@@ -39,7 +45,12 @@ export function closeStep(state: BatchState, intent: AdmittedIntent<ClosePayload
   let claimsCancelled = 0n;
   for (const r of open) {
     const exit = state.prices.get(r.market)!.mid;
-    const acc = closeAccounting({ position: settlingPosition(r), exit, config: marketConfig(r.market), pool: state.pool! });
+    const acc = closeAccounting({
+      position: settlingPosition(r),
+      exit,
+      config: marketConfig(r.market),
+      pool: state.pool!,
+    });
     state.pool = { ...state.pool!, ...acc.pool };
     settled.set(r.id, { acc, exit });
     const liquidated = acc.outcome === 'liquidated';
@@ -64,9 +75,16 @@ export function closeStep(state: BatchState, intent: AdmittedIntent<ClosePayload
       rewardMintedMicro: acc.rewardMintedMicro,
       intentId: intent.id,
     });
-    state.queueOps.push({ kind: 'append', wallet: intent.wallet, positionId: r.id, amountMicro: acc.queuedPayoutMicro, feeMicro: acc.feeQueuedMicro });
+    state.queueOps.push({
+      kind: 'append',
+      wallet: intent.wallet,
+      positionId: r.id,
+      amountMicro: acc.queuedPayoutMicro,
+      feeMicro: acc.feeQueuedMicro,
+    });
   }
-  if (claimsCancelled > 0n) state.queueOps.push({ kind: 'cancel-own', wallet: intent.wallet, amountMicro: claimsCancelled });
+  if (claimsCancelled > 0n)
+    state.queueOps.push({ kind: 'cancel-own', wallet: intent.wallet, amountMicro: claimsCancelled });
 
   const closed = positions.map((r) => describeClosed(r, settled.get(r.id)));
   for (const [id, s] of settled) {

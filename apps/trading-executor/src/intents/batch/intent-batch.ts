@@ -8,7 +8,14 @@ import type { FreshPrice } from '../../prices/price-book.service';
 import { type IntentOutcome, refused, toResultOf } from '../intent-message';
 import { type ApprovalCache, checkSessionKey, loadSessionKeys } from '../session-key-check';
 import { admitAll, type SignatureCheck } from './admission';
-import { type AdmittedIntent, type BatchPosition, type BatchState, batchAccount, type ClosePayload, type OpenPayload } from './batch-state';
+import {
+  type AdmittedIntent,
+  type BatchPosition,
+  type BatchState,
+  batchAccount,
+  type ClosePayload,
+  type OpenPayload,
+} from './batch-state';
 import { writeBatch } from './batch-writes';
 import { cancelStep, type PendingTargets } from './cancel-step';
 import { closeIds, closeStep } from './close-step';
@@ -32,7 +39,11 @@ const MAX_POSITION_ID = 9_223_372_036_854_775_807n;
  * intent decided in memory in acceptance order (cancels first), then one write of each kind and every
  * result stored in its intent row. A refusal refuses that intent only. Returns the results.
  */
-export async function executeBatch(sql: Sql, claimed: readonly ClaimedIntentRow[], env: BatchEnvironment): Promise<IntentResult[]> {
+export async function executeBatch(
+  sql: Sql,
+  claimed: readonly ClaimedIntentRow[],
+  env: BatchEnvironment,
+): Promise<IntentResult[]> {
   const state: BatchState = {
     now: env.now,
     prices: env.prices,
@@ -50,7 +61,8 @@ export async function executeBatch(sql: Sql, claimed: readonly ClaimedIntentRow[
     results: new Map(),
   };
   const base = new Map(claimed.map((r) => [r.id, { kind: r.kind, wallet: r.wallet }]));
-  const finish = (id: string, outcome: IntentOutcome) => state.results.set(id, toResultOf(id, base.get(id)!.kind, base.get(id)!.wallet, outcome, env.now));
+  const finish = (id: string, outcome: IntentOutcome) =>
+    state.results.set(id, toResultOf(id, base.get(id)!.kind, base.get(id)!.wallet, outcome, env.now));
 
   let admitted: AdmittedIntent[] = [];
   const admissions = await admitAll(claimed, env.signatures, env.now);
@@ -59,13 +71,26 @@ export async function executeBatch(sql: Sql, claimed: readonly ClaimedIntentRow[
     if (a.ok) admitted.push({ id: row.id, wallet: row.wallet, payload: a.payload });
     else finish(row.id, a.outcome);
   });
-  const accounts = await lockAccounts(sql, admitted.map((a) => a.wallet));
-  const keys = await loadSessionKeys(sql, admitted.map((a) => a.payload.sessionKey));
+  const accounts = await lockAccounts(
+    sql,
+    admitted.map((a) => a.wallet),
+  );
+  const keys = await loadSessionKeys(
+    sql,
+    admitted.map((a) => a.payload.sessionKey),
+  );
   const checked: AdmittedIntent[] = [];
   for (const a of admitted) {
     const key = await checkSessionKey(keys.get(a.payload.sessionKey.toLowerCase()), a.wallet, env.approvals, env.now);
     if (!key.ok) finish(a.id, key.outcome);
-    else if (!accounts.has(a.wallet)) finish(a.id, refused('account_not_found', 'This wallet has no exchange account yet; approve a trading session and deposit first.'));
+    else if (!accounts.has(a.wallet))
+      finish(
+        a.id,
+        refused(
+          'account_not_found',
+          'This wallet has no exchange account yet; approve a trading session and deposit first.',
+        ),
+      );
     else checked.push({ ...a, guardrails: key.guardrails });
   }
   admitted = checked;
@@ -125,7 +150,12 @@ async function loadPositions(sql: Sql, state: BatchState, intents: readonly Admi
  * Reads the markets and the trading switch; locks the market rows when an open must see concurrent opens
  * under a cap (after `beforeLock`, which takes the protocol row first when the batch settles positions).
  */
-async function loadMarkets(sql: Sql, state: BatchState, intents: readonly AdmittedIntent[], beforeLock: () => Promise<void>): Promise<void> {
+async function loadMarkets(
+  sql: Sql,
+  state: BatchState,
+  intents: readonly AdmittedIntent[],
+  beforeLock: () => Promise<void>,
+): Promise<void> {
   const read = (lock: boolean) => sql<MarketRow>(`${MARKET_ROWS} ORDER BY m.market${lock ? ' FOR UPDATE OF m' : ''}`);
   let { rows } = await read(false);
   const opens = intents.filter((a): a is AdmittedIntent<OpenPayload> => isKind(a, 'open'));
@@ -164,4 +194,3 @@ async function loadGuardrailUsage(sql: Sql, state: BatchState, intents: readonly
     for (const r of rows) state.accounts.get(r.wallet)!.openPositions += Number(r.n);
   }
 }
-

@@ -25,7 +25,12 @@ describe('intent claims (PostgreSQL)', () => {
     const [a, b, c] = [await kit.trader(1000), await kit.trader(1000), await kit.trader(1000)];
     // Accepted round by round: a0 b0 c0 a1 b1 c1 a2 b2 c2.
     const rounds: SignedIntentPayload[][] = [];
-    for (let round = 0; round < 3; round += 1) rounds.push([await kit.open(a, 'BTC', 'long', 100, 100), await kit.open(b, 'BTC', 'long', 100, 100), await kit.open(c, 'BTC', 'long', 100, 100)]);
+    for (let round = 0; round < 3; round += 1)
+      rounds.push([
+        await kit.open(a, 'BTC', 'long', 100, 100),
+        await kit.open(b, 'BTC', 'long', 100, 100),
+        await kit.open(c, 'BTC', 'long', 100, 100),
+      ]);
     await acceptIntents(kit.db, rounds.flat());
     const id = (p: SignedIntentPayload) => p.intentId.toLowerCase();
     const [a0, b0, c0] = rounds[0]!.map(id);
@@ -54,7 +59,9 @@ describe('intent claims (PostgreSQL)', () => {
     kit.engine.pump();
     await kit.engine.idle();
     expect(backlogs).toBeGreaterThan(0);
-    const statuses = await kit.db.query(`SELECT status, reason, count(*)::int AS n FROM exchange.intents GROUP BY status, reason`);
+    const statuses = await kit.db.query(
+      `SELECT status, reason, count(*)::int AS n FROM exchange.intents GROUP BY status, reason`,
+    );
     expect(statuses).toEqual([{ status: 'executed', reason: null, n: 9 }]);
 
     backlogs = 0;
@@ -63,7 +70,9 @@ describe('intent claims (PostgreSQL)', () => {
     kit.engine.pump();
     await kit.engine.idle();
     expect(backlogs).toBe(0);
-    const [row] = await kit.db.query(`SELECT status, reason FROM exchange.intents WHERE id = $1`, [one.intentId.toLowerCase()]);
+    const [row] = await kit.db.query(`SELECT status, reason FROM exchange.intents WHERE id = $1`, [
+      one.intentId.toLowerCase(),
+    ]);
     expect(row).toEqual({ status: 'executed', reason: null });
   });
 });

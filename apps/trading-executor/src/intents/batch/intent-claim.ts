@@ -36,7 +36,11 @@ const CANDIDATES_PER_SLOT = 10;
  * transaction, and a batch whose process dies releases it (and the advisory locks) with its connection.
  * `skip` names intents this replica waits to try again after a failure.
  */
-export async function claimQueuedIntents(sql: Sql, max: number, skip: readonly string[] = []): Promise<ClaimedIntentRow[]> {
+export async function claimQueuedIntents(
+  sql: Sql,
+  max: number,
+  skip: readonly string[] = [],
+): Promise<ClaimedIntentRow[]> {
   const { rows } = await sql<ClaimedIntentRow>(
     `WITH cancels AS (
        SELECT id FROM exchange.intents WHERE status = 'queued' AND kind = 'cancel' AND id <> ALL($2::varchar[])
@@ -72,12 +76,21 @@ export async function claimIntentsById(sql: Sql, ids: readonly string[]): Promis
 
 /** The signed payload of a claimed row, or null when the stored row is not a valid signed intent. */
 export function claimedPayload(row: ClaimedIntentRow): SignedIntentPayload | null {
-  const parsed = signedIntentSchema.safeParse({ kind: row.kind, message: row.payload, sessionKey: row.session_key, signature: row.signature, intentId: row.id });
+  const parsed = signedIntentSchema.safeParse({
+    kind: row.kind,
+    message: row.payload,
+    sessionKey: row.session_key,
+    signature: row.signature,
+    intentId: row.id,
+  });
   return parsed.success ? parsed.data : null;
 }
 
 /** Stored status and result of intents, read once the batches that hold them (on any replica) have ended. */
-export async function readIntentsAfterHolders(sql: Sql, ids: readonly string[]): Promise<{ id: string; status: string; result: IntentResult | null }[]> {
+export async function readIntentsAfterHolders(
+  sql: Sql,
+  ids: readonly string[],
+): Promise<{ id: string; status: string; result: IntentResult | null }[]> {
   const { rows } = await sql<{ id: string; status: string; result: IntentResult | null }>(
     `SELECT id, status, result FROM exchange.intents WHERE id = ANY($1::varchar[]) FOR KEY SHARE`,
     [ids],

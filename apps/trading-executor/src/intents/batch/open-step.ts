@@ -27,7 +27,8 @@ export function openStep(state: BatchState, intent: AdmittedIntent<OpenPayload>)
     config: m.config,
     tradingEnabled: state.tradingEnabled,
     availableBalanceMicro: account.freeMicro + account.queuedMicro,
-    sideOpenInterestMicro: side === 'long' ? m.longOpenInterestMicro + m.longDeltaMicro : m.shortOpenInterestMicro + m.shortDeltaMicro,
+    sideOpenInterestMicro:
+      side === 'long' ? m.longOpenInterestMicro + m.longDeltaMicro : m.shortOpenInterestMicro + m.shortDeltaMicro,
     guardrails,
     dailyNotionalUsedMicro: account.dailyNotionalMicro,
     openPositionCount: account.openPositions,

@@ -18,7 +18,8 @@ describe('SignatureChecks', () => {
       expect(await checks.verifyAll(items.slice(0, 3))).toEqual(expected.slice(0, 3));
       expect(await checks.verifyAll(items)).toEqual(expected); // starts the worker, answers inline meanwhile
       const deadline = Date.now() + 60_000;
-      while (!(checks as unknown as { ready: boolean }).ready && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (!(checks as unknown as { ready: boolean }).ready && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
       expect(await checks.verifyAll(items)).toEqual(expected); // on the worker
     } finally {
       await checks.close();

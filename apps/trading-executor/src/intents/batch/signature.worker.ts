@@ -14,5 +14,8 @@ export interface SignatureRequest {
 
 const verifier = new DigestSignatureVerifier();
 parentPort?.on('message', (request: SignatureRequest) => {
-  parentPort!.postMessage({ id: request.id, valid: request.items.map(([digest, signature, address]) => verifier.verify(digest, signature, address)) });
+  parentPort!.postMessage({
+    id: request.id,
+    valid: request.items.map(([digest, signature, address]) => verifier.verify(digest, signature, address)),
+  });
 });

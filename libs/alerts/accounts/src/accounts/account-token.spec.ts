@@ -13,12 +13,23 @@ describe('account tokens', () => {
     const { token, tokenHash } = createAccountToken();
     expect(tokenMatches(token, tokenHash)).toBe(true);
     expect(tokenMatches(`${token}x`, tokenHash)).toBe(false);
-    expect(tokenMatches(token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), tokenHash)).toBe(false);
+    expect(
+      tokenMatches(
+        token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+        tokenHash,
+      ),
+    ).toBe(false);
     expect(tokenMatches(token, 'not-a-hash')).toBe(false);
   });
 
   it('reads no account id from malformed tokens', () => {
-    for (const bad of ['', 'alrt_', 'alrt_xyz_abc', `alrt_${'0'.repeat(32)}_short`, `bearer_${'0'.repeat(32)}_${'a'.repeat(43)}`]) {
+    for (const bad of [
+      '',
+      'alrt_',
+      'alrt_xyz_abc',
+      `alrt_${'0'.repeat(32)}_short`,
+      `bearer_${'0'.repeat(32)}_${'a'.repeat(43)}`,
+    ]) {
       expect(accountIdOfToken(bad)).toBeUndefined();
     }
   });

@@ -15,7 +15,11 @@ export class AccountView {
 
 export class CreatedAccountView {
   @ApiProperty({ type: AccountView }) account!: AccountView;
-  @ApiProperty({ description: 'Bearer token of the account. Shown only in this response; it does not expire and stops working when the account is deleted.', example: 'alrt_3f0c…_Zx9…' })
+  @ApiProperty({
+    description:
+      'Bearer token of the account. Shown only in this response; it does not expire and stops working when the account is deleted.',
+    example: 'alrt_3f0c…_Zx9…',
+  })
   token!: string;
 }
 

@@ -11,13 +11,23 @@ export const DEAD_PAGE_DEFAULT = 50;
 
 /** The `limit` query parameter of a page: 1 to PAGE_MAX, documented with its default. */
 const PageLimit = (fallback: number, description: string): PropertyDecorator =>
-  applyDecorators(ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: PAGE_MAX, default: fallback, description }), Optional(), Type(() => Number), IsInt(), Min(1), Max(PAGE_MAX));
+  applyDecorators(
+    ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: PAGE_MAX, default: fallback, description }),
+    Optional(),
+    Type(() => Number),
+    IsInt(),
+    Min(1),
+    Max(PAGE_MAX),
+  );
 
 export class AlertsQueryDto {
   @PageLimit(ALERTS_PAGE_DEFAULT, 'Alerts per page')
   limit?: number;
 
-  @ApiPropertyOptional({ format: 'uuid', description: 'Cursor: the id of an alert of yours (nextBefore of the previous page); returns older alerts' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'Cursor: the id of an alert of yours (nextBefore of the previous page); returns older alerts',
+  })
   @Optional()
   @IsUUID('all', { message: 'before must be an alert id (nextBefore of the previous page)' })
   before?: string;
@@ -35,7 +45,11 @@ export class DeliveryStatusView {
   @ApiProperty({ format: 'uuid' }) channelId!: string;
   @ApiProperty({ enum: ['discord', 'webhook', 'telegram'] }) channelKind!: string;
   @ApiProperty({ type: 'string', nullable: true }) channelLabel!: string | null;
-  @ApiProperty({ enum: DELIVERY_STATUSES, description: 'queued, sending, delivered, failed (a retry is scheduled) or dead (dead letter: retry with POST /api/deliveries/{id}/retry)' })
+  @ApiProperty({
+    enum: DELIVERY_STATUSES,
+    description:
+      'queued, sending, delivered, failed (a retry is scheduled) or dead (dead letter: retry with POST /api/deliveries/{id}/retry)',
+  })
   status!: string;
   @ApiProperty() attempts!: number;
   @ApiProperty({ type: 'string', nullable: true }) lastError!: string | null;
@@ -47,9 +61,13 @@ export class AlertView {
   @ApiProperty({ format: 'uuid' }) id!: string;
   @ApiProperty({ description: 'Stable event id, the same on every delivery attempt' }) eventId!: string;
   @ApiProperty({ enum: ALERT_KINDS }) kind!: string;
-  @ApiProperty({ type: 'string', nullable: true, description: 'Wallet the alert is about (null for protocol alerts)' }) wallet!: string | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'Wallet the alert is about (null for protocol alerts)' })
+  wallet!: string | null;
   @ApiProperty({ type: 'string', format: 'uuid', nullable: true }) watchId!: string | null;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Kind-specific facts' }) details!: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'Kind-specific facts' }) details!: Record<
+    string,
+    unknown
+  >;
   @ApiProperty({ format: 'date-time' }) occurredAt!: string;
   @ApiProperty({ format: 'date-time' }) createdAt!: string;
   @ApiProperty({ type: [DeliveryStatusView] }) deliveries!: DeliveryStatusView[];
@@ -57,7 +75,12 @@ export class AlertView {
 
 export class AlertsPageView {
   @ApiProperty({ type: [AlertView], description: 'Newest first' }) alerts!: AlertView[];
-  @ApiProperty({ type: 'string', format: 'uuid', nullable: true, description: 'Pass as `before` for the next (older) page; null on the last page' })
+  @ApiProperty({
+    type: 'string',
+    format: 'uuid',
+    nullable: true,
+    description: 'Pass as `before` for the next (older) page; null on the last page',
+  })
   nextBefore!: string | null;
 }
 

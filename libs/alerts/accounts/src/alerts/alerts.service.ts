@@ -22,9 +22,15 @@ export class AlertsService {
       .take(limit + 1);
     if (before) {
       const cursor = await this.dataSource.getRepository(AlertEntity).findOneBy({ id: before, accountId });
-      if (!cursor) throw new AlertsException(AlertsErrorCode.ValidationFailed, 'before must be the id of one of your alerts (nextBefore of the previous page).');
+      if (!cursor)
+        throw new AlertsException(
+          AlertsErrorCode.ValidationFailed,
+          'before must be the id of one of your alerts (nextBefore of the previous page).',
+        );
       // Compared in SQL: timestamps keep their microseconds there.
-      query.andWhere('(a.created_at, a.id) < (SELECT c.created_at, c.id FROM alerts.alerts c WHERE c.id = :before)', { before: cursor.id });
+      query.andWhere('(a.created_at, a.id) < (SELECT c.created_at, c.id FROM alerts.alerts c WHERE c.id = :before)', {
+        before: cursor.id,
+      });
     }
     const rows = await query.getMany();
     const alerts = rows.slice(0, limit);

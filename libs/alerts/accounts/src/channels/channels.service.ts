@@ -1,6 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ChannelEntity } from '@paper/alerts-data';
-import { ALERTS_LIMITS, checkTarget, createSigningSecret, parseAllowHosts, TargetNotAllowedError } from '@paper/alerts-delivery';
+import {
+  ALERTS_LIMITS,
+  checkTarget,
+  createSigningSecret,
+  parseAllowHosts,
+  TargetNotAllowedError,
+} from '@paper/alerts-delivery';
 import { AlertsErrorCode } from '@paper/contracts';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { randomUUID } from 'node:crypto';
@@ -23,7 +29,9 @@ export class ChannelsService {
   }
 
   async list(accountId: string): Promise<ChannelView[]> {
-    const channels = await this.dataSource.getRepository(ChannelEntity).find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const channels = await this.dataSource
+      .getRepository(ChannelEntity)
+      .find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
     return channels.map(toChannelView);
   }
 
@@ -40,14 +48,28 @@ export class ChannelsService {
       await lockAccount(manager, accountId);
       const repo = manager.getRepository(ChannelEntity);
       this.assertBelowLimit(await repo.countBy({ accountId }));
-      return repo.save(repo.create({ id: randomUUID(), accountId, kind: dto.kind, target, secret, label: dto.label ?? null, status: 'active', disabledReason: null }));
+      return repo.save(
+        repo.create({
+          id: randomUUID(),
+          accountId,
+          kind: dto.kind,
+          target,
+          secret,
+          label: dto.label ?? null,
+          status: 'active',
+          disabledReason: null,
+        }),
+      );
     });
     return { ...toChannelView(channel), ...(secret ? { signingSecret: secret } : {}) };
   }
 
   assertBelowLimit(count: number): void {
     if (count >= ALERTS_LIMITS.channelsPerAccount) {
-      throw new AlertsException(AlertsErrorCode.LimitReached, `An account can have at most ${ALERTS_LIMITS.channelsPerAccount} channels. Delete one first.`);
+      throw new AlertsException(
+        AlertsErrorCode.LimitReached,
+        `An account can have at most ${ALERTS_LIMITS.channelsPerAccount} channels. Delete one first.`,
+      );
     }
   }
 
@@ -59,7 +81,9 @@ export class ChannelsService {
   }
 
   async disable(channel: ChannelEntity, reason: string): Promise<void> {
-    await this.dataSource.getRepository(ChannelEntity).update({ id: channel.id }, { status: 'disabled', disabledReason: reason.slice(0, 500) });
+    await this.dataSource
+      .getRepository(ChannelEntity)
+      .update({ id: channel.id }, { status: 'disabled', disabledReason: reason.slice(0, 500) });
   }
 
   async remove(accountId: string, id: string): Promise<void> {
@@ -71,7 +95,10 @@ export class ChannelsService {
     if (kind === 'discord') {
       const target = normalizeDiscordTarget(raw);
       if (!target) {
-        throw new AlertsException(AlertsErrorCode.ValidationFailed, 'target must be a Discord webhook URL: https://discord.com/api/webhooks/{id}/{token}.');
+        throw new AlertsException(
+          AlertsErrorCode.ValidationFailed,
+          'target must be a Discord webhook URL: https://discord.com/api/webhooks/{id}/{token}.',
+        );
       }
       return target;
     }
@@ -79,7 +106,8 @@ export class ChannelsService {
       const checked = await checkTarget(raw.trim(), { allowHosts: this.allowHosts });
       return checked.url.toString();
     } catch (error) {
-      if (error instanceof TargetNotAllowedError) throw new AlertsException(AlertsErrorCode.TargetNotAllowed, error.message);
+      if (error instanceof TargetNotAllowedError)
+        throw new AlertsException(AlertsErrorCode.TargetNotAllowed, error.message);
       throw error;
     }
   }

@@ -6,7 +6,9 @@ export const alertsAccountsEnvShape = {
   ALERTS_ALLOW_HOSTS: z
     .string()
     .default('')
-    .describe('Comma-separated host or host:port entries whose private/loopback addresses may receive webhooks (development and tests only).'),
+    .describe(
+      'Comma-separated host or host:port entries whose private/loopback addresses may receive webhooks (development and tests only).',
+    ),
   ALERTS_MAX_WATCHES: env.positiveInt(100).describe('Watches per account.'),
 };
 

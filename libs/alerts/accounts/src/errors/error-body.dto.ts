@@ -6,11 +6,15 @@ export class ErrorBodyDto {
   @ApiProperty({ description: 'Machine-readable error code', example: 'validation_failed' })
   code!: string;
 
-  @ApiProperty({ description: 'What went wrong and how to fix it', example: 'address must be a 0x-prefixed 40-hex-digit wallet address.' })
+  @ApiProperty({
+    description: 'What went wrong and how to fix it',
+    example: 'address must be a 0x-prefixed 40-hex-digit wallet address.',
+  })
   message!: string;
 
   @ApiProperty({
-    description: 'On internal errors (500): the request id, also sent as `X-Request-Id` on every response; quote it when reporting a problem.',
+    description:
+      'On internal errors (500): the request id, also sent as `X-Request-Id` on every response; quote it when reporting a problem.',
     required: false,
     example: '5b0c5a8e-3f3c-4b6e-9a57-0f8d2f1c1d2e',
   })
@@ -36,7 +40,9 @@ export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorat
         status,
         description: DESCRIPTIONS[status] ?? 'Error',
         type: ErrorBodyDto,
-        ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } } : {}),
+        ...(status === 429 || status === 503
+          ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } }
+          : {}),
       }),
     ),
   );

@@ -1,7 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PROTOCOL_MARKETS, PROTOCOL_RULE_RANGES, type ProtocolMarket, type ProtocolRules } from '@paper/contracts';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsNumber, IsObject, Max, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsNumber,
+  IsObject,
+  Max,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { Optional } from '../validation/optional.decorator';
 
 const T = PROTOCOL_RULE_RANGES.thresholdPerHour;
@@ -12,7 +23,12 @@ export class MintRateRuleDto {
   @IsBoolean()
   enabled?: boolean;
 
-  @ApiPropertyOptional({ description: 'Alert when more reward tokens than this were minted over the last hour', minimum: T.min, maximum: T.max, default: 10000 })
+  @ApiPropertyOptional({
+    description: 'Alert when more reward tokens than this were minted over the last hour',
+    minimum: T.min,
+    maximum: T.max,
+    default: 10000,
+  })
   @Optional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(T.min)
@@ -26,7 +42,13 @@ export class MarketStatusRuleDto {
   @IsBoolean()
   enabled?: boolean;
 
-  @ApiPropertyOptional({ enum: PROTOCOL_MARKETS, isArray: true, uniqueItems: true, default: PROTOCOL_MARKETS, description: 'Markets to report' })
+  @ApiPropertyOptional({
+    enum: PROTOCOL_MARKETS,
+    isArray: true,
+    uniqueItems: true,
+    default: PROTOCOL_MARKETS,
+    description: 'Markets to report',
+  })
   @Optional()
   @IsArray()
   @ArrayUnique()

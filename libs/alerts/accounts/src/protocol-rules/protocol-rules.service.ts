@@ -10,7 +10,7 @@ export class ProtocolRulesService {
 
   async get(accountId: string): Promise<ProtocolRules> {
     const row = await this.dataSource.getRepository(ProtocolRulesEntity).findOneBy({ accountId });
-    return row?.rules ?? structuredClone(DEFAULT_PROTOCOL_RULES) as ProtocolRules;
+    return row?.rules ?? (structuredClone(DEFAULT_PROTOCOL_RULES) as ProtocolRules);
   }
 
   async put(accountId: string, dto: ProtocolRulesDto): Promise<ProtocolRules> {

@@ -1,5 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { addTelegramChannel, AlertsAccountEntity, bindTelegramChatIfFree, ChannelEntity, lockAlertsAccount, lockTelegramChat, TelegramChatEntity } from '@paper/alerts-data';
+import {
+  addTelegramChannel,
+  AlertsAccountEntity,
+  bindTelegramChatIfFree,
+  ChannelEntity,
+  lockAlertsAccount,
+  lockTelegramChat,
+  TelegramChatEntity,
+} from '@paper/alerts-data';
 import { ALERTS_LIMITS } from '@paper/alerts-delivery';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
@@ -42,7 +50,10 @@ export class TelegramChatsService {
       if (existing) {
         if (existing.channelId) return { account: existing, created: false };
         await lockAlertsAccount(m, existing.accountId);
-        if ((await m.getRepository(ChannelEntity).countBy({ accountId: existing.accountId })) < ALERTS_LIMITS.channelsPerAccount) {
+        if (
+          (await m.getRepository(ChannelEntity).countBy({ accountId: existing.accountId })) <
+          ALERTS_LIMITS.channelsPerAccount
+        ) {
           await this.addChannel(m, existing.accountId, chat);
         }
         return { account: (await this.read(m, chat.chatId))!, created: false };
@@ -68,7 +79,14 @@ export class TelegramChatsService {
   private async read(m: EntityManager, chatId: string): Promise<TelegramChatAccount | undefined> {
     const chat = await m.getRepository(TelegramChatEntity).findOneBy({ chatId });
     if (!chat) return undefined;
-    const channel = await m.getRepository(ChannelEntity).findOneBy({ accountId: chat.accountId, kind: 'telegram', target: chatId });
-    return { accountId: chat.accountId, ownerUserId: chat.ownerUserId, channelId: channel?.id ?? null, channelStatus: channel?.status ?? null };
+    const channel = await m
+      .getRepository(ChannelEntity)
+      .findOneBy({ accountId: chat.accountId, kind: 'telegram', target: chatId });
+    return {
+      accountId: chat.accountId,
+      ownerUserId: chat.ownerUserId,
+      channelId: channel?.id ?? null,
+      channelStatus: channel?.status ?? null,
+    };
   }
 }

@@ -15,4 +15,5 @@ export class IdParamPipe implements PipeTransform<string, string> {
 }
 
 /** Documents the `{id}` path parameter. */
-export const ApiIdParam = (what: string): MethodDecorator => ApiParam({ name: 'id', description: `Id of the ${what}`, schema: { type: 'string', format: 'uuid' } });
+export const ApiIdParam = (what: string): MethodDecorator =>
+  ApiParam({ name: 'id', description: `Id of the ${what}`, schema: { type: 'string', format: 'uuid' } });

@@ -26,7 +26,10 @@ function collect(errors: readonly ValidationError[], prefix: string, out: Proble
       } else if (constraint === 'unknownValue') {
         out.push({ path, unknown: false, message: `${path || 'The request body'} must be a JSON object.` });
       } else {
-        const text = error.property && message.startsWith(`${error.property} `) ? `${path}${message.slice(error.property.length)}` : `${path}: ${message}`;
+        const text =
+          error.property && message.startsWith(`${error.property} `)
+            ? `${path}${message.slice(error.property.length)}`
+            : `${path}: ${message}`;
         out.push({ path, unknown: false, message: text });
       }
     }

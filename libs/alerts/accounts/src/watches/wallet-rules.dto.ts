@@ -13,7 +13,12 @@ export class LiquidationRuleDto {
   @IsBoolean()
   enabled?: boolean;
 
-  @ApiPropertyOptional({ description: 'Alert when the distance to the bust price falls below this percentage', minimum: R.belowPct.min, maximum: R.belowPct.max, default: 10 })
+  @ApiPropertyOptional({
+    description: 'Alert when the distance to the bust price falls below this percentage',
+    minimum: R.belowPct.min,
+    maximum: R.belowPct.max,
+    default: 10,
+  })
   @Optional()
   @IsNumber(num)
   @Min(R.belowPct.min)
@@ -27,7 +32,12 @@ export class BalanceRuleDto {
   @IsBoolean()
   enabled?: boolean;
 
-  @ApiPropertyOptional({ description: 'Smallest balance change (USD) that alerts', minimum: R.changeUsd.min, maximum: R.changeUsd.max, default: 1000 })
+  @ApiPropertyOptional({
+    description: 'Smallest balance change (USD) that alerts',
+    minimum: R.changeUsd.min,
+    maximum: R.changeUsd.max,
+    default: 1000,
+  })
   @Optional()
   @IsNumber(num)
   @Min(R.changeUsd.min)
@@ -41,7 +51,12 @@ export class SessionKeyRuleDto {
   @IsBoolean()
   enabled?: boolean;
 
-  @ApiPropertyOptional({ description: 'Alert this many days before expiry', minimum: R.withinDays.min, maximum: R.withinDays.max, default: 3 })
+  @ApiPropertyOptional({
+    description: 'Alert this many days before expiry',
+    minimum: R.withinDays.min,
+    maximum: R.withinDays.max,
+    default: 3,
+  })
   @Optional()
   @IsNumber(num)
   @Min(R.withinDays.min)
@@ -55,7 +70,12 @@ export class RewardsRuleDto {
   @IsBoolean()
   enabled?: boolean;
 
-  @ApiPropertyOptional({ description: 'Alert when rewards exceed this amount (USDC)', minimum: R.aboveUsdc.min, maximum: R.aboveUsdc.max, default: 100 })
+  @ApiPropertyOptional({
+    description: 'Alert when rewards exceed this amount (USDC)',
+    minimum: R.aboveUsdc.min,
+    maximum: R.aboveUsdc.max,
+    default: 100,
+  })
   @Optional()
   @IsNumber(num)
   @Min(R.aboveUsdc.min)

@@ -8,12 +8,20 @@ import { WalletRulesDto } from './wallet-rules.dto';
 export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
 
 export class CreateWatchDto {
-  @ApiProperty({ description: 'Wallet address (any case; stored lower-case)', pattern: ADDRESS_PATTERN.source, example: '0x52908400098527886e0f7030069857d2e4169ee7' })
+  @ApiProperty({
+    description: 'Wallet address (any case; stored lower-case)',
+    pattern: ADDRESS_PATTERN.source,
+    example: '0x52908400098527886e0f7030069857d2e4169ee7',
+  })
   @IsString()
   @Matches(ADDRESS_PATTERN, { message: 'address must be a 0x-prefixed 40-hex-digit wallet address' })
   address!: string;
 
-  @ApiPropertyOptional({ enum: WATCH_ROLES, description: 'Why the wallet is watched: own (your wallet), follow (a trader you follow), team (a teammate), client (a wallet you look after)' })
+  @ApiPropertyOptional({
+    enum: WATCH_ROLES,
+    description:
+      'Why the wallet is watched: own (your wallet), follow (a trader you follow), team (a teammate), client (a wallet you look after)',
+  })
   @Optional()
   @IsIn(WATCH_ROLES)
   role?: WatchRole;
@@ -40,7 +48,13 @@ export class UpdateWatchDto {
   @Type(() => WalletRulesDto)
   rules?: WalletRulesDto;
 
-  @ApiPropertyOptional({ type: 'string', nullable: true, minLength: 1, maxLength: 100, description: 'null removes the label' })
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    minLength: 1,
+    maxLength: 100,
+    description: 'null removes the label',
+  })
   @Optional()
   @ValidateIf((_o, value) => value !== null)
   @IsString()

@@ -18,7 +18,9 @@ export class WatchesService {
   ) {}
 
   async list(accountId: string): Promise<WatchView[]> {
-    const watches = await this.dataSource.getRepository(WatchEntity).find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const watches = await this.dataSource
+      .getRepository(WatchEntity)
+      .find({ where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
     return watches.map(toWatchView);
   }
 
@@ -30,7 +32,10 @@ export class WatchesService {
 
   /** Watches named by an address (any case) or, failing that, by their label (case-insensitive). */
   async match(accountId: string, ref: string): Promise<WatchView[]> {
-    const query = this.dataSource.getRepository(WatchEntity).createQueryBuilder('w').where('w.account_id = :accountId', { accountId });
+    const query = this.dataSource
+      .getRepository(WatchEntity)
+      .createQueryBuilder('w')
+      .where('w.account_id = :accountId', { accountId });
     if (ADDRESS_PATTERN.test(ref)) query.andWhere('w.address = :address', { address: ref.toLowerCase() });
     else query.andWhere('lower(w.label) = lower(:label)', { label: ref });
     return (await query.orderBy('w.created_at', 'ASC').addOrderBy('w.id', 'ASC').getMany()).map(toWatchView);
@@ -56,7 +61,10 @@ export class WatchesService {
       }
       const count = await repo.countBy({ accountId });
       if (count >= this.config.ALERTS_MAX_WATCHES) {
-        throw new AlertsException(AlertsErrorCode.LimitReached, `An account can have at most ${this.config.ALERTS_MAX_WATCHES} watches. Delete one first.`);
+        throw new AlertsException(
+          AlertsErrorCode.LimitReached,
+          `An account can have at most ${this.config.ALERTS_MAX_WATCHES} watches. Delete one first.`,
+        );
       }
       const watch = repo.create({
         id: randomUUID(),

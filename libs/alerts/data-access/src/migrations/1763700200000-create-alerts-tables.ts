@@ -21,7 +21,9 @@ export class CreateAlertsTables1763700200000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE UNIQUE INDEX watches_account_address_role_key ON alerts.watches (account_id, address, coalesce(role, ''))`);
+    await q.query(
+      `CREATE UNIQUE INDEX watches_account_address_role_key ON alerts.watches (account_id, address, coalesce(role, ''))`,
+    );
     await q.query(`CREATE INDEX watches_address_idx ON alerts.watches (address)`);
     await q.query(`
       CREATE TABLE alerts.channels (
@@ -37,7 +39,9 @@ export class CreateAlertsTables1763700200000 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
     await q.query(`CREATE INDEX channels_account_idx ON alerts.channels (account_id, created_at)`);
-    await q.query(`CREATE UNIQUE INDEX channels_telegram_chat_key ON alerts.channels (account_id, target) WHERE kind = 'telegram'`);
+    await q.query(
+      `CREATE UNIQUE INDEX channels_telegram_chat_key ON alerts.channels (account_id, target) WHERE kind = 'telegram'`,
+    );
     await q.query(`
       CREATE TABLE alerts.protocol_rules (
         account_id uuid PRIMARY KEY REFERENCES alerts.accounts(id) ON DELETE CASCADE,
@@ -83,8 +87,12 @@ export class CreateAlertsTables1763700200000 implements MigrationInterface {
         UNIQUE (alert_id, channel_id)
       )`);
     await q.query(`CREATE INDEX deliveries_channel_idx ON alerts.deliveries (channel_id)`);
-    await q.query(`CREATE INDEX deliveries_dead_idx ON alerts.deliveries (account_id, updated_at DESC) WHERE status = 'dead'`);
-    await q.query(`CREATE INDEX deliveries_due_idx ON alerts.deliveries (next_attempt_at) WHERE status IN ('queued', 'failed')`);
+    await q.query(
+      `CREATE INDEX deliveries_dead_idx ON alerts.deliveries (account_id, updated_at DESC) WHERE status = 'dead'`,
+    );
+    await q.query(
+      `CREATE INDEX deliveries_due_idx ON alerts.deliveries (next_attempt_at) WHERE status IN ('queued', 'failed')`,
+    );
     await q.query(`
       CREATE TABLE alerts.telegram_link_codes (
         code varchar(64) PRIMARY KEY CHECK (code ~ '^[A-Za-z0-9_-]{1,64}$'),
@@ -106,7 +114,17 @@ export class CreateAlertsTables1763700200000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['poll_status', 'telegram_link_codes', 'deliveries', 'alerts', 'rule_state', 'protocol_rules', 'channels', 'watches', 'accounts']) {
+    for (const table of [
+      'poll_status',
+      'telegram_link_codes',
+      'deliveries',
+      'alerts',
+      'rule_state',
+      'protocol_rules',
+      'channels',
+      'watches',
+      'accounts',
+    ]) {
       await q.query(`DROP TABLE IF EXISTS alerts.${table}`);
     }
   }

@@ -9,7 +9,9 @@ export class AddAlertsPollingState1763700800000 implements MigrationInterface {
   name = 'AddAlertsPollingState1763700800000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE alerts.poll_status ADD COLUMN last_duration_ms integer, ADD COLUMN details jsonb NOT NULL DEFAULT '{}'::jsonb`);
+    await q.query(
+      `ALTER TABLE alerts.poll_status ADD COLUMN last_duration_ms integer, ADD COLUMN details jsonb NOT NULL DEFAULT '{}'::jsonb`,
+    );
     await q.query(`
       CREATE TABLE alerts.protocol_rule_state (
         account_id uuid NOT NULL REFERENCES alerts.accounts(id) ON DELETE CASCADE,
@@ -24,6 +26,8 @@ export class AddAlertsPollingState1763700800000 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP INDEX IF EXISTS alerts.deliveries_sending_idx`);
     await q.query(`DROP TABLE IF EXISTS alerts.protocol_rule_state`);
-    await q.query(`ALTER TABLE alerts.poll_status DROP COLUMN IF EXISTS details, DROP COLUMN IF EXISTS last_duration_ms`);
+    await q.query(
+      `ALTER TABLE alerts.poll_status DROP COLUMN IF EXISTS details, DROP COLUMN IF EXISTS last_duration_ms`,
+    );
   }
 }

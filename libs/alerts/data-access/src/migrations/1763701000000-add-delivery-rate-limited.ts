@@ -9,7 +9,9 @@ export class AddDeliveryRateLimited1763701000000 implements MigrationInterface {
   name = 'AddDeliveryRateLimited1763701000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE alerts.deliveries ADD COLUMN rate_limited integer NOT NULL DEFAULT 0 CHECK (rate_limited >= 0)`);
+    await q.query(
+      `ALTER TABLE alerts.deliveries ADD COLUMN rate_limited integer NOT NULL DEFAULT 0 CHECK (rate_limited >= 0)`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

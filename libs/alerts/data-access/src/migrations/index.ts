@@ -5,7 +5,13 @@ import { AddDeliveryRateLimited1763701000000 } from './1763701000000-add-deliver
 import { AddTelegramChats1763701200000 } from './1763701200000-add-telegram-chats';
 
 /** Migrations of the `alerts` schema, oldest first. */
-export const ALERTS_MIGRATIONS = [CreateAlertsSchema1763700000000, CreateAlertsTables1763700200000, AddAlertsPollingState1763700800000, AddDeliveryRateLimited1763701000000, AddTelegramChats1763701200000];
+export const ALERTS_MIGRATIONS = [
+  CreateAlertsSchema1763700000000,
+  CreateAlertsTables1763700200000,
+  AddAlertsPollingState1763700800000,
+  AddDeliveryRateLimited1763701000000,
+  AddTelegramChats1763701200000,
+];
 
 /** Name of the newest migration: storage is ready once it is recorded in `alerts.migrations`. */
 export const LATEST_ALERTS_MIGRATION = new AddTelegramChats1763701200000().name;

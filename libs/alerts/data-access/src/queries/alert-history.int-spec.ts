@@ -22,14 +22,23 @@ describe('alert history queries (PostgreSQL)', () => {
   it('gives the newest alert time of each watch of the account that has alerts', async () => {
     const account = await seed.account();
     const other = await seed.account();
-    const [w1, w2, quiet] = [await seed.watch(account, `0x${'1'.repeat(40)}`), await seed.watch(account, `0x${'2'.repeat(40)}`), await seed.watch(account, `0x${'3'.repeat(40)}`)];
+    const [w1, w2, quiet] = [
+      await seed.watch(account, `0x${'1'.repeat(40)}`),
+      await seed.watch(account, `0x${'2'.repeat(40)}`),
+      await seed.watch(account, `0x${'3'.repeat(40)}`),
+    ];
     await seed.alert(account, w1, at(1));
     await seed.alert(account, w1, at(5));
     await seed.alert(account, w2, at(2));
     await seed.alert(account, null, at(9));
     await seed.alert(other, await seed.watch(other, `0x${'1'.repeat(40)}`), at(8));
     const last = await lastAlertAtByWatch(db, account);
-    expect(last).toEqual(new Map([[w1, at(5)], [w2, at(2)]]));
+    expect(last).toEqual(
+      new Map([
+        [w1, at(5)],
+        [w2, at(2)],
+      ]),
+    );
     expect(last.has(quiet)).toBe(false);
   });
 

@@ -23,7 +23,13 @@ describe('dead delivery queries (PostgreSQL)', () => {
     ids['older'] = await seed.delivery(ids['account']!, alert, ids['hook']!, 'dead', at(1), 'HTTP 500');
     const discord = await seed.channel(ids['account']!, 'discord', null);
     ids['newer'] = await seed.delivery(ids['account']!, alert, discord, 'dead', at(2), 'HTTP 404');
-    ids['delivered'] = await seed.delivery(ids['account']!, await seed.alert(ids['account']!, null, at(3)), ids['hook']!, 'delivered', at(3));
+    ids['delivered'] = await seed.delivery(
+      ids['account']!,
+      await seed.alert(ids['account']!, null, at(3)),
+      ids['hook']!,
+      'delivered',
+      at(3),
+    );
     await seed.delivery(ids['other']!, otherAlert, otherHook, 'dead', at(4));
   });
 
@@ -51,11 +57,15 @@ describe('dead delivery queries (PostgreSQL)', () => {
       wallet: null,
       occurred_at: at(0),
     });
-    await expect(deadDeliveriesOf(db, ids['account']!, 1)).resolves.toEqual([expect.objectContaining({ id: ids['newer'], channel_kind: 'discord', channel_label: null })]);
+    await expect(deadDeliveriesOf(db, ids['account']!, 1)).resolves.toEqual([
+      expect.objectContaining({ id: ids['newer'], channel_kind: 'discord', channel_label: null }),
+    ]);
   });
 
   it('reads one delivery by id whatever its status, or nothing', async () => {
-    await expect(deliveryWithAlert(db, ids['delivered']!)).resolves.toEqual(expect.objectContaining({ id: ids['delivered'], status: 'delivered', alert_kind: 'position_opened' }));
+    await expect(deliveryWithAlert(db, ids['delivered']!)).resolves.toEqual(
+      expect.objectContaining({ id: ids['delivered'], status: 'delivered', alert_kind: 'position_opened' }),
+    );
     await expect(deliveryWithAlert(db, '00000000-0000-4000-8000-000000000000')).resolves.toBeUndefined();
   });
 });

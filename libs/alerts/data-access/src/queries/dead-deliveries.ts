@@ -31,7 +31,11 @@ const SELECT = `
 
 /** The account's dead-lettered deliveries, last changed first, at most `limit`. */
 export function deadDeliveriesOf(db: QueryExecutor, accountId: string, limit: number): Promise<DeliveryWithAlertRow[]> {
-  return queryRows<DeliveryWithAlertRow>(db, `${SELECT} WHERE d.account_id = $1 AND d.status = 'dead' ORDER BY d.updated_at DESC, d.id DESC LIMIT $2`, [accountId, limit]);
+  return queryRows<DeliveryWithAlertRow>(
+    db,
+    `${SELECT} WHERE d.account_id = $1 AND d.status = 'dead' ORDER BY d.updated_at DESC, d.id DESC LIMIT $2`,
+    [accountId, limit],
+  );
 }
 
 /** One delivery (of any account and status), or undefined when there is none with this id. */

@@ -26,7 +26,14 @@ export interface DeliveryJob {
   /** Rate-limited answers so far (not counted as attempts). */
   rateLimited: number;
   nextAttemptAt: Date | null;
-  channel: { id: string; kind: ChannelKind; target: string; secret: string | null; status: ChannelStatus; disabledReason: string | null };
+  channel: {
+    id: string;
+    kind: ChannelKind;
+    target: string;
+    secret: string | null;
+    status: ChannelStatus;
+    disabledReason: string | null;
+  };
   alert: AlertForDelivery;
 }
 
@@ -96,7 +103,14 @@ function toDeliveryJob(r: ClaimedDeliveryRow): DeliveryJob {
     attempts: r.attempts,
     rateLimited: r.rate_limited,
     nextAttemptAt: r.next_attempt_at,
-    channel: { id: r.channel_id, kind: r.channel_kind, target: r.target, secret: r.secret, status: r.channel_status, disabledReason: r.disabled_reason },
+    channel: {
+      id: r.channel_id,
+      kind: r.channel_kind,
+      target: r.target,
+      secret: r.secret,
+      status: r.channel_status,
+      disabledReason: r.disabled_reason,
+    },
     alert: {
       alertId: r.alert_id,
       eventId: r.event_id,

@@ -5,7 +5,9 @@ import type { QueryExecutor } from '@paper/sql-rows';
 
 /** Keeps these claimed deliveries claimed (their lease runs from the last renewal). */
 export async function renewDeliveryClaims(db: QueryExecutor, ids: readonly string[]): Promise<void> {
-  await db.query(`UPDATE alerts.deliveries SET updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'sending'`, [ids]);
+  await db.query(`UPDATE alerts.deliveries SET updated_at = now() WHERE id = ANY($1::uuid[]) AND status = 'sending'`, [
+    ids,
+  ]);
 }
 
 /** A claimed delivery that may not be sent yet (its destination's rate limit): the attempt is given back and it is due again at `at`. */
@@ -28,11 +30,10 @@ export async function markDelivered(db: QueryExecutor, ids: readonly string[]): 
 
 /** The attempt failed: the delivery is tried again at `at`. */
 export async function retryDeliveryLater(db: QueryExecutor, id: string, reason: string, at: Date): Promise<void> {
-  await db.query(`UPDATE alerts.deliveries SET status = 'failed', last_error = $2, next_attempt_at = $3, updated_at = now() WHERE id = $1 AND status = 'sending'`, [
-    id,
-    reason.slice(0, 500),
-    at,
-  ]);
+  await db.query(
+    `UPDATE alerts.deliveries SET status = 'failed', last_error = $2, next_attempt_at = $3, updated_at = now() WHERE id = $1 AND status = 'sending'`,
+    [id, reason.slice(0, 500), at],
+  );
 }
 
 /** The receiver answered 429: the attempt is given back (it did not fail), the rate-limited count goes up, the next attempt is at `at`. */
@@ -45,7 +46,12 @@ export async function recordRateLimited(db: QueryExecutor, id: string, reason: s
 }
 
 /** Dead letter (re-queued only by its owner); `unsent` gives the claimed attempt back (nothing was sent). */
-export async function deadLetterDelivery(db: QueryExecutor, id: string, reason: string, unsent: boolean): Promise<void> {
+export async function deadLetterDelivery(
+  db: QueryExecutor,
+  id: string,
+  reason: string,
+  unsent: boolean,
+): Promise<void> {
   await db.query(
     `UPDATE alerts.deliveries SET status = 'dead', last_error = $2, next_attempt_at = NULL, attempts = CASE WHEN $3 THEN greatest(attempts - 1, 0) ELSE attempts END, updated_at = now()
         WHERE id = $1 AND status = 'sending'`,
@@ -57,10 +63,18 @@ export async function deadLetterDelivery(db: QueryExecutor, id: string, reason: 
  * The receiver is gone for good: the channel is disabled (with the reason shown to its owner) and this
  * delivery dead-lettered. Run both in one transaction (pass its manager).
  */
-export async function disableChannelOfDelivery(db: QueryExecutor, id: string, channelId: string, reason: string): Promise<void> {
-  await db.query(`UPDATE alerts.channels SET status = 'disabled', disabled_reason = $2, updated_at = now() WHERE id = $1 AND status <> 'disabled'`, [channelId, reason.slice(0, 500)]);
-  await db.query(`UPDATE alerts.deliveries SET status = 'dead', last_error = $2, next_attempt_at = NULL, updated_at = now() WHERE id = $1 AND status = 'sending'`, [
-    id,
-    `channel disabled: ${reason}`.slice(0, 500),
-  ]);
+export async function disableChannelOfDelivery(
+  db: QueryExecutor,
+  id: string,
+  channelId: string,
+  reason: string,
+): Promise<void> {
+  await db.query(
+    `UPDATE alerts.channels SET status = 'disabled', disabled_reason = $2, updated_at = now() WHERE id = $1 AND status <> 'disabled'`,
+    [channelId, reason.slice(0, 500)],
+  );
+  await db.query(
+    `UPDATE alerts.deliveries SET status = 'dead', last_error = $2, next_attempt_at = NULL, updated_at = now() WHERE id = $1 AND status = 'sending'`,
+    [id, `channel disabled: ${reason}`.slice(0, 500)],
+  );
 }

@@ -66,7 +66,11 @@ export interface ActiveChannelRow {
 
 /** The active channels of these accounts. */
 export function activeChannelsOf(db: QueryExecutor, accountIds: readonly string[]): Promise<ActiveChannelRow[]> {
-  return queryRows<ActiveChannelRow>(db, `SELECT id, account_id FROM alerts.channels WHERE account_id = ANY($1::uuid[]) AND status = 'active'`, [accountIds]);
+  return queryRows<ActiveChannelRow>(
+    db,
+    `SELECT id, account_id FROM alerts.channels WHERE account_id = ANY($1::uuid[]) AND status = 'active'`,
+    [accountIds],
+  );
 }
 
 /** Queues deliveries, due now; returns the ids of those that were not queued yet (idempotent by id and by alert and channel). */
@@ -78,7 +82,13 @@ export async function insertQueuedDeliveries(db: QueryExecutor, deliveries: read
        SELECT x.id, x.account_id, x.alert_id, x.channel_id, x.event_id, 'queued', now()
          FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[]) AS x(id, account_id, alert_id, channel_id, event_id)
        ON CONFLICT DO NOTHING RETURNING id`,
-    [deliveries.map((d) => d.id), deliveries.map((d) => d.accountId), deliveries.map((d) => d.alertId), deliveries.map((d) => d.channelId), deliveries.map((d) => d.eventId)],
+    [
+      deliveries.map((d) => d.id),
+      deliveries.map((d) => d.accountId),
+      deliveries.map((d) => d.alertId),
+      deliveries.map((d) => d.channelId),
+      deliveries.map((d) => d.eventId),
+    ],
   );
   return rows.map((r) => r.id);
 }

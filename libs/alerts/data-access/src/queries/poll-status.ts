@@ -13,7 +13,11 @@ export interface PollStatusWrite {
 
 /** The details document of a poll (what the last committed pass left for the next), `{}` before the first pass. */
 export async function pollDetails<T extends object>(db: QueryExecutor, name: string): Promise<Partial<T>> {
-  const row = await queryRow<{ details: Partial<T> | null }>(db, `SELECT details FROM alerts.poll_status WHERE name = $1`, [name]);
+  const row = await queryRow<{ details: Partial<T> | null }>(
+    db,
+    `SELECT details FROM alerts.poll_status WHERE name = $1`,
+    [name],
+  );
   return row?.details ?? {};
 }
 
@@ -23,7 +27,11 @@ export async function pollDetails<T extends object>(db: QueryExecutor, name: str
  */
 export async function lockPollGeneration(db: QueryExecutor, name: string): Promise<string | undefined> {
   await db.query(`INSERT INTO alerts.poll_status (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [name]);
-  const row = await queryRow<{ generation: string | null }>(db, `SELECT details->>'generation' AS generation FROM alerts.poll_status WHERE name = $1 FOR UPDATE`, [name]);
+  const row = await queryRow<{ generation: string | null }>(
+    db,
+    `SELECT details->>'generation' AS generation FROM alerts.poll_status WHERE name = $1 FOR UPDATE`,
+    [name],
+  );
   return row?.generation ?? undefined;
 }
 
@@ -39,7 +47,12 @@ export async function writePollStatus(db: QueryExecutor, p: PollStatusWrite): Pr
 }
 
 /** Records a pass that failed before it could commit (the details document is left as it was). */
-export async function recordPollFailure(db: QueryExecutor, name: string, startedAt: Date, error: string): Promise<void> {
+export async function recordPollFailure(
+  db: QueryExecutor,
+  name: string,
+  startedAt: Date,
+  error: string,
+): Promise<void> {
   await db.query(
     `INSERT INTO alerts.poll_status (name, last_started_at, last_finished_at, last_ok, last_error, last_duration_ms, updated_at)
        VALUES ($1, $2, now(), false, $3, $4, now())

@@ -20,14 +20,20 @@ export interface StateWrite {
 }
 
 /** The stored states of every watch, of the rules in `rules` (rows of other rules are left out). */
-export async function watchRuleStates<S>(db: QueryExecutor, rules: readonly (keyof S & string)[]): Promise<RuleStateRow<S>[]> {
+export async function watchRuleStates<S>(
+  db: QueryExecutor,
+  rules: readonly (keyof S & string)[],
+): Promise<RuleStateRow<S>[]> {
   const rows = await queryRows<RuleStateRow<S>>(db, `SELECT watch_id, rule, state FROM alerts.rule_state`);
   return rows.filter((r) => rules.includes(r.rule));
 }
 
 /** The mint-rate rule state of every account that has one. */
 export function mintRateStates<T>(db: QueryExecutor): Promise<ProtocolRuleStateRow<T>[]> {
-  return queryRows<ProtocolRuleStateRow<T>>(db, `SELECT account_id, state FROM alerts.protocol_rule_state WHERE rule = 'mint_rate'`);
+  return queryRows<ProtocolRuleStateRow<T>>(
+    db,
+    `SELECT account_id, state FROM alerts.protocol_rule_state WHERE rule = 'mint_rate'`,
+  );
 }
 
 /** Where each scope keeps its states: per watch (wallet rules) or per account (protocol rules). */
@@ -40,7 +46,11 @@ const STATE_TABLES = {
  * Upserts and deletes rule states of watches (`watch`) or accounts (`account`). States of a scope that
  * no longer exists (a watch deleted mid-pass) are skipped, not written.
  */
-export async function writeRuleStates(db: QueryExecutor, scope: keyof typeof STATE_TABLES, writes: readonly StateWrite[]): Promise<void> {
+export async function writeRuleStates(
+  db: QueryExecutor,
+  scope: keyof typeof STATE_TABLES,
+  writes: readonly StateWrite[],
+): Promise<void> {
   const { table, key, parent } = STATE_TABLES[scope];
   const upserts = writes.filter((w) => w.state !== null);
   const deletes = writes.filter((w) => w.state === null);
@@ -54,9 +64,9 @@ export async function writeRuleStates(db: QueryExecutor, scope: keyof typeof STA
     );
   }
   if (deletes.length > 0) {
-    await db.query(`DELETE FROM alerts.${table} t USING unnest($1::uuid[], $2::text[]) AS x(scope, rule) WHERE t.${key} = x.scope AND t.rule = x.rule`, [
-      deletes.map((w) => w.scopeId),
-      deletes.map((w) => w.rule),
-    ]);
+    await db.query(
+      `DELETE FROM alerts.${table} t USING unnest($1::uuid[], $2::text[]) AS x(scope, rule) WHERE t.${key} = x.scope AND t.rule = x.rule`,
+      [deletes.map((w) => w.scopeId), deletes.map((w) => w.rule)],
+    );
   }
 }

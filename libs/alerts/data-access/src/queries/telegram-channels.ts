@@ -16,13 +16,25 @@ export interface TelegramChannelWrite {
 }
 
 /** The account's channel for this chat, if it has one. */
-export function telegramChannelOf(db: QueryExecutor, accountId: string, chatId: string): Promise<TelegramChannelRow | undefined> {
-  return queryRow<TelegramChannelRow>(db, `SELECT id, status FROM alerts.channels WHERE account_id = $1 AND kind = 'telegram' AND target = $2`, [accountId, chatId]);
+export function telegramChannelOf(
+  db: QueryExecutor,
+  accountId: string,
+  chatId: string,
+): Promise<TelegramChannelRow | undefined> {
+  return queryRow<TelegramChannelRow>(
+    db,
+    `SELECT id, status FROM alerts.channels WHERE account_id = $1 AND kind = 'telegram' AND target = $2`,
+    [accountId, chatId],
+  );
 }
 
 /** How many channels (of every kind) the account has. */
 export async function channelCountOf(db: QueryExecutor, accountId: string): Promise<number> {
-  const row = await queryRow<{ count: number }>(db, `SELECT count(*)::int AS count FROM alerts.channels WHERE account_id = $1`, [accountId]);
+  const row = await queryRow<{ count: number }>(
+    db,
+    `SELECT count(*)::int AS count FROM alerts.channels WHERE account_id = $1`,
+    [accountId],
+  );
   return row?.count ?? 0;
 }
 

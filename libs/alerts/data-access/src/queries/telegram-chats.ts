@@ -9,6 +9,14 @@ export async function lockTelegramChat(db: QueryExecutor, chatId: string): Promi
 }
 
 /** Binds the chat to the account, with `userId` as its owner, unless the chat is bound already. */
-export async function bindTelegramChatIfFree(db: QueryExecutor, chatId: string, accountId: string, userId: string): Promise<void> {
-  await db.query(`INSERT INTO alerts.telegram_chats (chat_id, account_id, owner_user_id) VALUES ($1, $2, $3) ON CONFLICT (chat_id) DO NOTHING`, [chatId, accountId, userId]);
+export async function bindTelegramChatIfFree(
+  db: QueryExecutor,
+  chatId: string,
+  accountId: string,
+  userId: string,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO alerts.telegram_chats (chat_id, account_id, owner_user_id) VALUES ($1, $2, $3) ON CONFLICT (chat_id) DO NOTHING`,
+    [chatId, accountId, userId],
+  );
 }

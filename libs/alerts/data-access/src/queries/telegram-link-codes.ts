@@ -9,7 +9,11 @@ export interface TelegramLinkCodeRow {
 
 /** The code, locked (FOR UPDATE) until the caller's transaction ends so it is consumed once; undefined when unknown. */
 export function lockTelegramLinkCode(db: QueryExecutor, code: string): Promise<TelegramLinkCodeRow | undefined> {
-  return queryRow<TelegramLinkCodeRow>(db, `SELECT account_id, expires_at, used_at FROM alerts.telegram_link_codes WHERE code = $1 FOR UPDATE`, [code]);
+  return queryRow<TelegramLinkCodeRow>(
+    db,
+    `SELECT account_id, expires_at, used_at FROM alerts.telegram_link_codes WHERE code = $1 FOR UPDATE`,
+    [code],
+  );
 }
 
 /** Marks the code used (it never links again). */

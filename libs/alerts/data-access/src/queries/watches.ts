@@ -35,6 +35,9 @@ function toWatchRow(r: RawWatchRow): WatchRow {
 
 /** Every watch of every account, by address (lower-cased) then id. */
 export async function watchesToPoll(db: QueryExecutor): Promise<WatchRow[]> {
-  const rows = await queryRows<RawWatchRow>(db, `SELECT id, account_id, address, rules, created_at, updated_at FROM alerts.watches ORDER BY address, id`);
+  const rows = await queryRows<RawWatchRow>(
+    db,
+    `SELECT id, account_id, address, rules, created_at, updated_at FROM alerts.watches ORDER BY address, id`,
+  );
   return rows.map(toWatchRow);
 }

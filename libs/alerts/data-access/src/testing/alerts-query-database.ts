@@ -12,7 +12,11 @@ export interface AlertsQueryDatabase {
 /** A fresh database for the query modules' integration tests, the alerts schema migrated unless `migrated` is false; drop() removes it. */
 export async function createAlertsQueryDatabase(prefix: string, migrated = true): Promise<AlertsQueryDatabase> {
   const database = await createTestDatabase(prefix);
-  const dataSource = await createAlertsDataSource({ url: database.url, poolSize: 2, applicationName: prefix }).initialize();
+  const dataSource = await createAlertsDataSource({
+    url: database.url,
+    poolSize: 2,
+    applicationName: prefix,
+  }).initialize();
   const migrate = async () => {
     await dataSource.query('CREATE SCHEMA IF NOT EXISTS alerts');
     await dataSource.runMigrations({ transaction: 'each' });

@@ -7,23 +7,37 @@ export class AlertsSeed {
 
   async account(): Promise<string> {
     const id = randomUUID();
-    await this.db.query(`INSERT INTO alerts.accounts (id, token_hash) VALUES ($1, $2)`, [id, randomBytes(32).toString('hex')]);
+    await this.db.query(`INSERT INTO alerts.accounts (id, token_hash) VALUES ($1, $2)`, [
+      id,
+      randomBytes(32).toString('hex'),
+    ]);
     return id;
   }
 
   async channel(accountId: string, kind: 'webhook' | 'discord' | 'telegram', label: string | null): Promise<string> {
     const id = randomUUID();
-    await this.db.query(`INSERT INTO alerts.channels (id, account_id, kind, target, label, status) VALUES ($1, $2, $3, $4, $5, 'active')`, [id, accountId, kind, `target-${id}`, label]);
+    await this.db.query(
+      `INSERT INTO alerts.channels (id, account_id, kind, target, label, status) VALUES ($1, $2, $3, $4, $5, 'active')`,
+      [id, accountId, kind, `target-${id}`, label],
+    );
     return id;
   }
 
   async watch(accountId: string, address: string): Promise<string> {
     const id = randomUUID();
-    await this.db.query(`INSERT INTO alerts.watches (id, account_id, address, rules) VALUES ($1, $2, $3, '{}'::jsonb)`, [id, accountId, address]);
+    await this.db.query(
+      `INSERT INTO alerts.watches (id, account_id, address, rules) VALUES ($1, $2, $3, '{}'::jsonb)`,
+      [id, accountId, address],
+    );
     return id;
   }
 
-  async alert(accountId: string, watchId: string | null, createdAt: Date, kind = 'position_opened'): Promise<{ id: string; eventId: string }> {
+  async alert(
+    accountId: string,
+    watchId: string | null,
+    createdAt: Date,
+    kind = 'position_opened',
+  ): Promise<{ id: string; eventId: string }> {
     const id = randomUUID();
     const eventId = `evt_${randomBytes(8).toString('hex')}`;
     await this.db.query(
@@ -33,7 +47,14 @@ export class AlertsSeed {
     return { id, eventId };
   }
 
-  async delivery(accountId: string, alert: { id: string; eventId: string }, channelId: string, status: string, at: Date, lastError: string | null = null): Promise<string> {
+  async delivery(
+    accountId: string,
+    alert: { id: string; eventId: string },
+    channelId: string,
+    status: string,
+    at: Date,
+    lastError: string | null = null,
+  ): Promise<string> {
     const id = randomUUID();
     await this.db.query(
       `INSERT INTO alerts.deliveries (id, account_id, alert_id, channel_id, event_id, status, attempts, last_error, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, 3, $7, $8, $8)`,

@@ -2,7 +2,17 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 
 import { bigintColumn } from './column-types';
 
 /** Ledger buckets: an account's free balance, locked margin, queued payouts; or a protocol account. */
-export type LedgerBucket = 'free' | 'locked' | 'queued' | 'lp' | 'lp_parked' | 'fees' | 'payout_queue' | 'deposits' | 'activation_fees' | 'stakers';
+export type LedgerBucket =
+  | 'free'
+  | 'locked'
+  | 'queued'
+  | 'lp'
+  | 'lp_parked'
+  | 'fees'
+  | 'payout_queue'
+  | 'deposits'
+  | 'activation_fees'
+  | 'stakers';
 
 /**
  * Double-entry ledger: every transfer is a set of entries sharing `txId` whose amounts sum to zero.

@@ -57,7 +57,9 @@ export class CreateExchangeTables1763700100000 implements MigrationInterface {
         opened_at timestamptz NOT NULL,
         closed_at timestamptz
       )`);
-    await q.query(`CREATE INDEX positions_open_bust_idx ON exchange.positions (market, side, bust_price) WHERE status = 'open'`);
+    await q.query(
+      `CREATE INDEX positions_open_bust_idx ON exchange.positions (market, side, bust_price) WHERE status = 'open'`,
+    );
     await q.query(`CREATE INDEX positions_wallet_status_idx ON exchange.positions (wallet, status)`);
     await q.query(`CREATE INDEX positions_closed_at_idx ON exchange.positions (closed_at)`);
     await q.query(`
@@ -172,8 +174,18 @@ export class CreateExchangeTables1763700100000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     for (const table of [
-      'deposits', 'chain_balances', 'daily_stats', 'equity_snapshots', 'payout_queue', 'markets',
-      'protocol_state', 'session_keys', 'intents', 'positions', 'ledger_entries', 'accounts',
+      'deposits',
+      'chain_balances',
+      'daily_stats',
+      'equity_snapshots',
+      'payout_queue',
+      'markets',
+      'protocol_state',
+      'session_keys',
+      'intents',
+      'positions',
+      'ledger_entries',
+      'accounts',
     ]) {
       await q.query(`DROP TABLE IF EXISTS exchange.${table}`);
     }

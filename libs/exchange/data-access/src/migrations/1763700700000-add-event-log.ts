@@ -34,7 +34,9 @@ export class AddEventLog1763700700000 implements MigrationInterface {
         END IF;
         RETURN NEW;
       END $$`);
-    await q.query(`CREATE TRIGGER markets_status_event AFTER UPDATE OF status ON exchange.markets FOR EACH ROW EXECUTE FUNCTION exchange.record_market_status()`);
+    await q.query(
+      `CREATE TRIGGER markets_status_event AFTER UPDATE OF status ON exchange.markets FOR EACH ROW EXECUTE FUNCTION exchange.record_market_status()`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -68,11 +68,23 @@ export async function tradeCounts(db: QueryExecutor, wallet: string): Promise<Tr
        FROM exchange.positions WHERE wallet = $1`,
     [wallet],
   );
-  return { trades: Number(row?.trades ?? 0), wins: Number(row?.wins ?? 0), losses: Number(row?.losses ?? 0), liquidations: Number(row?.liquidations ?? 0) };
+  return {
+    trades: Number(row?.trades ?? 0),
+    wins: Number(row?.wins ?? 0),
+    losses: Number(row?.losses ?? 0),
+    liquidations: Number(row?.liquidations ?? 0),
+  };
 }
 
 /** Where a wallet's deposits go and whether its account paid the activation fee; undefined before the account exists. */
-export async function depositAccount(db: QueryExecutor, wallet: string): Promise<{ depositAddress: string; activated: boolean } | undefined> {
-  const [row] = await queryRows<{ deposit_address: string; activated: boolean }>(db, `SELECT deposit_address, activated FROM exchange.accounts WHERE wallet = $1`, [wallet]);
+export async function depositAccount(
+  db: QueryExecutor,
+  wallet: string,
+): Promise<{ depositAddress: string; activated: boolean } | undefined> {
+  const [row] = await queryRows<{ deposit_address: string; activated: boolean }>(
+    db,
+    `SELECT deposit_address, activated FROM exchange.accounts WHERE wallet = $1`,
+    [wallet],
+  );
   return row ? { depositAddress: row.deposit_address, activated: row.activated } : undefined;
 }

@@ -12,7 +12,12 @@ export interface ChainBalances {
 }
 
 /** Adds `amount` to an address's balance (the faucet); returns the new balance. */
-export async function creditChainBalance(db: QueryExecutor, address: string, asset: ChainAsset, amount: bigint): Promise<bigint> {
+export async function creditChainBalance(
+  db: QueryExecutor,
+  address: string,
+  asset: ChainAsset,
+  amount: bigint,
+): Promise<bigint> {
   if (amount <= 0n) throw new RangeError('A credit must be positive');
   const rows = await queryRows<{ amount: string }>(
     db,
@@ -25,7 +30,13 @@ export async function creditChainBalance(db: QueryExecutor, address: string, ass
 }
 
 /** Moves `amount` between addresses if `from` holds enough; false (and nothing moves) otherwise. */
-export async function transferChainBalance(db: QueryExecutor, from: string, to: string, asset: ChainAsset, amount: bigint): Promise<boolean> {
+export async function transferChainBalance(
+  db: QueryExecutor,
+  from: string,
+  to: string,
+  asset: ChainAsset,
+  amount: bigint,
+): Promise<boolean> {
   if (amount <= 0n) throw new RangeError('A transfer must be positive');
   const rows = await queryRows(
     db,
@@ -43,9 +54,11 @@ export async function transferChainBalance(db: QueryExecutor, from: string, to: 
 
 /** Both balances of an address (zero when never funded). */
 export async function chainBalances(db: QueryExecutor, address: string): Promise<ChainBalances> {
-  const rows = await queryRows<{ asset: ChainAsset; amount: string }>(db, `SELECT asset, amount FROM exchange.chain_balances WHERE address = $1`, [
-    address.toLowerCase(),
-  ]);
+  const rows = await queryRows<{ asset: ChainAsset; amount: string }>(
+    db,
+    `SELECT asset, amount FROM exchange.chain_balances WHERE address = $1`,
+    [address.toLowerCase()],
+  );
   const of = (asset: ChainAsset) => BigInt(rows.find((r) => r.asset === asset)?.amount ?? '0');
   return { usdcMicro: of('USDC'), ethWei: of('ETH') };
 }

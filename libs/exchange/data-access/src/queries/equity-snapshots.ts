@@ -10,8 +10,18 @@ export interface EquitySnapshot {
 }
 
 /** A wallet's equity snapshots, oldest first: all, or those of the last `interval` (a PostgreSQL interval literal from a fixed set). */
-export async function equitySnapshots(db: QueryExecutor, wallet: string, interval: '1 hour' | '1 day' | '7 days' | null): Promise<EquitySnapshot[]> {
-  const rows = await queryRows<{ taken_at: Date; equity_micro: string; free_micro: string; locked_micro: string; unrealized_pnl_micro: string }>(
+export async function equitySnapshots(
+  db: QueryExecutor,
+  wallet: string,
+  interval: '1 hour' | '1 day' | '7 days' | null,
+): Promise<EquitySnapshot[]> {
+  const rows = await queryRows<{
+    taken_at: Date;
+    equity_micro: string;
+    free_micro: string;
+    locked_micro: string;
+    unrealized_pnl_micro: string;
+  }>(
     db,
     `SELECT taken_at, equity_micro, free_micro, locked_micro, unrealized_pnl_micro FROM exchange.equity_snapshots
       WHERE wallet = $1 AND ($2::interval IS NULL OR taken_at >= now() - $2::interval) ORDER BY taken_at`,
@@ -42,11 +52,25 @@ export async function snapshotAccounts(db: QueryExecutor, activeWindow: string):
          OR EXISTS (SELECT 1 FROM exchange.positions p WHERE p.wallet = a.wallet AND p.status = 'open')`,
     [activeWindow],
   );
-  return rows.map((r) => ({ wallet: r.wallet, freeMicro: BigInt(r.free_micro), lockedMicro: BigInt(r.locked_micro), queuedMicro: BigInt(r.queued_micro) }));
+  return rows.map((r) => ({
+    wallet: r.wallet,
+    freeMicro: BigInt(r.free_micro),
+    lockedMicro: BigInt(r.locked_micro),
+    queuedMicro: BigInt(r.queued_micro),
+  }));
 }
 
 /** Records one snapshot per wallet for the current minute (a second run in the same minute changes nothing). */
-export async function insertEquitySnapshots(db: QueryExecutor, snapshots: readonly { wallet: string; equityMicro: bigint; freeMicro: bigint; lockedMicro: bigint; unrealizedPnlMicro: bigint }[]): Promise<void> {
+export async function insertEquitySnapshots(
+  db: QueryExecutor,
+  snapshots: readonly {
+    wallet: string;
+    equityMicro: bigint;
+    freeMicro: bigint;
+    lockedMicro: bigint;
+    unrealizedPnlMicro: bigint;
+  }[],
+): Promise<void> {
   if (snapshots.length === 0) return;
   await db.query(
     `INSERT INTO exchange.equity_snapshots (wallet, taken_at, equity_micro, free_micro, locked_micro, unrealized_pnl_micro)

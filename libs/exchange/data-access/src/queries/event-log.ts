@@ -1,4 +1,9 @@
-import { EXCHANGE_EVENTS_CHANNEL, type ExchangeEvent, type ExchangeEventData, type ExchangeEventType } from '@paper/contracts';
+import {
+  EXCHANGE_EVENTS_CHANNEL,
+  type ExchangeEvent,
+  type ExchangeEventData,
+  type ExchangeEventType,
+} from '@paper/contracts';
 
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 import type { MarketName } from '@paper/markets';
@@ -22,7 +27,11 @@ export interface NewExchangeEvent<T extends ExchangeEventType = ExchangeEventTyp
 }
 
 /** Builds a typed event to append (keeps `type` and `data` in step). */
-export function exchangeEvent<T extends ExchangeEventType>(type: T, data: ExchangeEventData<T>, scope: { wallet?: string | null; market?: MarketName | null } = {}): NewExchangeEvent<T> {
+export function exchangeEvent<T extends ExchangeEventType>(
+  type: T,
+  data: ExchangeEventData<T>,
+  scope: { wallet?: string | null; market?: MarketName | null } = {},
+): NewExchangeEvent<T> {
   return { type, data, wallet: scope.wallet ?? null, market: scope.market ?? null };
 }
 
@@ -36,7 +45,14 @@ interface EventRow {
 }
 
 function toEvent(row: EventRow): ExchangeEvent {
-  return { id: String(row.id), type: row.type, time: new Date(row.time).toISOString(), wallet: row.wallet, market: row.market, data: row.data };
+  return {
+    id: String(row.id),
+    type: row.type,
+    time: new Date(row.time).toISOString(),
+    wallet: row.wallet,
+    market: row.market,
+    data: row.data,
+  };
 }
 
 /**
@@ -101,12 +117,19 @@ export async function readEvents(db: QueryExecutor, q: EventQuery): Promise<Exch
 
 /** The log's bounds: the oldest retained id and the newest id ('0' when empty). */
 export async function eventLogBounds(db: QueryExecutor): Promise<{ oldest: string; newest: string }> {
-  const rows = await queryRows<{ oldest: string | null; newest: string | null }>(db, `SELECT min(id) AS oldest, max(id) AS newest FROM exchange.events`);
+  const rows = await queryRows<{ oldest: string | null; newest: string | null }>(
+    db,
+    `SELECT min(id) AS oldest, max(id) AS newest FROM exchange.events`,
+  );
   return { oldest: String(rows[0]?.oldest ?? '0'), newest: String(rows[0]?.newest ?? '0') };
 }
 
 /** Deletes events older than `before` (retention); returns how many were deleted. */
 export async function pruneEvents(db: QueryExecutor, before: Date): Promise<number> {
-  const rows = await queryRows<{ n: string }>(db, `WITH gone AS (DELETE FROM exchange.events WHERE time < $1 RETURNING 1) SELECT count(*)::text AS n FROM gone`, [before]);
+  const rows = await queryRows<{ n: string }>(
+    db,
+    `WITH gone AS (DELETE FROM exchange.events WHERE time < $1 RETURNING 1) SELECT count(*)::text AS n FROM gone`,
+    [before],
+  );
   return Number(rows[0]?.n ?? 0);
 }

@@ -10,7 +10,10 @@ export function openedTodaySql(alias?: string): string {
 }
 
 /** What a wallet opened in the guardrails' day (micro-USDC notional) and how many positions it holds open. */
-export async function dailyUsage(db: QueryExecutor, wallet: string): Promise<{ usedMicro: bigint; openPositions: number }> {
+export async function dailyUsage(
+  db: QueryExecutor,
+  wallet: string,
+): Promise<{ usedMicro: bigint; openPositions: number }> {
   const [row] = await queryRows<{ used: string; open: string }>(
     db,
     `SELECT COALESCE(SUM(notional_micro) FILTER (WHERE ${openedTodaySql()}), 0) AS used,
@@ -41,5 +44,10 @@ export async function tradingAccount(db: QueryExecutor, wallet: string): Promise
     [wallet],
   );
   if (!row) return undefined;
-  return { freeMicro: BigInt(row.free_micro), queuedMicro: BigInt(row.queued_micro), dailyNotionalMicro: BigInt(row.daily), openPositions: Number(row.open) };
+  return {
+    freeMicro: BigInt(row.free_micro),
+    queuedMicro: BigInt(row.queued_micro),
+    dailyNotionalMicro: BigInt(row.daily),
+    openPositions: Number(row.open),
+  };
 }

@@ -1,4 +1,10 @@
-import { EXCHANGE_EVENTS_CHANNEL, type IntentResult, type OwnerActionResult, type SignedIntentPayload, type SignedOwnerActionPayload } from '@paper/contracts';
+import {
+  EXCHANGE_EVENTS_CHANNEL,
+  type IntentResult,
+  type OwnerActionResult,
+  type SignedIntentPayload,
+  type SignedOwnerActionPayload,
+} from '@paper/contracts';
 import type { IntentStatus } from '../entities/intent.entity';
 import type { OwnerActionEntity } from '../entities/owner-action.entity';
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
@@ -54,7 +60,10 @@ export function storableExpiry(expiresAt: string, now = Date.now()): number {
  * Accepts signed intents (all in one statement, so either all are written or none). Each row's
  * acceptance time is the clock at its insert, so intents accepted together keep their order.
  */
-export async function acceptIntents(db: QueryExecutor, payloads: readonly SignedIntentPayload[]): Promise<Acceptance<IntentStatus, IntentResult>[]> {
+export async function acceptIntents(
+  db: QueryExecutor,
+  payloads: readonly SignedIntentPayload[],
+): Promise<Acceptance<IntentStatus, IntentResult>[]> {
   if (payloads.length === 0) return [];
   const rows = await queryRows<AcceptRow<IntentStatus, IntentResult>>(
     db,
@@ -86,7 +95,10 @@ export async function acceptIntents(db: QueryExecutor, payloads: readonly Signed
 }
 
 /** Accepts a signed owner action. */
-export async function acceptOwnerAction(db: QueryExecutor, payload: SignedOwnerActionPayload): Promise<Acceptance<OwnerActionStatus, OwnerActionResult>> {
+export async function acceptOwnerAction(
+  db: QueryExecutor,
+  payload: SignedOwnerActionPayload,
+): Promise<Acceptance<OwnerActionStatus, OwnerActionResult>> {
   const rows = await queryRows<AcceptRow<OwnerActionStatus, OwnerActionResult>>(
     db,
     `WITH inserted AS (
@@ -99,7 +111,13 @@ export async function acceptOwnerAction(db: QueryExecutor, payload: SignedOwnerA
             (a.kind = $3 AND a.payload = $4::jsonb AND a.signature = $5) AS same
        FROM (SELECT 1) one LEFT JOIN exchange.owner_actions a ON a.id = $1
       CROSS JOIN (SELECT count(*) FROM notified) notified_count`,
-    [payload.actionId.toLowerCase(), payload.message.wallet.toLowerCase(), payload.kind, JSON.stringify(payload.message), payload.signature.toLowerCase()],
+    [
+      payload.actionId.toLowerCase(),
+      payload.message.wallet.toLowerCase(),
+      payload.kind,
+      JSON.stringify(payload.message),
+      payload.signature.toLowerCase(),
+    ],
   );
   const [acceptance] = await settleAcceptance(rows, (ids) => readOwnerActions(db, ids));
   return acceptance!;
@@ -171,14 +189,20 @@ export interface OwnerActionRecord {
 }
 
 export function readOwnerActions(db: QueryExecutor, ids: readonly string[]): Promise<OwnerActionRecord[]> {
-  return queryRows<OwnerActionRecord>(db, `SELECT id, status, result FROM exchange.owner_actions WHERE id = ANY($1::varchar[])`, [
-    ids.map((id) => id.toLowerCase()),
-  ]);
+  return queryRows<OwnerActionRecord>(
+    db,
+    `SELECT id, status, result FROM exchange.owner_actions WHERE id = ANY($1::varchar[])`,
+    [ids.map((id) => id.toLowerCase())],
+  );
 }
 
 /** Ids of the oldest queued owner actions (the sweeper runs them). */
 export async function queuedOwnerActionIds(db: QueryExecutor, limit: number): Promise<string[]> {
-  const rows = await queryRows<{ id: string }>(db, `SELECT id FROM exchange.owner_actions WHERE status = 'queued' ORDER BY created_at LIMIT $1`, [limit]);
+  const rows = await queryRows<{ id: string }>(
+    db,
+    `SELECT id FROM exchange.owner_actions WHERE status = 'queued' ORDER BY created_at LIMIT $1`,
+    [limit],
+  );
   return rows.map((r) => r.id);
 }
 

@@ -2,7 +2,10 @@ import type { AccountBalances, AccountBalancesRow } from './account-summary';
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 
 /** A trader active in a window (traded in it, or holds an open position), with the window's realized PnL and volume. */
-export interface LeaderboardAccount extends Pick<AccountBalances, 'displayName' | 'freeMicro' | 'lockedMicro' | 'queuedMicro' | 'paperMicro' | 'stakedMicro'> {
+export interface LeaderboardAccount extends Pick<
+  AccountBalances,
+  'displayName' | 'freeMicro' | 'lockedMicro' | 'queuedMicro' | 'paperMicro' | 'stakedMicro'
+> {
   wallet: string;
   /** Last activity: the account's, else its last trade. */
   lastActive: Date | null;
@@ -10,7 +13,10 @@ export interface LeaderboardAccount extends Pick<AccountBalances, 'displayName' 
   volumeMicro: bigint;
 }
 
-interface Row extends Pick<AccountBalancesRow, 'display_name' | 'free_micro' | 'locked_micro' | 'queued_micro' | 'paper_micro' | 'staked_micro'> {
+interface Row extends Pick<
+  AccountBalancesRow,
+  'display_name' | 'free_micro' | 'locked_micro' | 'queued_micro' | 'paper_micro' | 'staked_micro'
+> {
   wallet: string;
   last_active: Date | null;
   realized: string;

@@ -10,9 +10,14 @@ import { type QueryExecutor, queryRows } from '@paper/sql-rows';
  */
 export async function auditLedger(db: QueryExecutor): Promise<string[]> {
   const problems: string[] = [];
-  const unbalanced = await queryRows(db, `SELECT tx_id FROM exchange.ledger_entries GROUP BY tx_id HAVING sum(amount_micro) <> 0`);
+  const unbalanced = await queryRows(
+    db,
+    `SELECT tx_id FROM exchange.ledger_entries GROUP BY tx_id HAVING sum(amount_micro) <> 0`,
+  );
   if (unbalanced.length > 0) problems.push(`${unbalanced.length} unbalanced ledger transactions`);
-  const accounts = await queryRows<Record<string, string>>(db, `
+  const accounts = await queryRows<Record<string, string>>(
+    db,
+    `
     WITH sums AS (
       SELECT owner,
              coalesce(sum(amount_micro) FILTER (WHERE bucket = 'free'), 0) AS l_free,
@@ -22,14 +27,23 @@ export async function auditLedger(db: QueryExecutor): Promise<string[]> {
         FROM exchange.ledger_entries WHERE owner <> 'protocol' GROUP BY owner)
     SELECT a.wallet, a.free_micro, a.locked_micro, a.queued_micro, a.staking_rewards_micro - a.staking_claimed_micro AS unclaimed_rewards,
            coalesce(s.l_free, 0) AS l_free, coalesce(s.l_locked, 0) AS l_locked, coalesce(s.l_queued, 0) AS l_queued, coalesce(s.l_stakers, 0) AS l_stakers
-      FROM exchange.accounts a LEFT JOIN sums s ON s.owner = a.wallet`);
-  const pairs = [['free_micro', 'l_free'], ['locked_micro', 'l_locked'], ['queued_micro', 'l_queued'], ['unclaimed_rewards', 'l_stakers']] as const;
+      FROM exchange.accounts a LEFT JOIN sums s ON s.owner = a.wallet`,
+  );
+  const pairs = [
+    ['free_micro', 'l_free'],
+    ['locked_micro', 'l_locked'],
+    ['queued_micro', 'l_queued'],
+    ['unclaimed_rewards', 'l_stakers'],
+  ] as const;
   for (const a of accounts) {
     for (const [column, ledger] of pairs) {
-      if (String(a[column]) !== String(a[ledger])) problems.push(`${a['wallet']} ${column} ${a[column]} but ledger ${a[ledger]}`);
+      if (String(a[column]) !== String(a[ledger]))
+        problems.push(`${a['wallet']} ${column} ${a[column]} but ledger ${a[ledger]}`);
     }
   }
-  const [p] = await queryRows<Record<string, string>>(db, `
+  const [p] = await queryRows<Record<string, string>>(
+    db,
+    `
     WITH buckets AS (
       SELECT bucket, sum(amount_micro) AS total FROM exchange.ledger_entries WHERE owner = 'protocol' GROUP BY bucket),
     queue AS (
@@ -45,7 +59,8 @@ export async function auditLedger(db: QueryExecutor): Promise<string[]> {
            queue.owed, queue.fees_owed, queue.owed + queue.fees_owed AS owed_total,
            (SELECT coalesce(sum(queued_micro), 0) FROM exchange.accounts)
              + (SELECT coalesce(sum(margin_queued_micro), 0) FROM exchange.positions WHERE status = 'open') AS claims
-      FROM exchange.protocol_state s, queue`);
+      FROM exchange.protocol_state s, queue`,
+  );
   const check = (what: string, cached: string, ledger: string) => {
     if (String(cached) !== String(ledger)) problems.push(`${what} ${cached} but ledger ${ledger}`);
   };
@@ -55,6 +70,7 @@ export async function auditLedger(db: QueryExecutor): Promise<string[]> {
   check('staking reserve', p!['staking_reserve_micro']!, p!['l_reserve']!);
   check('payout queue', p!['owed_total']!, p!['l_owed']!);
   check('queued fees', p!['fees_owed']!, p!['l_fees_queued']!);
-  if (String(p!['owed']) !== String(p!['claims'])) problems.push(`payout queue (traders' part) ${p!['owed']} but queued claims ${p!['claims']}`);
+  if (String(p!['owed']) !== String(p!['claims']))
+    problems.push(`payout queue (traders' part) ${p!['owed']} but queued claims ${p!['claims']}`);
   return problems;
 }

@@ -69,25 +69,40 @@ function toPositionRow(raw: RawPositionRow): PositionRow {
 }
 
 const positions = async (db: QueryExecutor, where: string, params: unknown[]): Promise<PositionRow[]> =>
-  (await queryRows<RawPositionRow>(db, `SELECT ${COLUMNS} FROM exchange.positions ${where}`, params)).map(toPositionRow);
+  (await queryRows<RawPositionRow>(db, `SELECT ${COLUMNS} FROM exchange.positions ${where}`, params)).map(
+    toPositionRow,
+  );
 
 /** Open positions, all or one wallet's, by id. */
 export function openPositionRows(db: QueryExecutor, wallet?: string): Promise<PositionRow[]> {
-  return wallet ? positions(db, `WHERE status = 'open' AND wallet = $1 ORDER BY id`, [wallet]) : positions(db, `WHERE status = 'open' ORDER BY id`, []);
+  return wallet
+    ? positions(db, `WHERE status = 'open' AND wallet = $1 ORDER BY id`, [wallet])
+    : positions(db, `WHERE status = 'open' ORDER BY id`, []);
 }
 
 /** A wallet's closed and liquidated positions, newest first, at most `limit`. */
 export function settledPositionRows(db: QueryExecutor, wallet: string, limit: number): Promise<PositionRow[]> {
-  return positions(db, `WHERE wallet = $1 AND status IN ('closed', 'liquidated') ORDER BY closed_at DESC, id DESC LIMIT $2`, [wallet, limit]);
+  return positions(
+    db,
+    `WHERE wallet = $1 AND status IN ('closed', 'liquidated') ORDER BY closed_at DESC, id DESC LIMIT $2`,
+    [wallet, limit],
+  );
 }
 
 /** The most profitable positions closed since `since`, best first, at most `limit`. */
 export function topProfitablePositionRows(db: QueryExecutor, since: Date, limit: number): Promise<PositionRow[]> {
-  return positions(db, `WHERE status IN ('closed', 'liquidated') AND closed_at >= $1 AND pnl_micro > 0 ORDER BY pnl_micro DESC, closed_at DESC LIMIT $2`, [since, limit]);
+  return positions(
+    db,
+    `WHERE status IN ('closed', 'liquidated') AND closed_at >= $1 AND pnl_micro > 0 ORDER BY pnl_micro DESC, closed_at DESC LIMIT $2`,
+    [since, limit],
+  );
 }
 
 /** Where a market's open positions go bust, and how much notional each carries (the liquidation map). */
-export async function openPositionBusts(db: QueryExecutor, market: Market): Promise<{ side: Side; bustPrice: bigint; notionalMicro: bigint }[]> {
+export async function openPositionBusts(
+  db: QueryExecutor,
+  market: Market,
+): Promise<{ side: Side; bustPrice: bigint; notionalMicro: bigint }[]> {
   const rows = await queryRows<{ side: Side; bust_price: string; notional_micro: string }>(
     db,
     `SELECT side, bust_price, notional_micro FROM exchange.positions WHERE status = 'open' AND market = $1`,
@@ -98,17 +113,26 @@ export async function openPositionBusts(db: QueryExecutor, market: Market): Prom
 
 /** Ids of a wallet's open positions (of one market, or all), oldest first. */
 export async function openPositionIds(db: QueryExecutor, wallet: string, market?: Market): Promise<string[]> {
-  const rows = await queryRows<{ id: string }>(db, `SELECT id::text AS id FROM exchange.positions WHERE wallet = $1 AND status = 'open' AND ($2::text IS NULL OR market = $2) ORDER BY id`, [
-    wallet,
-    market ?? null,
-  ]);
+  const rows = await queryRows<{ id: string }>(
+    db,
+    `SELECT id::text AS id FROM exchange.positions WHERE wallet = $1 AND status = 'open' AND ($2::text IS NULL OR market = $2) ORDER BY id`,
+    [wallet, market ?? null],
+  );
   return rows.map((r) => r.id);
 }
 
 /** The status of each of these positions that belongs to the wallet (others are left out). */
-export async function positionStatuses(db: QueryExecutor, wallet: string, ids: readonly string[]): Promise<Map<string, PositionRow['status']>> {
+export async function positionStatuses(
+  db: QueryExecutor,
+  wallet: string,
+  ids: readonly string[],
+): Promise<Map<string, PositionRow['status']>> {
   if (ids.length === 0) return new Map();
-  const rows = await queryRows<{ id: string; status: PositionRow['status'] }>(db, `SELECT id::text AS id, status FROM exchange.positions WHERE wallet = $1 AND id = ANY($2::bigint[])`, [wallet, ids]);
+  const rows = await queryRows<{ id: string; status: PositionRow['status'] }>(
+    db,
+    `SELECT id::text AS id, status FROM exchange.positions WHERE wallet = $1 AND id = ANY($2::bigint[])`,
+    [wallet, ids],
+  );
   return new Map(rows.map((r) => [r.id, r.status]));
 }
 
@@ -129,7 +153,11 @@ export interface TradeEventRow {
 }
 
 /** The latest trade events (of one market and/or wallet), newest first, at most `limit`. */
-export async function recentTradeEvents(db: QueryExecutor, filter: { market: Market | null; wallet: string | null }, limit: number): Promise<TradeEventRow[]> {
+export async function recentTradeEvents(
+  db: QueryExecutor,
+  filter: { market: Market | null; wallet: string | null },
+  limit: number,
+): Promise<TradeEventRow[]> {
   const rows = await queryRows<{
     type: TradeEventRow['type'];
     id: string;

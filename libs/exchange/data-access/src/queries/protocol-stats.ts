@@ -64,7 +64,10 @@ type Numeric = string | number | null | undefined;
 const big = (v: Numeric): bigint => (v === null || v === undefined || v === '' ? 0n : BigInt(String(v).split('.')[0]!));
 
 export async function protocolTotals(db: QueryExecutor): Promise<ProtocolTotals> {
-  const [t = {} as Record<string, Numeric | boolean>] = await queryRows<Record<string, Numeric | boolean>>(db, TOTALS_SQL);
+  const [t = {} as Record<string, Numeric | boolean>] = await queryRows<Record<string, Numeric | boolean>>(
+    db,
+    TOTALS_SQL,
+  );
   const n = (key: string) => big(t[key] as Numeric);
   return {
     tradingEnabled: t['trading_enabled'] !== false,
@@ -100,7 +103,15 @@ export interface ProtocolDay {
 
 /** The last `days` UTC days, oldest first, computed from the positions themselves. */
 export async function protocolDays(db: QueryExecutor, days: number): Promise<ProtocolDay[]> {
-  const rows = await queryRows<{ day: string; volume: Numeric; pnl: Numeric; liquidations: Numeric; liquidated: Numeric; users: Numeric; trades: Numeric }>(db, HISTORY_SQL, [days]);
+  const rows = await queryRows<{
+    day: string;
+    volume: Numeric;
+    pnl: Numeric;
+    liquidations: Numeric;
+    liquidated: Numeric;
+    users: Numeric;
+    trades: Numeric;
+  }>(db, HISTORY_SQL, [days]);
   return rows.map((r) => ({
     day: String(r.day),
     volumeMicro: big(r.volume),

@@ -14,11 +14,23 @@ const COLUMNS = 'address, wallet, label, expires_at, revoked_at, guardrails';
 
 /** A wallet's session keys, newest first. */
 export function sessionKeyRows(db: QueryExecutor, wallet: string): Promise<SessionKeyRow[]> {
-  return queryRows<SessionKeyRow>(db, `SELECT ${COLUMNS} FROM exchange.session_keys WHERE wallet = $1 ORDER BY created_at DESC`, [wallet]);
+  return queryRows<SessionKeyRow>(
+    db,
+    `SELECT ${COLUMNS} FROM exchange.session_keys WHERE wallet = $1 ORDER BY created_at DESC`,
+    [wallet],
+  );
 }
 
 /** One session key of a wallet, by its address (any case). */
-export async function sessionKeyRow(db: QueryExecutor, wallet: string, address: string): Promise<SessionKeyRow | undefined> {
-  const [row] = await queryRows<SessionKeyRow>(db, `SELECT ${COLUMNS} FROM exchange.session_keys WHERE lower(address) = $1 AND wallet = $2`, [address.toLowerCase(), wallet]);
+export async function sessionKeyRow(
+  db: QueryExecutor,
+  wallet: string,
+  address: string,
+): Promise<SessionKeyRow | undefined> {
+  const [row] = await queryRows<SessionKeyRow>(
+    db,
+    `SELECT ${COLUMNS} FROM exchange.session_keys WHERE lower(address) = $1 AND wallet = $2`,
+    [address.toLowerCase(), wallet],
+  );
   return row;
 }

@@ -20,9 +20,15 @@ export class CreateOauthTables1763700300000 implements MigrationInterface {
       )`);
     await q.query(`CREATE INDEX oidc_models_grant_id_idx ON oauth.oidc_models (grant_id) WHERE grant_id IS NOT NULL`);
     await q.query(`CREATE INDEX oidc_models_uid_idx ON oauth.oidc_models (uid) WHERE uid IS NOT NULL`);
-    await q.query(`CREATE INDEX oidc_models_user_code_idx ON oauth.oidc_models (user_code) WHERE user_code IS NOT NULL`);
-    await q.query(`CREATE INDEX oidc_models_expires_at_idx ON oauth.oidc_models (expires_at) WHERE expires_at IS NOT NULL`);
-    await q.query(`CREATE INDEX oidc_models_grant_account_idx ON oauth.oidc_models ((payload->>'accountId')) WHERE kind = 'Grant'`);
+    await q.query(
+      `CREATE INDEX oidc_models_user_code_idx ON oauth.oidc_models (user_code) WHERE user_code IS NOT NULL`,
+    );
+    await q.query(
+      `CREATE INDEX oidc_models_expires_at_idx ON oauth.oidc_models (expires_at) WHERE expires_at IS NOT NULL`,
+    );
+    await q.query(
+      `CREATE INDEX oidc_models_grant_account_idx ON oauth.oidc_models ((payload->>'accountId')) WHERE kind = 'Grant'`,
+    );
 
     // Development-only generated key material (JWT signing keys, cookie keys), shared by every replica.
     await q.query(`
@@ -83,7 +89,14 @@ export class CreateOauthTables1763700300000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['consent_requests', 'wallet_sessions', 'wallet_challenges', 'session_key_secrets', 'signing_keys', 'oidc_models']) {
+    for (const table of [
+      'consent_requests',
+      'wallet_sessions',
+      'wallet_challenges',
+      'session_key_secrets',
+      'signing_keys',
+      'oidc_models',
+    ]) {
       await q.query(`DROP TABLE IF EXISTS oauth.${table}`);
     }
   }

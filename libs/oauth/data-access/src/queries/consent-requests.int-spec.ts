@@ -26,7 +26,9 @@ describe('consent request claims (PostgreSQL)', () => {
   });
 
   it('claims again once the hold lapsed or was released', async () => {
-    await db.query(`UPDATE oauth.consent_requests SET approving_until = now() - interval '1 second' WHERE uid = 'proven'`);
+    await db.query(
+      `UPDATE oauth.consent_requests SET approving_until = now() - interval '1 second' WHERE uid = 'proven'`,
+    );
     await expect(claimConsentRequest(db, 'proven', 60)).resolves.toBe(true);
     await db.query(`UPDATE oauth.consent_requests SET approving_until = NULL WHERE uid = 'proven'`);
     await expect(claimConsentRequest(db, 'proven', 60)).resolves.toBe(true);

@@ -9,24 +9,55 @@ describe('grant queries (PostgreSQL)', () => {
   let database: OauthQueryDatabase;
   let db: DataSource;
 
-  const store = (kind: string, id: string, payload: object, grantId: string | null, expiresAt = `now() + interval '1 day'`) =>
-    db.query(`INSERT INTO oauth.oidc_models (kind, id, payload, grant_id, expires_at) VALUES ($1, $2, $3, $4, ${expiresAt})`, [kind, id, JSON.stringify(payload), grantId]);
+  const store = (
+    kind: string,
+    id: string,
+    payload: object,
+    grantId: string | null,
+    expiresAt = `now() + interval '1 day'`,
+  ) =>
+    db.query(
+      `INSERT INTO oauth.oidc_models (kind, id, payload, grant_id, expires_at) VALUES ($1, $2, $3, $4, ${expiresAt})`,
+      [kind, id, JSON.stringify(payload), grantId],
+    );
 
   beforeAll(async () => {
     database = await createOauthQueryDatabase('oauth_grant_queries');
     db = database.dataSource;
-    await store('Grant', 'g-old', { accountId: WALLET, clientId: 'c1', iat: 1_700_000_000, openid: { scope: 'openid trade:read' } }, 'g-old');
+    await store(
+      'Grant',
+      'g-old',
+      { accountId: WALLET, clientId: 'c1', iat: 1_700_000_000, openid: { scope: 'openid trade:read' } },
+      'g-old',
+    );
     await store(
       'Grant',
       'g-new',
-      { accountId: WALLET, clientId: 'c2', iat: 1_700_000_500, openid: { scope: 'openid' }, resources: { 'https://mcp.example/mcp': 'trade:read trade:write' } },
+      {
+        accountId: WALLET,
+        clientId: 'c2',
+        iat: 1_700_000_500,
+        openid: { scope: 'openid' },
+        resources: { 'https://mcp.example/mcp': 'trade:read trade:write' },
+      },
       'g-new',
       'NULL',
     );
-    await store('Grant', 'g-expired', { accountId: WALLET, clientId: 'c1', iat: 1_700_000_900 }, 'g-expired', `now() - interval '1 hour'`);
+    await store(
+      'Grant',
+      'g-expired',
+      { accountId: WALLET, clientId: 'c1', iat: 1_700_000_900 },
+      'g-expired',
+      `now() - interval '1 hour'`,
+    );
     await store('Grant', 'g-other', { accountId: OTHER, clientId: 'c1', iat: 1_700_000_100 }, 'g-other');
     await store('RefreshToken', 'r1', { grantId: 'g-old' }, 'g-old');
-    await store('Client', 'c1', { client_id: 'c1', client_name: ' Claude ', redirect_uris: ['https://claude.ai/cb'] }, null);
+    await store(
+      'Client',
+      'c1',
+      { client_id: 'c1', client_name: ' Claude ', redirect_uris: ['https://claude.ai/cb'] },
+      null,
+    );
   });
 
   afterAll(async () => {
@@ -36,8 +67,20 @@ describe('grant queries (PostgreSQL)', () => {
   it('lists the live grants of an account, newest first, with their scopes once each', async () => {
     const grants = await grantsOfAccount(db, WALLET);
     expect(grants).toEqual([
-      { grantId: 'g-new', clientId: 'c2', scopes: ['openid', 'trade:read', 'trade:write'], connectedAt: new Date(1_700_000_500_000), expiresAt: null },
-      { grantId: 'g-old', clientId: 'c1', scopes: ['openid', 'trade:read'], connectedAt: new Date(1_700_000_000_000), expiresAt: expect.any(Date) },
+      {
+        grantId: 'g-new',
+        clientId: 'c2',
+        scopes: ['openid', 'trade:read', 'trade:write'],
+        connectedAt: new Date(1_700_000_500_000),
+        expiresAt: null,
+      },
+      {
+        grantId: 'g-old',
+        clientId: 'c1',
+        scopes: ['openid', 'trade:read'],
+        connectedAt: new Date(1_700_000_000_000),
+        expiresAt: expect.any(Date),
+      },
     ]);
     await expect(grantsOfAccount(db, `0x${'3'.repeat(40)}`)).resolves.toEqual([]);
   });

@@ -37,7 +37,8 @@ export async function grantsOfAccount(db: QueryExecutor, accountId: string): Pro
 function accountGrant(row: GrantRow): AccountGrant {
   const scopes = new Set<string>();
   for (const s of (row.payload.openid?.scope ?? '').split(' ')) if (s) scopes.add(s);
-  for (const value of Object.values(row.payload.resources ?? {})) for (const s of value.split(' ')) if (s) scopes.add(s);
+  for (const value of Object.values(row.payload.resources ?? {}))
+    for (const s of value.split(' ')) if (s) scopes.add(s);
   return {
     grantId: row.id,
     clientId: row.payload.clientId ?? '',
@@ -49,12 +50,20 @@ function accountGrant(row: GrantRow): AccountGrant {
 
 /** The registered clients among these ids (expired or not). */
 export function registeredClients(db: QueryExecutor, clientIds: string[]): Promise<RegisteredClientRow[]> {
-  return queryRows<RegisteredClientRow>(db, `SELECT id, payload FROM oauth.oidc_models WHERE kind = 'Client' AND id = ANY($1)`, [clientIds]);
+  return queryRows<RegisteredClientRow>(
+    db,
+    `SELECT id, payload FROM oauth.oidc_models WHERE kind = 'Client' AND id = ANY($1)`,
+    [clientIds],
+  );
 }
 
 /** Whether the grant belongs to this account (expired or not). */
 export async function isGrantOfAccount(db: QueryExecutor, grantId: string, accountId: string): Promise<boolean> {
-  const owned = await queryAffected(db, `SELECT 1 FROM oauth.oidc_models WHERE kind = 'Grant' AND id = $1 AND payload->>'accountId' = $2`, [grantId, accountId]);
+  const owned = await queryAffected(
+    db,
+    `SELECT 1 FROM oauth.oidc_models WHERE kind = 'Grant' AND id = $1 AND payload->>'accountId' = $2`,
+    [grantId, accountId],
+  );
   return owned > 0;
 }
 

@@ -34,17 +34,34 @@ export async function storeOidcModel(db: QueryExecutor, model: OidcModelWrite): 
        ON CONFLICT (kind, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
          user_code = EXCLUDED.user_code, uid = EXCLUDED.uid,
          expires_at = CASE WHEN $8::boolean AND oauth.oidc_models.expires_at IS NULL THEN NULL ELSE EXCLUDED.expires_at END`,
-    [model.kind, model.id, JSON.stringify(model.payload), model.grantId, model.userCode, model.uid, model.expiresIn, model.keepsClearedExpiry],
+    [
+      model.kind,
+      model.id,
+      JSON.stringify(model.payload),
+      model.grantId,
+      model.userCode,
+      model.uid,
+      model.expiresIn,
+      model.keepsClearedExpiry,
+    ],
   );
 }
 
 /** A client a connection was approved for no longer expires. */
 export async function keepClientRegistered(db: QueryExecutor, clientId: string): Promise<void> {
-  await db.query(`UPDATE oauth.oidc_models SET expires_at = NULL WHERE kind = 'Client' AND id = $1 AND expires_at IS NOT NULL`, [clientId]);
+  await db.query(
+    `UPDATE oauth.oidc_models SET expires_at = NULL WHERE kind = 'Client' AND id = $1 AND expires_at IS NOT NULL`,
+    [clientId],
+  );
 }
 
 /** The payload of a live (unexpired) artefact, with `consumed` (epoch seconds) once it was consumed; undefined when absent. */
-export async function liveOidcModel(db: QueryExecutor, kind: string, by: OidcModelLookup, value: string): Promise<AdapterPayload | undefined> {
+export async function liveOidcModel(
+  db: QueryExecutor,
+  kind: string,
+  by: OidcModelLookup,
+  value: string,
+): Promise<AdapterPayload | undefined> {
   const row = await queryRow<OidcModelRow>(
     db,
     `SELECT payload, consumed_at FROM oauth.oidc_models
@@ -70,8 +87,16 @@ export async function consumeOidcModel(db: QueryExecutor, kind: string, id: stri
 }
 
 /** The grant an artefact was issued from (expired or not); null or undefined when it has none or is gone. */
-export async function grantIdOfOidcModel(db: QueryExecutor, kind: string, id: string): Promise<string | null | undefined> {
-  const row = await queryRow<{ grant_id: string | null }>(db, `SELECT grant_id FROM oauth.oidc_models WHERE kind = $1 AND id = $2`, [kind, id]);
+export async function grantIdOfOidcModel(
+  db: QueryExecutor,
+  kind: string,
+  id: string,
+): Promise<string | null | undefined> {
+  const row = await queryRow<{ grant_id: string | null }>(
+    db,
+    `SELECT grant_id FROM oauth.oidc_models WHERE kind = $1 AND id = $2`,
+    [kind, id],
+  );
   return row?.grant_id;
 }
 

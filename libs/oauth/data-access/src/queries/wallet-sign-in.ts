@@ -10,7 +10,11 @@ export interface WalletChallengeRow {
  * Consumes a live sign-in challenge of this interaction (null: none) once; undefined when it expired,
  * was already used or belongs to another interaction.
  */
-export function consumeWalletChallenge(db: QueryExecutor, challengeId: string, interactionUid: string | null): Promise<WalletChallengeRow | undefined> {
+export function consumeWalletChallenge(
+  db: QueryExecutor,
+  challengeId: string,
+  interactionUid: string | null,
+): Promise<WalletChallengeRow | undefined> {
   return queryRow<WalletChallengeRow>(
     db,
     `UPDATE oauth.wallet_challenges SET consumed_at = now()
@@ -22,7 +26,11 @@ export function consumeWalletChallenge(db: QueryExecutor, challengeId: string, i
 
 /** The wallet of a live signed-in session, by the hash of its token. */
 export async function walletOfSession(db: QueryExecutor, tokenHash: string): Promise<string | undefined> {
-  const row = await queryRow<{ wallet: string }>(db, `SELECT wallet FROM oauth.wallet_sessions WHERE id = $1 AND expires_at > now()`, [tokenHash]);
+  const row = await queryRow<{ wallet: string }>(
+    db,
+    `SELECT wallet FROM oauth.wallet_sessions WHERE id = $1 AND expires_at > now()`,
+    [tokenHash],
+  );
   return row?.wallet;
 }
 

@@ -33,7 +33,13 @@ export interface DiscordFake extends FakeServer {
 const LIMIT = { content: 2000, embeds: 10, total: 6000, title: 256, description: 4096 };
 
 function embedLength(e: Embed): number {
-  return (e.title?.length ?? 0) + (e.description?.length ?? 0) + (e.footer?.text?.length ?? 0) + (e.author?.name?.length ?? 0) + (e.fields ?? []).reduce((n, f) => n + (f.name?.length ?? 0) + (f.value?.length ?? 0), 0);
+  return (
+    (e.title?.length ?? 0) +
+    (e.description?.length ?? 0) +
+    (e.footer?.text?.length ?? 0) +
+    (e.author?.name?.length ?? 0) +
+    (e.fields ?? []).reduce((n, f) => n + (f.name?.length ?? 0) + (f.value?.length ?? 0), 0)
+  );
 }
 
 function formErrors(body: DiscordMessageRecord['body']): string[] {
@@ -41,10 +47,12 @@ function formErrors(body: DiscordMessageRecord['body']): string[] {
   if ((body.content?.length ?? 0) > LIMIT.content) errors.push('content: Must be 2000 or fewer in length.');
   const embeds = body.embeds ?? [];
   if (embeds.length > LIMIT.embeds) errors.push('embeds: Must be 10 or fewer in length.');
-  if (embeds.reduce((n, e) => n + embedLength(e), 0) > LIMIT.total) errors.push('embeds: Embed size exceeds maximum size of 6000');
+  if (embeds.reduce((n, e) => n + embedLength(e), 0) > LIMIT.total)
+    errors.push('embeds: Embed size exceeds maximum size of 6000');
   embeds.forEach((e, i) => {
     if ((e.title?.length ?? 0) > LIMIT.title) errors.push(`embeds.${i}.title: Must be 256 or fewer in length.`);
-    if ((e.description?.length ?? 0) > LIMIT.description) errors.push(`embeds.${i}.description: Must be 4096 or fewer in length.`);
+    if ((e.description?.length ?? 0) > LIMIT.description)
+      errors.push(`embeds.${i}.description: Must be 4096 or fewer in length.`);
   });
   return errors;
 }
@@ -54,7 +62,9 @@ function formErrors(body: DiscordMessageRecord['body']): string[] {
  * 200 with the message object when waiting (204 otherwise), 404 Unknown Webhook, 400 Invalid Form Body
  * past the message limits, and 429 with `retry_after` beyond 5 requests per 2 seconds per webhook.
  */
-export async function startDiscordFake(options: { ratePerWindow?: number; windowMs?: number } = {}): Promise<DiscordFake> {
+export async function startDiscordFake(
+  options: { ratePerWindow?: number; windowMs?: number } = {},
+): Promise<DiscordFake> {
   const hooks = new Map<string, string>();
   const hits = new Map<string, number[]>();
   const messages: DiscordMessageRecord[] = [];
@@ -80,7 +90,12 @@ export async function startDiscordFake(options: { ratePerWindow?: number; window
     if (recent.length >= rate) {
       const retryAfter = (windowMs - (now - recent[0]!)) / 1000;
       record(429);
-      return json(res, 429, { message: 'You are being rate limited.', retry_after: retryAfter, global: false }, { 'retry-after': String(Math.ceil(retryAfter)), 'x-ratelimit-remaining': '0' });
+      return json(
+        res,
+        429,
+        { message: 'You are being rate limited.', retry_after: retryAfter, global: false },
+        { 'retry-after': String(Math.ceil(retryAfter)), 'x-ratelimit-remaining': '0' },
+      );
     }
     recent.push(now);
     hits.set(id, recent);
@@ -101,7 +116,16 @@ export async function startDiscordFake(options: { ratePerWindow?: number; window
     record(wait ? 200 : 204);
     if (!wait) return void res.writeHead(204).end();
     nextId += 1n;
-    return json(res, 200, { id: String(nextId), type: 0, channel_id: '900000000000000001', webhook_id: id, content: body.content ?? '', embeds: body.embeds ?? [], timestamp: new Date(now).toISOString(), author: { id, username: 'Alerts', bot: true } });
+    return json(res, 200, {
+      id: String(nextId),
+      type: 0,
+      channel_id: '900000000000000001',
+      webhook_id: id,
+      content: body.content ?? '',
+      embeds: body.embeds ?? [],
+      timestamp: new Date(now).toISOString(),
+      author: { id, username: 'Alerts', bot: true },
+    });
   });
   return {
     ...server,

@@ -31,7 +31,18 @@ export async function startFakeServer(handler: FakeHandler): Promise<FakeServer>
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://fake');
-      Promise.resolve(handler({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, rawBody: Buffer.concat(chunks).toString('utf8') }, res)).catch((error: Error) => {
+      Promise.resolve(
+        handler(
+          {
+            method: req.method ?? 'GET',
+            path: url.pathname,
+            query: url.searchParams,
+            headers: req.headers,
+            rawBody: Buffer.concat(chunks).toString('utf8'),
+          },
+          res,
+        ),
+      ).catch((error: Error) => {
         if (!res.headersSent) json(res, 500, { message: error.message });
       });
     });

@@ -45,7 +45,13 @@ interface Message {
 interface Update {
   update_id: number;
   message?: Message;
-  callback_query?: { id: string; from: { id: number; is_bot: false; first_name: string }; message: Omit<Message, 'from'>; chat_instance: string; data: string };
+  callback_query?: {
+    id: string;
+    from: { id: number; is_bot: false; first_name: string };
+    message: Omit<Message, 'from'>;
+    chat_instance: string;
+    data: string;
+  };
 }
 
 export interface TelegramFake extends FakeServer {
@@ -75,7 +81,8 @@ export interface TelegramFake extends FakeServer {
   message(chatId: number | string, messageId: number): { text: string; keyboard?: InlineButton[][] } | undefined;
 }
 
-const TAG = /<\/?(b|strong|i|em|u|ins|s|strike|del|code|pre|tg-spoiler|blockquote)>|<a href="[^"<>]*">|<\/a>|<span class="tg-spoiler">|<\/span>/g;
+const TAG =
+  /<\/?(b|strong|i|em|u|ins|s|strike|del|code|pre|tg-spoiler|blockquote)>|<a href="[^"<>]*">|<\/a>|<span class="tg-spoiler">|<\/span>/g;
 const ENTITY = /&(lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);/g;
 
 /** Telegram's HTML parse mode refuses unknown tags and stray `<`, `>`, `&`. */
@@ -89,30 +96,45 @@ function htmlError(text: string): string | undefined {
 function keyboardError(markup: unknown): string | undefined {
   if (markup === undefined) return undefined;
   const rows = (markup as { inline_keyboard?: unknown }).inline_keyboard;
-  if (!Array.isArray(rows) || rows.some((row) => !Array.isArray(row))) return 'Bad Request: field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays';
+  if (!Array.isArray(rows) || rows.some((row) => !Array.isArray(row)))
+    return 'Bad Request: field "inline_keyboard" of the InlineKeyboardMarkup must be an Array of Arrays';
   for (const button of rows.flat() as { text?: unknown; callback_data?: unknown }[]) {
-    if (typeof button.text !== 'string' || !button.text) return 'Bad Request: text buttons are unallowed in the inline keyboard';
-    if (typeof button.callback_data !== 'string' || Buffer.byteLength(button.callback_data) < 1 || Buffer.byteLength(button.callback_data) > 64) return 'Bad Request: BUTTON_DATA_INVALID';
+    if (typeof button.text !== 'string' || !button.text)
+      return 'Bad Request: text buttons are unallowed in the inline keyboard';
+    if (
+      typeof button.callback_data !== 'string' ||
+      Buffer.byteLength(button.callback_data) < 1 ||
+      Buffer.byteLength(button.callback_data) > 64
+    )
+      return 'Bad Request: BUTTON_DATA_INVALID';
   }
   return undefined;
 }
 
 /** Plain text of an HTML message, as Telegram stores it. */
 function plain(text: string): string {
-  return text.replace(TAG, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+  return text
+    .replace(TAG, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
 }
 
 /** What the chat shows for a text in a parse mode. */
 const shown_ = (text: string, parseMode: string | undefined) => (parseMode === 'HTML' ? plain(text) : text);
 
-const chatOf = (id: number, type: string): Chat => (type === 'private' ? { id, type, first_name: 'Tester' } : { id, type, title: 'Test group' });
+const chatOf = (id: number, type: string): Chat =>
+  type === 'private' ? { id, type, first_name: 'Tester' } : { id, type, title: 'Test group' };
 
 /**
  * A Telegram Bot API server for one bot: sendMessage (HTML validation, 4096-character limit, 403 for a
  * chat that blocked the bot, 429 with retry_after when a chat is flooded), getUpdates with offset and
  * long-poll timeout, setWebhook / deleteWebhook (updates POSTed with X-Telegram-Bot-Api-Secret-Token), getMe.
  */
-export async function startTelegramFake(options: { token?: string; username?: string; perChatPerSecond?: number; privateChatsNeedStart?: boolean } = {}): Promise<TelegramFake> {
+export async function startTelegramFake(
+  options: { token?: string; username?: string; perChatPerSecond?: number; privateChatsNeedStart?: boolean } = {},
+): Promise<TelegramFake> {
   const token = options.token ?? '123456789:AAFakeTokenForTestsOnly_0123456789abc';
   const username = options.username ?? 'paper_alerts_test_bot';
   const sent: TelegramSent[] = [];
@@ -142,11 +164,19 @@ export async function startTelegramFake(options: { token?: string; username?: st
     return update.update_id;
   };
 
-  const fail = (res: ServerResponse, code: number, description: string, parameters?: object) => json(res, code, { ok: false, error_code: code, description, ...(parameters ? { parameters } : {}) });
+  const fail = (res: ServerResponse, code: number, description: string, parameters?: object) =>
+    json(res, code, { ok: false, error_code: code, description, ...(parameters ? { parameters } : {}) });
 
   const pushToWebhook = async (update: Update): Promise<void> => {
     for (let attempt = 0; attempt < 3 && hook; attempt += 1) {
-      const status = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json', ...(hook.secret ? { 'x-telegram-bot-api-secret-token': hook.secret } : {}) }, body: JSON.stringify(update) })
+      const status = await fetch(hook.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(hook.secret ? { 'x-telegram-bot-api-secret-token': hook.secret } : {}),
+        },
+        body: JSON.stringify(update),
+      })
         .then((r) => r.status)
         .catch(() => 0);
       webhookDeliveries.push({ updateId: update.update_id, status });
@@ -175,27 +205,48 @@ export async function startTelegramFake(options: { token?: string; username?: st
         const text = String(params['text'] ?? '');
         const parseMode = params['parse_mode'] as string | undefined;
         const markup = params['reply_markup'] as { inline_keyboard?: InlineButton[][] } | undefined;
-        const record = (status: number, messageId?: number) => sent.push({ chatId, text, parseMode, keyboard: markup?.inline_keyboard, messageId, status, at: Date.now() });
+        const record = (status: number, messageId?: number) =>
+          sent.push({ chatId, text, parseMode, keyboard: markup?.inline_keyboard, messageId, status, at: Date.now() });
         if (!chatId) return fail(res, 400, 'Bad Request: chat_id is empty');
-        if (blocked.has(chatId)) return record(403), fail(res, 403, 'Forbidden: bot was blocked by the user');
-        if (options.privateChatsNeedStart && Number(chatId) > 0 && !startedPrivately.has(chatId)) return record(403), fail(res, 403, "Forbidden: bot can't initiate conversation with a user");
+        if (blocked.has(chatId)) return (record(403), fail(res, 403, 'Forbidden: bot was blocked by the user'));
+        if (options.privateChatsNeedStart && Number(chatId) > 0 && !startedPrivately.has(chatId))
+          return (record(403), fail(res, 403, "Forbidden: bot can't initiate conversation with a user"));
         const markupError = keyboardError(markup);
-        if (markupError) return record(400), fail(res, 400, markupError);
-        if (!text.trim()) return record(400), fail(res, 400, 'Bad Request: message text is empty');
+        if (markupError) return (record(400), fail(res, 400, markupError));
+        if (!text.trim()) return (record(400), fail(res, 400, 'Bad Request: message text is empty'));
         const visible = shown_(text, parseMode);
-        if (visible.length > 4096) return record(400), fail(res, 400, 'Bad Request: message is too long');
+        if (visible.length > 4096) return (record(400), fail(res, 400, 'Bad Request: message is too long'));
         const parseError = parseMode === 'HTML' ? htmlError(text) : undefined;
-        if (parseError) return record(400), fail(res, 400, parseError);
+        if (parseError) return (record(400), fail(res, 400, parseError));
         const recent = sent.filter((s) => s.chatId === chatId && s.status === 200 && Date.now() - s.at < 1000).length;
-        if (recent >= perChat) return record(429), fail(res, 429, 'Too Many Requests: retry after 1', { retry_after: 1 });
+        if (recent >= perChat)
+          return (record(429), fail(res, 429, 'Too Many Requests: retry after 1', { retry_after: 1 }));
         const id = messageId++;
         record(200, id);
         shown.set(`${chatId}:${id}`, { text: visible, keyboard: markup?.inline_keyboard });
-        return json(res, 200, { ok: true, result: { message_id: id, date: Math.floor(Date.now() / 1000), chat: { id: Number(chatId), type: Number(chatId) < 0 ? 'group' : 'private' }, text: visible } });
+        return json(res, 200, {
+          ok: true,
+          result: {
+            message_id: id,
+            date: Math.floor(Date.now() / 1000),
+            chat: { id: Number(chatId), type: Number(chatId) < 0 ? 'group' : 'private' },
+            text: visible,
+          },
+        });
       }
       case 'getUpdates': {
-        if (hook) return fail(res, 409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
-        if (polling) return fail(res, 409, 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running');
+        if (hook)
+          return fail(
+            res,
+            409,
+            "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+          );
+        if (polling)
+          return fail(
+            res,
+            409,
+            'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running',
+          );
         const offset = params['offset'] === undefined ? undefined : Number(params['offset']);
         if (offset !== undefined) while (pending.length > 0 && pending[0]!.update_id < offset) pending.shift();
         const timeoutS = Math.min(50, Number(params['timeout'] ?? 0));
@@ -217,17 +268,25 @@ export async function startTelegramFake(options: { token?: string; username?: st
         const text = String(params['text'] ?? '');
         const parseMode = params['parse_mode'] as string | undefined;
         const markup = params['reply_markup'] as { inline_keyboard?: InlineButton[][] } | undefined;
-        const record = (status: number) => edits.push({ chatId, messageId: id, text, keyboard: markup?.inline_keyboard, status });
+        const record = (status: number) =>
+          edits.push({ chatId, messageId: id, text, keyboard: markup?.inline_keyboard, status });
         const current = shown.get(`${chatId}:${id}`);
-        if (!current) return record(400), fail(res, 400, 'Bad Request: message to edit not found');
+        if (!current) return (record(400), fail(res, 400, 'Bad Request: message to edit not found'));
         const visible = shown_(text, parseMode);
-        if (visible.length > 4096) return record(400), fail(res, 400, 'Bad Request: MESSAGE_TOO_LONG');
+        if (visible.length > 4096) return (record(400), fail(res, 400, 'Bad Request: MESSAGE_TOO_LONG'));
         const parseError = parseMode === 'HTML' ? htmlError(text) : undefined;
-        if (parseError) return record(400), fail(res, 400, parseError);
+        if (parseError) return (record(400), fail(res, 400, parseError));
         const markupError = keyboardError(markup);
-        if (markupError) return record(400), fail(res, 400, markupError);
+        if (markupError) return (record(400), fail(res, 400, markupError));
         if (current.text === visible && JSON.stringify(current.keyboard) === JSON.stringify(markup?.inline_keyboard)) {
-          return record(400), fail(res, 400, 'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message');
+          return (
+            record(400),
+            fail(
+              res,
+              400,
+              'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
+            )
+          );
         }
         record(200);
         shown.set(`${chatId}:${id}`, { text: visible, keyboard: markup?.inline_keyboard });
@@ -235,7 +294,8 @@ export async function startTelegramFake(options: { token?: string; username?: st
       }
       case 'answerCallbackQuery': {
         const id = String(params['callback_query_id'] ?? '');
-        if (!openQueries.delete(id)) return fail(res, 400, 'Bad Request: query is too old and response timeout expired or query ID is invalid');
+        if (!openQueries.delete(id))
+          return fail(res, 400, 'Bad Request: query is too old and response timeout expired or query ID is invalid');
         const text = params['text'] as string | undefined;
         if (text !== undefined && text.length > 200) return fail(res, 400, 'Bad Request: MESSAGE_TOO_LONG');
         callbackAnswers.push({ id, text, showAlert: params['show_alert'] === true });
@@ -243,16 +303,23 @@ export async function startTelegramFake(options: { token?: string; username?: st
       }
       case 'setMyCommands': {
         const commands = params['commands'];
-        if (!Array.isArray(commands) || commands.length > 100) return fail(res, 400, 'Bad Request: commands must be an array of at most 100 BotCommand');
+        if (!Array.isArray(commands) || commands.length > 100)
+          return fail(res, 400, 'Bad Request: commands must be an array of at most 100 BotCommand');
         for (const c of commands as { command?: unknown; description?: unknown }[]) {
-          if (typeof c.command !== 'string' || !/^[a-z0-9_]{1,32}$/.test(c.command)) return fail(res, 400, 'Bad Request: BOT_COMMAND_INVALID');
-          if (typeof c.description !== 'string' || c.description.length < 1 || c.description.length > 256) return fail(res, 400, 'Bad Request: BOT_COMMAND_DESCRIPTION_INVALID');
+          if (typeof c.command !== 'string' || !/^[a-z0-9_]{1,32}$/.test(c.command))
+            return fail(res, 400, 'Bad Request: BOT_COMMAND_INVALID');
+          if (typeof c.description !== 'string' || c.description.length < 1 || c.description.length > 256)
+            return fail(res, 400, 'Bad Request: BOT_COMMAND_DESCRIPTION_INVALID');
         }
-        menu = (commands as { command: string; description: string }[]).map(({ command, description }) => ({ command, description }));
+        menu = (commands as { command: string; description: string }[]).map(({ command, description }) => ({
+          command,
+          description,
+        }));
         return json(res, 200, { ok: true, result: true });
       }
       case 'setWebhook':
-        if (!params['url']) return fail(res, 400, 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook');
+        if (!params['url'])
+          return fail(res, 400, 'Bad Request: bad webhook: An HTTPS URL must be provided for webhook');
         hook = { url: String(params['url']), secret: params['secret_token'] as string | undefined };
         for (const w of [...waiters]) w();
         return json(res, 200, { ok: true, result: true, description: 'Webhook was set' });
@@ -289,7 +356,8 @@ export async function startTelegramFake(options: { token?: string; username?: st
     },
     userPresses: (chatId, messageId, data, fromId) => {
       const current = shown.get(`${chatId}:${messageId}`);
-      if (!current?.keyboard?.flat().some((b) => b.callback_data === data)) throw new Error(`message ${messageId} in chat ${chatId} has no button ${data}`);
+      if (!current?.keyboard?.flat().some((b) => b.callback_data === data))
+        throw new Error(`message ${messageId} in chat ${chatId} has no button ${data}`);
       updateId += 1;
       const id = String(queryId++);
       openQueries.add(id);
@@ -298,7 +366,12 @@ export async function startTelegramFake(options: { token?: string; username?: st
         callback_query: {
           id,
           from: { id: fromId ?? Math.abs(chatId), is_bot: false, first_name: 'Tester' },
-          message: { message_id: messageId, date: Math.floor(Date.now() / 1000), text: current.text, chat: chatOf(chatId, chatId < 0 ? 'group' : 'private') },
+          message: {
+            message_id: messageId,
+            date: Math.floor(Date.now() / 1000),
+            text: current.text,
+            chat: chatOf(chatId, chatId < 0 ? 'group' : 'private'),
+          },
           chat_instance: String(chatId),
           data,
         },

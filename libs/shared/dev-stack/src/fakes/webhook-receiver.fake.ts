@@ -35,7 +35,12 @@ export interface WebhookReceiver extends FakeServer {
  * the hex HMAC-SHA256 of `<t>.<raw body>` keyed with the signing secret; timestamps more than
  * `toleranceSeconds` away from now are refused.
  */
-export function verifySignature(secret: string, rawBody: string, header: string | undefined, toleranceSeconds = 300): { valid: boolean; reason?: ReceivedWebhook['reason'] } {
+export function verifySignature(
+  secret: string,
+  rawBody: string,
+  header: string | undefined,
+  toleranceSeconds = 300,
+): { valid: boolean; reason?: ReceivedWebhook['reason'] } {
   if (!header) return { valid: false, reason: 'malformed' };
   const parts = Object.fromEntries(header.split(',').map((p) => p.trim().split('=', 2) as [string, string]));
   const t = Number(parts['t']);
@@ -70,7 +75,9 @@ export async function startWebhookReceiver(options: { toleranceSeconds?: number 
       body = undefined;
     }
     const signature = req.headers['x-service-alerts-signature'] as string | undefined;
-    const check = secret ? verifySignature(secret, req.rawBody, signature, options.toleranceSeconds) : { valid: false, reason: 'no_secret' as const };
+    const check = secret
+      ? verifySignature(secret, req.rawBody, signature, options.toleranceSeconds)
+      : { valid: false, reason: 'no_secret' as const };
     let status = check.valid ? 200 : 400;
     const headers: Record<string, string> = {};
     if (check.valid && always !== null) status = always;

@@ -12,7 +12,10 @@ export interface RunAppOptions<S extends AppSchema> extends Omit<BootstrapOption
 }
 
 /** The whole `main.ts` of an app: validate config (exit 78 naming the variable), boot, handle signals. */
-export async function runApp<S extends AppSchema>(options: RunAppOptions<S>, env: NodeJS.ProcessEnv = process.env): Promise<RunningApp> {
+export async function runApp<S extends AppSchema>(
+  options: RunAppOptions<S>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningApp> {
   const config = loadConfigOrExit(options.name, options.schema, env);
   const running = await bootstrapApp({ ...options, app: options.name, config, module: options.module(config) });
   exitOnSignals(running, config.SHUTDOWN_GRACE_MS);

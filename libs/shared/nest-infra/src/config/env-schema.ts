@@ -9,7 +9,11 @@ export const env = {
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection URL')
       .default('postgres://postgres@127.0.0.1:5432/paper'),
-  redisUrl: () => z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').default('redis://127.0.0.1:6379'),
+  redisUrl: () =>
+    z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+      .default('redis://127.0.0.1:6379'),
   logLevel: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   nodeEnv: () => z.enum(['development', 'test', 'production']).default('development'),
   bool: (fallback: boolean) =>
@@ -20,13 +24,22 @@ export const env = {
   positiveInt: (fallback: number) => z.coerce.number().int().positive().default(fallback),
   text: (fallback: string) => z.string().min(1).default(fallback),
   /** A URL without trailing slashes, so paths can be appended. */
-  baseUrl: (fallback: string) => z.url().default(fallback).transform((v) => v.replace(/\/+$/, '')),
+  baseUrl: (fallback: string) =>
+    z
+      .url()
+      .default(fallback)
+      .transform((v) => v.replace(/\/+$/, '')),
   /** A comma-separated list (empty by default). */
   list: () =>
     z
       .string()
       .default('')
-      .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
+      .transform((v) =>
+        v
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
 };
 
 /** The variables every app shares. */
@@ -34,9 +47,11 @@ export const baseEnvShape = {
   NODE_ENV: env.nodeEnv().describe('development, test or production (production refuses development secrets).'),
   LOG_LEVEL: env.logLevel().describe('pino log level of the JSON logs.'),
   HOST: z.string().default('0.0.0.0').describe('Interface the HTTP server listens on.'),
-  SHUTDOWN_GRACE_MS: env.positiveInt(20000).describe(
-    'On SIGTERM, how long (ms) HTTP requests and queue jobs in flight may take to finish before the process exits anyway (PostgreSQL and Redis close after them).',
-  ),
+  SHUTDOWN_GRACE_MS: env
+    .positiveInt(20000)
+    .describe(
+      'On SIGTERM, how long (ms) HTTP requests and queue jobs in flight may take to finish before the process exits anyway (PostgreSQL and Redis close after them).',
+    ),
 };
 
 export const redisEnvShape = {
@@ -45,7 +60,9 @@ export const redisEnvShape = {
     .string()
     .regex(/^[a-z0-9:_-]+$/i)
     .default('paper')
-    .describe('Prefix of every Redis key and BullMQ queue (<prefix>:bull:<queue>); lets several stacks share one Redis.'),
+    .describe(
+      'Prefix of every Redis key and BullMQ queue (<prefix>:bull:<queue>); lets several stacks share one Redis.',
+    ),
   REDIS_COMMAND_TIMEOUT_MS: env
     .positiveInt(1000)
     .describe(
@@ -54,6 +71,8 @@ export const redisEnvShape = {
 };
 
 export const databaseEnvShape = {
-  DATABASE_URL: env.postgresUrl().describe('PostgreSQL connection URL; each app uses only the schema it owns or reads.'),
-  DATABASE_POOL_SIZE: env.positiveInt(10).describe('Connections in the app\'s PostgreSQL pool.'),
+  DATABASE_URL: env
+    .postgresUrl()
+    .describe('PostgreSQL connection URL; each app uses only the schema it owns or reads.'),
+  DATABASE_POOL_SIZE: env.positiveInt(10).describe("Connections in the app's PostgreSQL pool."),
 };

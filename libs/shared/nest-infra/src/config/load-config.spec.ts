@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { baseEnvShape, env } from './env-schema';
 import { ConfigValidationError, loadConfig } from './load-config';
 
-const schema = z.object({ ...baseEnvShape, PORT: env.port(3000), API_SECRET: z.string().min(8), FLAG: env.bool(false) });
+const schema = z.object({
+  ...baseEnvShape,
+  PORT: env.port(3000),
+  API_SECRET: z.string().min(8),
+  FLAG: env.bool(false),
+});
 
 describe('loadConfig', () => {
   it('applies defaults and coerces', () => {

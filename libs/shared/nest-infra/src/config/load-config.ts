@@ -11,7 +11,11 @@ export class ConfigValidationError extends Error {
 }
 
 /** Parses the environment against one app's schema; names every bad or missing variable. */
-export function loadConfig<S extends z.ZodType>(app: string, schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+export function loadConfig<S extends z.ZodType>(
+  app: string,
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<S> {
   const result = schema.safeParse(env);
   if (result.success) {
     return result.data;
@@ -26,7 +30,11 @@ export function loadConfig<S extends z.ZodType>(app: string, schema: S, env: Nod
 }
 
 /** Loads the config or prints the problems and exits non-zero: the start-up path of every app. */
-export function loadConfigOrExit<S extends z.ZodType>(app: string, schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+export function loadConfigOrExit<S extends z.ZodType>(
+  app: string,
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<S> {
   try {
     return loadConfig(app, schema, env);
   } catch (error) {

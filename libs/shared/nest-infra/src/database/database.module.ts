@@ -1,4 +1,12 @@
-import { type DynamicModule, Global, Inject, Logger, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  type DynamicModule,
+  Global,
+  Inject,
+  Logger,
+  Module,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import { DataSource, MigrationExecutor } from 'typeorm';
 import { HealthRegistry } from '../health/health-registry';
 import { guardPostgresDataSource } from './pg-connections';
@@ -35,7 +43,9 @@ class DatabaseLifecycle implements OnModuleInit, OnApplicationShutdown {
     guardPostgresDataSource(this.dataSource, (error) => {
       if (Date.now() - this.lastReport < 5000) return;
       this.lastReport = Date.now();
-      this.logger.warn(`PostgreSQL connection lost (${(error as { code?: string }).code ?? 'no code'}): ${error.message}; it is replaced on next use`);
+      this.logger.warn(
+        `PostgreSQL connection lost (${(error as { code?: string }).code ?? 'no code'}): ${error.message}; it is replaced on next use`,
+      );
     });
     this.health.register('database', async () => {
       if (!this.dataSource.isInitialized) throw new Error('not connected');
@@ -48,7 +58,9 @@ class DatabaseLifecycle implements OnModuleInit, OnApplicationShutdown {
   private async checkSchema(): Promise<void> {
     const pending = await new MigrationExecutor(this.dataSource).getPendingMigrations();
     if (pending.length > 0) {
-      throw new Error(`schema not migrated: ${pending.length} pending migration(s), first ${pending[0]!.name}; run the migrations (npm run db:migrate)`);
+      throw new Error(
+        `schema not migrated: ${pending.length} pending migration(s), first ${pending[0]!.name}; run the migrations (npm run db:migrate)`,
+      );
     }
     this.schemaCurrent = true;
   }
@@ -78,7 +90,11 @@ export class DatabaseModule {
   static forRoot(createDataSource: () => DataSource, options: DatabaseOptions = {}): DynamicModule {
     return {
       module: DatabaseModule,
-      providers: [{ provide: DataSource, useFactory: createDataSource }, { provide: DATABASE_OPTIONS, useValue: options }, DatabaseLifecycle],
+      providers: [
+        { provide: DataSource, useFactory: createDataSource },
+        { provide: DATABASE_OPTIONS, useValue: options },
+        DatabaseLifecycle,
+      ],
       exports: [DataSource],
     };
   }

@@ -11,7 +11,11 @@ describe('guarded PostgreSQL connections', () => {
   const reported: Error[] = [];
 
   beforeAll(async () => {
-    dataSource = new DataSource({ type: 'postgres', url: ADMIN_URL, extra: { max: 2, application_name: 'guarded-pg-test' } });
+    dataSource = new DataSource({
+      type: 'postgres',
+      url: ADMIN_URL,
+      extra: { max: 2, application_name: 'guarded-pg-test' },
+    });
     guardPostgresDataSource(dataSource, (error) => reported.push(error));
     await dataSource.initialize();
     admin = new Client({ connectionString: ADMIN_URL });
@@ -43,7 +47,9 @@ describe('guarded PostgreSQL connections', () => {
   it('reports the termination of an idle pooled client instead of throwing', async () => {
     await dataSource.query('SELECT 1');
     const before = reported.length;
-    const ended = await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'guarded-pg-test'`);
+    const ended = await admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'guarded-pg-test'`,
+    );
     expect(ended.rowCount).toBeGreaterThan(0);
     const deadline = Date.now() + 5000;
     while (reported.length === before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

@@ -29,6 +29,11 @@ export function guardPostgresDataSource(dataSource: DataSource, report: (error: 
   const options = dataSource.options as { extra?: Record<string, unknown> };
   dataSource.setOptions({
     poolErrorHandler: report,
-    extra: { connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true, ...options.extra, Client: guardedPgClient(report) },
+    extra: {
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+      ...options.extra,
+      Client: guardedPgClient(report),
+    },
   } as never);
 }

@@ -56,8 +56,15 @@ const OUTAGE_MESSAGES = new RegExp(
  */
 export function isDependencyOutage(error: unknown): boolean {
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 4; depth += 1) {
-    const candidate = e as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown };
-    if (OUTAGE_CODES.has(String(candidate.code ?? '')) || OUTAGE_MESSAGES.test(String(candidate.message ?? ''))) return true;
+    const candidate = e as {
+      code?: unknown;
+      message?: unknown;
+      driverError?: unknown;
+      cause?: unknown;
+      errors?: unknown;
+    };
+    if (OUTAGE_CODES.has(String(candidate.code ?? '')) || OUTAGE_MESSAGES.test(String(candidate.message ?? '')))
+      return true;
     // AggregateError (a refused connection to every address of a host) carries one error per address.
     if (Array.isArray(candidate.errors) && candidate.errors.some((inner) => isDependencyOutage(inner))) return true;
     e = candidate.driverError ?? candidate.cause;

@@ -8,7 +8,12 @@ const filter = new GlobalExceptionFilter('tool-envelope', pino({ level: 'silent'
 describe('GlobalExceptionFilter.render', () => {
   it('renders feature exceptions with their code, status and headers', () => {
     const rendered = filter.render(new CodedError('rate_limited', 429, 'Slow down.', { 'Retry-After': '2' }));
-    expect(rendered).toEqual({ status: 429, code: 'rate_limited', message: 'Slow down.', headers: { 'Retry-After': '2' } });
+    expect(rendered).toEqual({
+      status: 429,
+      code: 'rate_limited',
+      message: 'Slow down.',
+      headers: { 'Retry-After': '2' },
+    });
   });
 
   it('maps framework HTTP exceptions to codes', () => {
@@ -20,7 +25,9 @@ describe('GlobalExceptionFilter.render', () => {
   });
 
   it('turns malformed JSON bodies into a 400', () => {
-    expect(filter.render(Object.assign(new SyntaxError('Unexpected token'), { type: 'entity.parse.failed', status: 400 }))).toMatchObject({
+    expect(
+      filter.render(Object.assign(new SyntaxError('Unexpected token'), { type: 'entity.parse.failed', status: 400 })),
+    ).toMatchObject({
       status: 400,
       code: 'invalid_json',
     });
@@ -28,12 +35,21 @@ describe('GlobalExceptionFilter.render', () => {
 
   it('keeps the invalid_json code when the platform wraps the parser error in a BadRequestException', () => {
     const cause = Object.assign(new SyntaxError('Unexpected token'), { type: 'entity.parse.failed', status: 400 });
-    expect(filter.render(new BadRequestException(cause.message, { cause }))).toMatchObject({ status: 400, code: 'invalid_json' });
+    expect(filter.render(new BadRequestException(cause.message, { cause }))).toMatchObject({
+      status: 400,
+      code: 'invalid_json',
+    });
   });
 
   it('answers 503 with Retry-After when PostgreSQL or Redis is unreachable', () => {
-    const terminated = Object.assign(new Error('terminating connection due to administrator command'), { driverError: { code: '57P01' } });
-    expect(filter.render(terminated)).toMatchObject({ status: 503, code: 'service_unavailable', headers: { 'Retry-After': '2' } });
+    const terminated = Object.assign(new Error('terminating connection due to administrator command'), {
+      driverError: { code: '57P01' },
+    });
+    expect(filter.render(terminated)).toMatchObject({
+      status: 503,
+      code: 'service_unavailable',
+      headers: { 'Retry-After': '2' },
+    });
     expect(filter.render(new Error('Command timed out'))).toMatchObject({ status: 503 });
   });
 

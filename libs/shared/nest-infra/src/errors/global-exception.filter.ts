@@ -64,7 +64,11 @@ export class GlobalExceptionFilter implements ExceptionFilter {
       const wrapped = bodyParserError(exception.cause);
       if (wrapped) return wrapped;
       const status = exception.getStatus();
-      return { status, code: STATUS_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request'), message: httpMessage(exception) };
+      return {
+        status,
+        code: STATUS_CODES[status] ?? (status >= 500 ? 'internal_error' : 'bad_request'),
+        message: httpMessage(exception),
+      };
     }
     const parserError = bodyParserError(exception);
     if (parserError) {
@@ -78,7 +82,11 @@ export class GlobalExceptionFilter implements ExceptionFilter {
         headers: { 'Retry-After': String(OUTAGE_RETRY_AFTER_SECONDS) },
       };
     }
-    return { status: 500, code: 'internal_error', message: 'Something went wrong on our side. Please try again shortly.' };
+    return {
+      status: 500,
+      code: 'internal_error',
+      message: 'Something went wrong on our side. Please try again shortly.',
+    };
   }
 }
 

@@ -31,7 +31,8 @@ describe('request ids on responses, server errors and their log lines', () => {
   beforeAll(async () => {
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
-        for (const line of chunk.toString().split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+        for (const line of chunk.toString().split('\n').filter(Boolean))
+          lines.push(JSON.parse(line) as Record<string, unknown>);
         done();
       },
     });
@@ -50,11 +51,16 @@ describe('request ids on responses, server errors and their log lines', () => {
     const id = res.headers.get('x-request-id');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ ok: false, error: { code: 'internal_error', message: expect.any(String), requestId: id } });
+    expect(await res.json()).toEqual({
+      ok: false,
+      error: { code: 'internal_error', message: expect.any(String), requestId: id },
+    });
     const failure = lines.find((l) => l['msg'] === 'request failed');
     expect(failure).toMatchObject({ reqId: id });
     expect(JSON.stringify(failure)).toContain('database said something internal');
-    expect(lines.find((l) => (l['req'] as { id?: string } | undefined)?.id === id)).toMatchObject({ res: { statusCode: 500 } });
+    expect(lines.find((l) => (l['req'] as { id?: string } | undefined)?.id === id)).toMatchObject({
+      res: { statusCode: 500 },
+    });
   });
 
   it('client errors carry the id in the header only; a caller-chosen token id is kept, anything else replaced', async () => {

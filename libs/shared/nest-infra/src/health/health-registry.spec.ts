@@ -23,7 +23,11 @@ describe('HealthRegistry', () => {
   it('counts a hanging check as down', async () => {
     const registry = new HealthRegistry();
     registry.register('slow', () => new Promise(() => undefined));
-    await expect(registry.readiness(50)).resolves.toMatchObject({ status: 'not_ready', checks: { slow: 'down' }, reasons: { slow: 'no answer within 50 ms' } });
+    await expect(registry.readiness(50)).resolves.toMatchObject({
+      status: 'not_ready',
+      checks: { slow: 'down' },
+      reasons: { slow: 'no answer within 50 ms' },
+    });
   });
 
   it('reports shutting down once marked', async () => {

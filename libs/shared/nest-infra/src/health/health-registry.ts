@@ -24,8 +24,12 @@ export class HealthRegistry {
   }
 
   async readiness(timeoutMs = 2000): Promise<ReadinessReport> {
-    const entries = await Promise.all([...this.checks].map(async ([name, check]) => [name, await runWithTimeout(check, timeoutMs)] as const));
-    const checks = Object.fromEntries(entries.map(([name, failure]) => [name, failure === undefined ? 'up' : 'down'])) as ReadinessReport['checks'];
+    const entries = await Promise.all(
+      [...this.checks].map(async ([name, check]) => [name, await runWithTimeout(check, timeoutMs)] as const),
+    );
+    const checks = Object.fromEntries(
+      entries.map(([name, failure]) => [name, failure === undefined ? 'up' : 'down']),
+    ) as ReadinessReport['checks'];
     const failures = entries.filter((entry): entry is readonly [string, string] => entry[1] !== undefined);
     const status = this.shuttingDown ? 'shutting_down' : failures.length === 0 ? 'ok' : 'not_ready';
     return failures.length === 0 ? { status, checks } : { status, checks, reasons: Object.fromEntries(failures) };

@@ -4,7 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { isLoopbackOrigin, mcpOriginPolicy, mcpTransportSecurity } from './mcp-transport-security';
 
 /** Sends a request with the Host and Origin headers a browser (or an attacker's page) would send. */
-function send(port: number, headers: Record<string, string>, method = 'POST'): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function send(
+  port: number,
+  headers: Record<string, string>,
+  method = 'POST',
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method, headers }, (res) => {
       let body = '';
@@ -18,12 +22,20 @@ function send(port: number, headers: Record<string, string>, method = 'POST'): P
 
 describe('MCP transport security (Host and Origin, DNS-rebinding protection)', () => {
   it('admits the own origin, the configured origins and, in development only, loopback origins', () => {
-    const production = mcpOriginPolicy({ publicBaseUrl: 'https://perps.example.com', allowedOrigins: ['https://app.example.org/'], development: false });
+    const production = mcpOriginPolicy({
+      publicBaseUrl: 'https://perps.example.com',
+      allowedOrigins: ['https://app.example.org/'],
+      development: false,
+    });
     expect(production('https://perps.example.com')).toBe(true);
     expect(production('https://app.example.org')).toBe(true);
     expect(production('http://localhost:6274')).toBe(false);
     expect(production('null')).toBe(false);
-    const development = mcpOriginPolicy({ publicBaseUrl: 'http://localhost:8080', allowedOrigins: [], development: true });
+    const development = mcpOriginPolicy({
+      publicBaseUrl: 'http://localhost:8080',
+      allowedOrigins: [],
+      development: true,
+    });
     expect(development('http://localhost:6274')).toBe(true);
     expect(development('http://127.0.0.1:3000')).toBe(true);
     expect(development('http://evil.example.com')).toBe(false);
@@ -36,7 +48,13 @@ describe('MCP transport security (Host and Origin, DNS-rebinding protection)', (
     let port: number;
     beforeAll(async () => {
       const app = express();
-      app.use(mcpTransportSecurity({ publicBaseUrl: 'https://perps.example.com', allowedOrigins: ['https://app.example.org'], development: false }));
+      app.use(
+        mcpTransportSecurity({
+          publicBaseUrl: 'https://perps.example.com',
+          allowedOrigins: ['https://app.example.org'],
+          development: false,
+        }),
+      );
       app.all('/mcp', (_req, res) => void res.status(200).json({ ok: true }));
       server = app.listen(0, '127.0.0.1');
       await new Promise((r) => server.once('listening', r));
@@ -61,7 +79,11 @@ describe('MCP transport security (Host and Origin, DNS-rebinding protection)', (
       expect(admitted.status).toBe(200);
       expect(admitted.headers['access-control-allow-origin']).toBe('https://app.example.org');
       expect(admitted.headers['vary']).toContain('Origin');
-      const preflight = await send(port, { host: 'perps.example.com', origin: 'https://perps.example.com', 'access-control-request-method': 'POST' }, 'OPTIONS');
+      const preflight = await send(
+        port,
+        { host: 'perps.example.com', origin: 'https://perps.example.com', 'access-control-request-method': 'POST' },
+        'OPTIONS',
+      );
       expect(preflight.status).toBe(204);
       expect(preflight.headers['access-control-allow-headers']).toContain('Mcp-Protocol-Version');
     });

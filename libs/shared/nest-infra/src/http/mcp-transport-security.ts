@@ -8,7 +8,7 @@ export const mcpTransportEnvShape = {
   MCP_ALLOWED_ORIGINS: env
     .list()
     .describe(
-      'Comma-separated origins (scheme://host[:port]) of browser-based MCP clients admitted to /mcp besides the service\'s own origin; in development loopback origins are admitted too. Requests without Origin (server-side clients) are always admitted.',
+      "Comma-separated origins (scheme://host[:port]) of browser-based MCP clients admitted to /mcp besides the service's own origin; in development loopback origins are admitted too. Requests without Origin (server-side clients) are always admitted.",
     ),
 };
 
@@ -43,7 +43,10 @@ export function isLoopbackOrigin(origin: string): boolean {
 
 /** Decides whether an Origin is admitted: the service's own origin, the configured list, and loopback in development. */
 export function mcpOriginPolicy(options: McpTransportSecurityOptions): (origin: string) => boolean {
-  const admitted = new Set([originOf(options.publicBaseUrl), ...options.allowedOrigins.map((o) => o.replace(/\/+$/, ''))]);
+  const admitted = new Set([
+    originOf(options.publicBaseUrl),
+    ...options.allowedOrigins.map((o) => o.replace(/\/+$/, '')),
+  ]);
   return (origin) => admitted.has(origin) || (options.development && isLoopbackOrigin(origin));
 }
 

@@ -24,7 +24,10 @@ export function openCors(policy: OpenCorsPolicy): RequestHandler {
     if (req.method !== 'OPTIONS') return next();
     const requested = req.headers['access-control-request-headers'];
     res.setHeader('Access-Control-Allow-Methods', methods);
-    res.setHeader('Access-Control-Allow-Headers', policy.allowHeaders === 'requested' ? (requested ?? 'Authorization, Content-Type') : policy.allowHeaders);
+    res.setHeader(
+      'Access-Control-Allow-Headers',
+      policy.allowHeaders === 'requested' ? (requested ?? 'Authorization, Content-Type') : policy.allowHeaders,
+    );
     res.setHeader('Access-Control-Max-Age', String(policy.maxAgeSeconds));
     res.status(204).end();
   };

@@ -50,35 +50,66 @@ describe('request bodies (JSON only, 415, 413, invalid JSON, text PostgreSQL can
 
   // Without a type the body is sent as bytes (fetch would label a string text/plain).
   const post = (path: string, body: string, type?: string) =>
-    fetch(`${base}${path}`, { method: 'POST', body: type ? body : new TextEncoder().encode(body), headers: type ? { 'content-type': type } : {} }).then(async (r) => ({ status: r.status, json: await r.json() }));
+    fetch(`${base}${path}`, {
+      method: 'POST',
+      body: type ? body : new TextEncoder().encode(body),
+      headers: type ? { 'content-type': type } : {},
+    }).then(async (r) => ({ status: r.status, json: await r.json() }));
 
   it('takes JSON bodies and no body at all', async () => {
-    expect(await post('/echo', '{"label":"ok"}', 'application/json')).toEqual({ status: 201, json: { body: { label: 'ok' } } });
-    expect(await post('/echo', '{"a":1}', 'application/merge-patch+json; charset=utf-8')).toMatchObject({ status: 201, json: { body: { a: 1 } } });
+    expect(await post('/echo', '{"label":"ok"}', 'application/json')).toEqual({
+      status: 201,
+      json: { body: { label: 'ok' } },
+    });
+    expect(await post('/echo', '{"a":1}', 'application/merge-patch+json; charset=utf-8')).toMatchObject({
+      status: 201,
+      json: { body: { a: 1 } },
+    });
     expect(await post('/echo', '', 'text/plain')).toEqual({ status: 201, json: { body: null } });
   });
 
   it('refuses other content types with 415 in the service error shape', async () => {
     const plain = await post('/echo', '{"label":"x"}', 'text/plain;charset=UTF-8');
-    expect(plain).toMatchObject({ status: 415, json: { code: 'unsupported_media_type', message: expect.stringContaining('"text/plain;charset=UTF-8"') } });
+    expect(plain).toMatchObject({
+      status: 415,
+      json: { code: 'unsupported_media_type', message: expect.stringContaining('"text/plain;charset=UTF-8"') },
+    });
     expect(await post('/echo', 'label=x', 'application/x-www-form-urlencoded')).toMatchObject({ status: 415 });
-    expect(await post('/echo', '{"a":1}')).toMatchObject({ status: 415, json: { message: expect.stringContaining('no Content-Type') } });
+    expect(await post('/echo', '{"a":1}')).toMatchObject({
+      status: 415,
+      json: { message: expect.stringContaining('no Content-Type') },
+    });
     // HTML forms only where they are expected.
-    expect(await post('/forms/echo', 'label=x', 'application/x-www-form-urlencoded')).toEqual({ status: 201, json: { body: { label: 'x' } } });
+    expect(await post('/forms/echo', 'label=x', 'application/x-www-form-urlencoded')).toEqual({
+      status: 201,
+      json: { body: { label: 'x' } },
+    });
   });
 
   it('answers 413 above the limit and 400 for malformed JSON', async () => {
-    expect(await post('/echo', JSON.stringify({ big: 'x'.repeat(2000) }), 'application/json')).toMatchObject({ status: 413, json: { code: 'payload_too_large' } });
-    expect(await post('/echo', '{"a":', 'application/json')).toMatchObject({ status: 400, json: { code: 'invalid_json' } });
+    expect(await post('/echo', JSON.stringify({ big: 'x'.repeat(2000) }), 'application/json')).toMatchObject({
+      status: 413,
+      json: { code: 'payload_too_large' },
+    });
+    expect(await post('/echo', '{"a":', 'application/json')).toMatchObject({
+      status: 400,
+      json: { code: 'invalid_json' },
+    });
   });
 
   it('refuses NUL and unpaired surrogates in bodies, form fields and query strings, naming the field', async () => {
     expect(await post('/echo', '{"rules":{"label":"a\\u0000b"}}', 'application/json')).toMatchObject({
       status: 400,
-      json: { code: 'validation_failed', message: expect.stringMatching(/^"rules\.label" contains a character that cannot be stored/) },
+      json: {
+        code: 'validation_failed',
+        message: expect.stringMatching(/^"rules\.label" contains a character that cannot be stored/),
+      },
     });
     expect(await post('/echo', '{"label":"\\ud800"}', 'application/json')).toMatchObject({ status: 400 });
-    expect(await post('/forms/echo', 'label=a%00b', 'application/x-www-form-urlencoded')).toMatchObject({ status: 400, json: { message: expect.stringContaining('"label"') } });
+    expect(await post('/forms/echo', 'label=a%00b', 'application/x-www-form-urlencoded')).toMatchObject({
+      status: 400,
+      json: { message: expect.stringContaining('"label"') },
+    });
     const query = await fetch(`${base}/search?q=a%00b`);
     expect(query.status).toBe(400);
     expect(((await query.json()) as { message: string }).message).toContain('"q"');
@@ -88,9 +119,20 @@ describe('request bodies (JSON only, 415, 413, invalid JSON, text PostgreSQL can
   it('answers JSON-RPC errors where the responder says so', async () => {
     expect(await post('/mcp', '{"jsonrpc":', 'application/json')).toEqual({
       status: 400,
-      json: { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/), data: { code: 'invalid_json' } } },
+      json: {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32700, message: expect.stringMatching(/^Parse error/), data: { code: 'invalid_json' } },
+      },
     });
-    const nul = await post('/mcp', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"label":"\\u0000"}}}', 'application/json');
-    expect(nul).toMatchObject({ status: 400, json: { error: { code: -32602, message: expect.stringContaining('"params.arguments.label"') } } });
+    const nul = await post(
+      '/mcp',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"label":"\\u0000"}}}',
+      'application/json',
+    );
+    expect(nul).toMatchObject({
+      status: 400,
+      json: { error: { code: -32602, message: expect.stringContaining('"params.arguments.label"') } },
+    });
   });
 });

@@ -40,7 +40,12 @@ export function respondInStyle(style: ErrorStyle): BodyRefusalResponder {
 
 /** Refusals as JSON-RPC errors (MCP endpoints): -32700 for a body that is not JSON, -32602 for bad text, else -32000. */
 export const respondJsonRpc: BodyRefusalResponder = (_req, res, refusal) => {
-  const code = refusal.problem === 'invalid_json' ? JSON_RPC.parseError : refusal.problem === 'unstorable_text' ? JSON_RPC.invalidParams : JSON_RPC.serverError;
+  const code =
+    refusal.problem === 'invalid_json'
+      ? JSON_RPC.parseError
+      : refusal.problem === 'unstorable_text'
+        ? JSON_RPC.invalidParams
+        : JSON_RPC.serverError;
   const message = refusal.problem === 'invalid_json' ? `Parse error: ${refusal.message}` : refusal.message;
   res.status(refusal.status).json(jsonRpcErrorBody(code, message, { code: refusal.problem }));
 };
@@ -88,18 +93,34 @@ export function installRequestBodies(app: NestExpressApplication, options: Reque
       message: `This endpoint takes a JSON body: send it with "Content-Type: application/json" (the request had ${type ? `"${type.slice(0, 80)}"` : 'no Content-Type'}).`,
     });
   });
-  app.useBodyParser('json', { limit: options.limit, type: (req: IncomingMessage) => !under((req as Request).path, raw) && Boolean((req as Request).is(JSON_TYPES)) });
-  if (forms.length > 0) app.useBodyParser('urlencoded', { extended: false, limit: options.limit, type: (req: IncomingMessage) => form(req as Request) });
+  app.useBodyParser('json', {
+    limit: options.limit,
+    type: (req: IncomingMessage) => !under((req as Request).path, raw) && Boolean((req as Request).is(JSON_TYPES)),
+  });
+  if (forms.length > 0)
+    app.useBodyParser('urlencoded', {
+      extended: false,
+      limit: options.limit,
+      type: (req: IncomingMessage) => form(req as Request),
+    });
   app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     const type = (error as { type?: unknown } | null)?.type;
     if (type === 'entity.too.large') {
       // The parser stopped reading (and paused the request): the rest of the body is read and discarded,
       // so the connection stays usable for the client's next request instead of stalling.
       req.resume();
-      return respond(req, res, { status: 413, problem: 'payload_too_large', message: `The request body is too large: at most ${options.limit.toUpperCase()} are accepted.` });
+      return respond(req, res, {
+        status: 413,
+        problem: 'payload_too_large',
+        message: `The request body is too large: at most ${options.limit.toUpperCase()} are accepted.`,
+      });
     }
     if (type === 'entity.parse.failed' || type === 'charset.unsupported' || type === 'encoding.unsupported') {
-      return respond(req, res, { status: 400, problem: 'invalid_json', message: 'The request body is not valid JSON. Send a JSON object.' });
+      return respond(req, res, {
+        status: 400,
+        problem: 'invalid_json',
+        message: 'The request body is not valid JSON. Send a JSON object.',
+      });
     }
     next(error);
   });

@@ -39,12 +39,18 @@ export function requestLogger(logger: Logger): RequestHandler {
       return res.statusCode >= 400 ? 'warn' : 'info';
     },
     serializers: {
-      req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
+      req: (req: { id: unknown; method: string; url: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: redactUrl(req.url),
+      }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   }) as unknown as RequestHandler;
 }
 
 function redactUrl(url: string): string {
-  return url.replace(/(webhooks\/\d+\/)[^/?]+/g, '$1[redacted]').replace(/([?&](?:token|code|secret)=)[^&]+/gi, '$1[redacted]');
+  return url
+    .replace(/(webhooks\/\d+\/)[^/?]+/g, '$1[redacted]')
+    .replace(/([?&](?:token|code|secret)=)[^&]+/gi, '$1[redacted]');
 }

@@ -102,7 +102,8 @@ export class ScheduleKeeper {
       lastRunAge.set({ queue: s.queue, schedule: s.name }, age / 1000);
       const isStale = age > staleAfterMs(s.everyMs);
       staleGauge.set({ queue: s.queue, schedule: s.name }, isStale ? 1 : 0);
-      if (isStale) out.push(`${s.name} (${s.queue}) last ran ${Math.round(age / 1000)} s ago, every ${s.everyMs / 1000} s`);
+      if (isStale)
+        out.push(`${s.name} (${s.queue}) last ran ${Math.round(age / 1000)} s ago, every ${s.everyMs / 1000} s`);
     }
     return out;
   }
@@ -110,7 +111,9 @@ export class ScheduleKeeper {
   /** Readiness: refreshes the shared run records, then fails when a schedule is missing or stale. */
   async readiness(): Promise<void> {
     await this.check();
-    const missing = [...this.schedules.values()].filter((s) => s.upsertedAt === 0).map((s) => `${s.name} (${s.queue}) not created yet`);
+    const missing = [...this.schedules.values()]
+      .filter((s) => s.upsertedAt === 0)
+      .map((s) => `${s.name} (${s.queue}) not created yet`);
     const problems = [...missing, ...this.stale()];
     if (problems.length > 0) throw new Error(problems.join('; '));
   }
@@ -150,7 +153,9 @@ export class ScheduleKeeper {
         await queue.upsertJobScheduler(s.name, { every: s.everyMs }, { name: s.name, data: {}, opts: s.opts });
         if (s.upsertedAt > 0) {
           recreated.inc({ queue: s.queue, schedule: s.name });
-          this.logger.warn(`job scheduler ${s.name} on ${s.queue} was ${exists ? 'not firing' : 'missing'}; created it again`);
+          this.logger.warn(
+            `job scheduler ${s.name} on ${s.queue} was ${exists ? 'not firing' : 'missing'}; created it again`,
+          );
         }
         // Redis lost the scheduler (and with it the run records): its age counts from now.
         if (!exists) s.createdAt = now;

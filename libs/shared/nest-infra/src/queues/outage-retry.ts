@@ -41,14 +41,23 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
  * twice after a crash. When the worker shuts down (`stopping` aborts), a job that is waiting out an
  * outage is handed back to the queue (delayed, attempt not counted) for another process.
  */
-export async function runThroughOutages<T>(queue: string, job: Job, run: () => Promise<T>, stopping: AbortSignal, logger: Logger): Promise<T> {
+export async function runThroughOutages<T>(
+  queue: string,
+  job: Job,
+  run: () => Promise<T>,
+  stopping: AbortSignal,
+  logger: Logger,
+): Promise<T> {
   for (let retry = 0; ; retry += 1) {
     try {
       return await run();
     } catch (error) {
       if (error instanceof DelayedError || error instanceof WaitingError || !isDependencyOutage(error)) throw error;
       outageRetries.inc({ queue });
-      if (retry === 0) logger.warn(`job ${queue}/${job.name} ${job.id} met an outage (${(error as Error).message}); retrying with backoff`);
+      if (retry === 0)
+        logger.warn(
+          `job ${queue}/${job.name} ${job.id} met an outage (${(error as Error).message}); retrying with backoff`,
+        );
       if (stopping.aborted) await handBack(job, error);
       await pause(outageDelay(retry), stopping);
       if (stopping.aborted) await handBack(job, error);

@@ -5,7 +5,11 @@ import { z } from 'zod';
 import { bullConnection } from '../redis/redis';
 import { QueueRegistry } from './queue-registry';
 
-const contract = defineQueue('registry-test', { work: z.object({ ms: z.number().int() }).strict() }, { work: { attempts: 2, removeOnComplete: 5 } });
+const contract = defineQueue(
+  'registry-test',
+  { work: z.object({ ms: z.number().int() }).strict() },
+  { work: { attempts: 2, removeOnComplete: 5 } },
+);
 
 describe('QueueRegistry against real Redis', () => {
   const settings = { REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PREFIX: `t${randomBytes(4).toString('hex')}` };

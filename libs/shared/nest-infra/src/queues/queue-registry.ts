@@ -1,4 +1,11 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationShutdown, Optional } from '@nestjs/common';
+import {
+  type BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  type OnApplicationShutdown,
+  Optional,
+} from '@nestjs/common';
 import { InvalidJobPayloadError, type JobName, type JobPayload, type QueueContract, parseJob } from '@paper/contracts';
 import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { z } from 'zod';
@@ -12,7 +19,9 @@ import { addWakeUp } from './wake-up';
 type AnyContract = QueueContract<Record<string, z.ZodType>>;
 
 /** A worker's handlers: one per job name of its queue's contract, given the payload the contract parsed. */
-export type JobHandlers<C extends AnyContract> = { [N in JobName<C>]: (data: JobPayload<C, N>, job: Job) => Promise<unknown> };
+export type JobHandlers<C extends AnyContract> = {
+  [N in JobName<C>]: (data: JobPayload<C, N>, job: Job) => Promise<unknown>;
+};
 
 /** What callers may do with a queue besides adding jobs through the registry. */
 export type JobLookup = Pick<Queue, 'getJob' | 'getJobState' | 'remove' | 'getJobScheduler' | 'getJobCounts'>;
@@ -72,22 +81,39 @@ export class QueueRegistry implements BeforeApplicationShutdown, OnApplicationSh
   }
 
   /** Adds a job with its contract's options; the payload is checked against the contract first. */
-  async add<C extends AnyContract, N extends JobName<C>>(contract: C, name: N, data: JobPayload<C, N>, opts: AddOptions = {}): Promise<Job> {
+  async add<C extends AnyContract, N extends JobName<C>>(
+    contract: C,
+    name: N,
+    data: JobPayload<C, N>,
+    opts: AddOptions = {},
+  ): Promise<Job> {
     parseJob(contract, name, data);
     return this.queueNamed(contract.queue).add(name, data, jobOptions(contract, name, opts));
   }
 
   /** Adds several jobs of one name in one round trip (each checked against the contract first). */
-  async addBulk<C extends AnyContract, N extends JobName<C>>(contract: C, name: N, jobs: readonly { data: JobPayload<C, N>; opts?: AddOptions }[]): Promise<Job[]> {
+  async addBulk<C extends AnyContract, N extends JobName<C>>(
+    contract: C,
+    name: N,
+    jobs: readonly { data: JobPayload<C, N>; opts?: AddOptions }[],
+  ): Promise<Job[]> {
     for (const job of jobs) parseJob(contract, name, job.data);
-    return this.queueNamed(contract.queue).addBulk(jobs.map((job) => ({ name, data: job.data, opts: jobOptions(contract, name, job.opts ?? {}) })));
+    return this.queueNamed(contract.queue).addBulk(
+      jobs.map((job) => ({ name, data: job.data, opts: jobOptions(contract, name, job.opts ?? {}) })),
+    );
   }
 
   /**
    * Adds the wake-up job of work already recorded in PostgreSQL, waiting at most `timeoutMs`; null when
    * the queue did not take it in time (nothing is lost: the record stays and a sweeper runs it).
    */
-  async wakeUp<C extends AnyContract, N extends JobName<C>>(contract: C, name: N, data: JobPayload<C, N>, opts: AddOptions, timeoutMs: number): Promise<Job | null> {
+  async wakeUp<C extends AnyContract, N extends JobName<C>>(
+    contract: C,
+    name: N,
+    data: JobPayload<C, N>,
+    opts: AddOptions,
+    timeoutMs: number,
+  ): Promise<Job | null> {
     parseJob(contract, name, data);
     return addWakeUp(this.queueNamed(contract.queue), name, data, jobOptions(contract, name, opts), timeoutMs);
   }
@@ -117,7 +143,13 @@ export class QueueRegistry implements BeforeApplicationShutdown, OnApplicationSh
           throw error;
         }
         const handler = byName[parsed.name]!;
-        const result = await runThroughOutages(contract.queue, job, () => handler(parsed.data, job), this.stopping.signal, this.logger);
+        const result = await runThroughOutages(
+          contract.queue,
+          job,
+          () => handler(parsed.data, job),
+          this.stopping.signal,
+          this.logger,
+        );
         await this.keeper.recordRun(contract.queue, job.name);
         return result;
       },
@@ -131,7 +163,9 @@ export class QueueRegistry implements BeforeApplicationShutdown, OnApplicationSh
       },
     );
     worker.on('error', connectionErrorLogger(`worker ${contract.queue}`, this.logger));
-    worker.on('failed', (job, error) => this.logger.warn(`job ${contract.queue}/${job?.name} ${job?.id} failed: ${error.message}`));
+    worker.on('failed', (job, error) =>
+      this.logger.warn(`job ${contract.queue}/${job?.name} ${job?.id} failed: ${error.message}`),
+    );
     this.workers.push(worker);
     return worker;
   }

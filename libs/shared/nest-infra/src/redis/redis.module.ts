@@ -1,4 +1,11 @@
-import { type DynamicModule, Global, Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import {
+  type DynamicModule,
+  Global,
+  Inject,
+  Module,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+} from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { HealthRegistry } from '../health/health-registry';
 import { createRedis, type RedisSettings } from './redis';

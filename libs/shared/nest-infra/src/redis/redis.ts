@@ -45,7 +45,8 @@ export function createRedis(settings: RedisSettings, extra: RedisOptions = {}): 
   // sent fails after the command timeout. (ioredis reads both options when a command is sent.)
   redis.once('ready', () => {
     redis.options.enableOfflineQueue = extra.enableOfflineQueue ?? false;
-    redis.options.commandTimeout = extra.commandTimeout ?? settings.REDIS_COMMAND_TIMEOUT_MS ?? REDIS_COMMAND_TIMEOUT_MS;
+    redis.options.commandTimeout =
+      extra.commandTimeout ?? settings.REDIS_COMMAND_TIMEOUT_MS ?? REDIS_COMMAND_TIMEOUT_MS;
   });
   return redis;
 }
@@ -90,5 +91,12 @@ export function bullConnection(settings: RedisSettings): { connection: Connectio
  */
 export function bullProducerConnection(settings: RedisSettings): { connection: ConnectionOptions; prefix: string } {
   const { connection, prefix } = bullConnection(settings);
-  return { connection: { ...(connection as RedisOptions), enableOfflineQueue: false, maxRetriesPerRequest: 1 } as ConnectionOptions, prefix };
+  return {
+    connection: {
+      ...(connection as RedisOptions),
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+    } as ConnectionOptions,
+    prefix,
+  };
 }

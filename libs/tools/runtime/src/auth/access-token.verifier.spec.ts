@@ -23,7 +23,11 @@ async function startJwks(jwk: JWK): Promise<{ url: string; status: { code: numbe
 }
 
 function verifierFor(jwksUrl: string): AccessTokenVerifier {
-  return new AccessTokenVerifier({ oauthJwksUrl: jwksUrl, tokenIssuer: ISSUER, tokenAudiences: AUDIENCES } as ToolsRuntimeOptions);
+  return new AccessTokenVerifier({
+    oauthJwksUrl: jwksUrl,
+    tokenIssuer: ISSUER,
+    tokenAudiences: AUDIENCES,
+  } as ToolsRuntimeOptions);
 }
 
 async function failure(promise: Promise<unknown>): Promise<ToolError> {
@@ -66,7 +70,10 @@ describe('AccessTokenVerifier', () => {
   it('accepts an access token (typ at+jwt, also written application/at+jwt) for an accepted audience', async () => {
     const verifier = verifierFor(jwks.url);
     for (const typ of ['at+jwt', 'application/at+jwt']) {
-      await expect(verifier.verify(await mint({ typ }))).resolves.toMatchObject({ wallet: WALLET, scopes: ['trade:read'] });
+      await expect(verifier.verify(await mint({ typ }))).resolves.toMatchObject({
+        wallet: WALLET,
+        scopes: ['trade:read'],
+      });
     }
     await expect(verifier.verify(await mint(undefined, AUDIENCES[1]))).resolves.toMatchObject({ wallet: WALLET });
   });

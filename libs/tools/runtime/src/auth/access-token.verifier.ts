@@ -19,7 +19,11 @@ const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** The JWT header `typ` of access tokens (RFC 9068); `application/at+jwt` is the same type. */
 export const ACCESS_TOKEN_TYPE = 'at+jwt';
 
-export function bearerChallenge(error?: 'invalid_token' | 'insufficient_scope', scope: string = SCOPES.read, description?: string): string {
+export function bearerChallenge(
+  error?: 'invalid_token' | 'insufficient_scope',
+  scope: string = SCOPES.read,
+  description?: string,
+): string {
   const parts = [`realm="tool-api"`];
   if (error) parts.push(`error="${error}"`);
   if (description) parts.push(`error_description="${description.replace(/"/g, "'")}"`);
@@ -72,7 +76,11 @@ export class AccessTokenVerifier {
         requiredClaims: ['exp', 'sub'],
       }));
     } catch (error) {
-      if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || error instanceof JwksUnavailableError) {
+      if (
+        error instanceof errors.JWKSTimeout ||
+        error instanceof errors.JWKSInvalid ||
+        error instanceof JwksUnavailableError
+      ) {
         this.logger.warn(`JWKS unavailable: ${error.message}`);
         throw new ToolError(
           ToolErrorCode.AuthUnavailable,
@@ -84,10 +92,18 @@ export class AccessTokenVerifier {
       if (!(error instanceof errors.JOSEError)) throw error;
       throw this.invalid(describe(error));
     }
-    const wallet = typeof payload['wallet'] === 'string' ? payload['wallet'] : typeof payload['sub'] === 'string' ? payload['sub'] : '';
+    const wallet =
+      typeof payload['wallet'] === 'string'
+        ? payload['wallet']
+        : typeof payload['sub'] === 'string'
+          ? payload['sub']
+          : '';
     if (!ADDRESS.test(wallet)) throw this.invalid('The access token names no wallet.');
     const scope = typeof payload['scope'] === 'string' ? payload['scope'] : '';
-    const sessionKey = typeof payload['session_key'] === 'string' && ADDRESS.test(payload['session_key']) ? payload['session_key'].toLowerCase() : undefined;
+    const sessionKey =
+      typeof payload['session_key'] === 'string' && ADDRESS.test(payload['session_key'])
+        ? payload['session_key'].toLowerCase()
+        : undefined;
     return {
       wallet: wallet.toLowerCase(),
       scopes: scope.split(/\s+/).filter(Boolean),
@@ -99,15 +115,20 @@ export class AccessTokenVerifier {
   }
 
   private invalid(reason: string): ToolError {
-    return new ToolError(ToolErrorCode.InvalidToken, `The access token is not valid (${reason}). Connect again to get a new token, or refresh it.`, {
-      'WWW-Authenticate': bearerChallenge('invalid_token', SCOPES.read, reason),
-    });
+    return new ToolError(
+      ToolErrorCode.InvalidToken,
+      `The access token is not valid (${reason}). Connect again to get a new token, or refresh it.`,
+      {
+        'WWW-Authenticate': bearerChallenge('invalid_token', SCOPES.read, reason),
+      },
+    );
   }
 }
 
 function describe(error: unknown): string {
   if (error instanceof errors.JWTExpired) return 'it has expired';
-  if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'typ') return `it is not an access token (header typ must be ${ACCESS_TOKEN_TYPE})`;
+  if (error instanceof errors.JWTClaimValidationFailed && error.claim === 'typ')
+    return `it is not an access token (header typ must be ${ACCESS_TOKEN_TYPE})`;
   if (error instanceof errors.JWTClaimValidationFailed) return `claim "${error.claim}" is not accepted`;
   if (error instanceof errors.JWSSignatureVerificationFailed) return 'the signature does not verify';
   if (error instanceof errors.JWKSNoMatchingKey) return 'it is not signed by a key of this service';

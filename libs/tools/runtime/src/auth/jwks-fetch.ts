@@ -12,7 +12,13 @@ export class JwksUnavailableError extends Error {
  */
 export function isNetworkFailure(error: unknown): boolean {
   const e = error as { name?: unknown; message?: unknown; cause?: unknown } | null;
-  return typeof e === 'object' && e !== null && e.name === 'TypeError' && e.message === 'fetch failed' && e.cause !== undefined;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    e.name === 'TypeError' &&
+    e.message === 'fetch failed' &&
+    e.cause !== undefined
+  );
 }
 
 /**
@@ -25,7 +31,8 @@ export const jwksFetch: FetchImplementation = async (url, options) => {
   try {
     response = await fetch(url, options);
   } catch (error) {
-    if (isNetworkFailure(error)) throw new JwksUnavailableError(`JWKS ${url} unreachable: ${describeCause(error)}`, { cause: error });
+    if (isNetworkFailure(error))
+      throw new JwksUnavailableError(`JWKS ${url} unreachable: ${describeCause(error)}`, { cause: error });
     throw error;
   }
   if (response.status !== 200) {

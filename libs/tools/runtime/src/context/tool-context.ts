@@ -23,7 +23,19 @@ export function anonymousContext(callerId: string, family: CallFamily = 'public'
  * The context of a verified access token. Its rate limit is per wallet and client, the same bucket on
  * REST and MCP.
  */
-export function tokenContext(token: { wallet: string; scopes: readonly string[]; sessionKey?: string; clientId?: string }): ToolContext {
+export function tokenContext(token: {
+  wallet: string;
+  scopes: readonly string[];
+  sessionKey?: string;
+  clientId?: string;
+}): ToolContext {
   const callerId = `sub:${token.wallet}:${token.clientId ?? '-'}`;
-  return { family: 'me', wallet: token.wallet, scopes: token.scopes, sessionKey: token.sessionKey, clientId: token.clientId, callerId };
+  return {
+    family: 'me',
+    wallet: token.wallet,
+    scopes: token.scopes,
+    sessionKey: token.sessionKey,
+    clientId: token.clientId,
+    callerId,
+  };
 }

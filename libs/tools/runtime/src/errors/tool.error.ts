@@ -27,11 +27,9 @@ export const toolErrors = {
     ),
   notFound: (message: string) => new ToolError(ToolErrorCode.NotFound, message),
   exchangeUnavailable: (what = 'The exchange') =>
-    new ToolError(
-      ToolErrorCode.ExchangeUnavailable,
-      `${what} did not answer. Please retry in a few seconds.`,
-      { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-    ),
+    new ToolError(ToolErrorCode.ExchangeUnavailable, `${what} did not answer. Please retry in a few seconds.`, {
+      'Retry-After': String(RETRY_AFTER_SECONDS),
+    }),
   upstreamUnavailable: (message: string) =>
     new ToolError(ToolErrorCode.UpstreamUnavailable, message, { 'Retry-After': String(RETRY_AFTER_SECONDS) }),
   noTradingSession: (detail: string) =>

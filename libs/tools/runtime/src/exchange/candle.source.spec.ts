@@ -20,13 +20,22 @@ function candlesOpeningIn(interval: CandleInterval, start: number, now: number):
   return Math.floor((now - anchor) / length) - Math.ceil((start - anchor) / length) + 1;
 }
 
-const NOWS = ['2026-03-15T12:00:00Z', '2026-03-01T00:00:00Z', '2026-02-28T23:59:59Z', '2024-02-29T08:00:00Z', '2026-12-31T23:59:59Z'].map(Date.parse);
+const NOWS = [
+  '2026-03-15T12:00:00Z',
+  '2026-03-01T00:00:00Z',
+  '2026-02-28T23:59:59Z',
+  '2024-02-29T08:00:00Z',
+  '2026-12-31T23:59:59Z',
+].map(Date.parse);
 
 describe('candleWindowStart', () => {
-  it.each(['1M', '1w', '3d'] as const)('covers 500 %s candles before the current one, at any time of the year', (interval) => {
-    const short = NOWS.filter((now) => candlesOpeningIn(interval, candleWindowStart(interval, 500, now), now) < 501);
-    expect(short.map((now) => new Date(now).toISOString())).toEqual([]);
-  });
+  it.each(['1M', '1w', '3d'] as const)(
+    'covers 500 %s candles before the current one, at any time of the year',
+    (interval) => {
+      const short = NOWS.filter((now) => candlesOpeningIn(interval, candleWindowStart(interval, 500, now), now) < 501);
+      expect(short.map((now) => new Date(now).toISOString())).toEqual([]);
+    },
+  );
 
   it('starts 1M windows on the first day of the month `count` months back (months are not 30 days)', () => {
     const now = Date.parse('2026-03-15T12:00:00Z');
@@ -39,7 +48,9 @@ describe('candleWindowStart', () => {
   it.each([...CANDLE_INTERVALS])('covers every count from 10 to 500 of %s candles', (interval) => {
     const now = Date.parse('2026-03-31T23:00:00Z');
     for (const count of [10, 11, 96, 499, 500]) {
-      expect(candlesOpeningIn(interval, candleWindowStart(interval, count, now), now)).toBeGreaterThanOrEqual(count + 1);
+      expect(candlesOpeningIn(interval, candleWindowStart(interval, count, now), now)).toBeGreaterThanOrEqual(
+        count + 1,
+      );
     }
   });
 });

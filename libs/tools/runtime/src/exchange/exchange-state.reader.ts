@@ -18,7 +18,8 @@ export class ExchangeStateReader {
   async read(): Promise<ExchangeState> {
     const rows = await marketRows(this.db);
     const markets = {} as Record<Market, MarketState>;
-    for (const market of MARKETS) markets[market] = { config: marketConfig(market), longOpenInterestMicro: 0n, shortOpenInterestMicro: 0n };
+    for (const market of MARKETS)
+      markets[market] = { config: marketConfig(market), longOpenInterestMicro: 0n, shortOpenInterestMicro: 0n };
     let tradingEnabled = rows.length === 0;
     for (const row of rows) {
       tradingEnabled = row.trading_enabled;

@@ -17,7 +17,13 @@ export class PendingIntentsReader {
     const rows = await queuedIntentsOf(this.db, wallet);
     const pending: PendingIntent[] = [];
     for (const row of rows) {
-      const parsed = signedIntentSchema.safeParse({ kind: row.kind, message: row.payload, sessionKey: row.session_key, signature: row.signature, intentId: row.id });
+      const parsed = signedIntentSchema.safeParse({
+        kind: row.kind,
+        message: row.payload,
+        sessionKey: row.session_key,
+        signature: row.signature,
+        intentId: row.id,
+      });
       if (parsed.success) pending.push({ intent: parsed.data, submittedAt: row.created_at });
     }
     return pending;

@@ -19,7 +19,11 @@ export interface PositionValuation {
 }
 
 /** Live estimate of an open position at the mark, with the exchange's settlement formula. */
-export function valuePosition(position: PositionRow, mark: bigint, config: MarketConfig = DEFAULT_MARKET_CONFIGS[position.market]): PositionValuation {
+export function valuePosition(
+  position: PositionRow,
+  mark: bigint,
+  config: MarketConfig = DEFAULT_MARKET_CONFIGS[position.market],
+): PositionValuation {
   const outcome = outcomeAtExit({
     side: position.side,
     marginMicro: position.marginMicro,

@@ -64,6 +64,12 @@ export class PriceReader {
         { 'Retry-After': String(RETRY_AFTER_SECONDS) },
       );
     }
-    return { market, bid: BigInt(hash['bid']), ask: BigInt(hash['ask']), mid: BigInt(hash['mid']), ts: Number(hash['ts'] ?? 0) };
+    return {
+      market,
+      bid: BigInt(hash['bid']),
+      ask: BigInt(hash['ask']),
+      mid: BigInt(hash['mid']),
+      ts: Number(hash['ts'] ?? 0),
+    };
   }
 }

@@ -23,7 +23,9 @@ describe('mapToolError', () => {
   it('treats a database that was dropped or stopped as unavailable (503), wrapped by TypeORM or not', () => {
     const gone = Object.assign(new Error('database "paper" does not exist'), { code: '3D000' });
     expect((mapToolError(gone) as ToolError).code).toBe(ToolErrorCode.ExchangeUnavailable);
-    const wrapped = Object.assign(new Error('terminating connection due to administrator command'), { driverError: { code: '57P01' } });
+    const wrapped = Object.assign(new Error('terminating connection due to administrator command'), {
+      driverError: { code: '57P01' },
+    });
     expect((mapToolError(wrapped) as ToolError).status).toBe(503);
     const syntax = Object.assign(new Error('syntax error at or near "SELEC"'), { code: '42601' });
     expect(mapToolError(syntax)).toBe(syntax);

@@ -1,5 +1,14 @@
 import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { SCOPES, TOOL_CATALOG, type ToolDefinition, requiredScopes, ToolErrorCode, type ToolSuccess, findTool, toolSuccess } from '@paper/contracts';
+import {
+  SCOPES,
+  TOOL_CATALOG,
+  type ToolDefinition,
+  requiredScopes,
+  ToolErrorCode,
+  type ToolSuccess,
+  findTool,
+  toolSuccess,
+} from '@paper/contracts';
 import { bearerChallenge } from '../auth/access-token.verifier';
 import type { CallFamily, ToolContext } from '../context/tool-context';
 import { ToolError } from '../errors/tool.error';
@@ -71,7 +80,8 @@ export class ToolExecutor implements OnModuleInit {
       return toolSuccess(summary, data as Record<string, unknown>);
     } catch (error) {
       const mapped = mapToolError(error);
-      if (mapped instanceof ToolError && mapped.status >= 500) this.logger.warn(`${tool.name}: ${(error as Error).message}`);
+      if (mapped instanceof ToolError && mapped.status >= 500)
+        this.logger.warn(`${tool.name}: ${(error as Error).message}`);
       throw mapped;
     }
   }

@@ -9,8 +9,14 @@ const validData = new Ajv2020({ strict: false }).compile(toolJsonSchema(CALCULAT
 
 describe('calculate_position at the bounds of its arguments', () => {
   it.each([
-    ['the largest margin at 1000x to the highest price', { marginUsd: MAX_MARGIN_USD, leverage: 1000, entryPrice: 0.1, exitPrice: MAX_PRICE }],
-    ['the largest margin at 1000x from the highest price down', { marginUsd: MAX_MARGIN_USD, leverage: 1000, entryPrice: MAX_PRICE, exitPrice: 0.1 }],
+    [
+      'the largest margin at 1000x to the highest price',
+      { marginUsd: MAX_MARGIN_USD, leverage: 1000, entryPrice: 0.1, exitPrice: MAX_PRICE },
+    ],
+    [
+      'the largest margin at 1000x from the highest price down',
+      { marginUsd: MAX_MARGIN_USD, leverage: 1000, entryPrice: MAX_PRICE, exitPrice: 0.1 },
+    ],
     ['the smallest margin', { marginUsd: 0.000001, leverage: 1, entryPrice: 0.1, exitPrice: MAX_PRICE }],
   ])('keeps every number finite and valid against the output schema: %s', async (_label, args) => {
     for (const side of ['long', 'short'] as const) {

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { CALCULATE_POSITION, type ToolData, type ToolInput } from '@paper/contracts';
-import { DEFAULT_MARKET_CONFIGS, type Market, calculatePosition, checkOpen, priceToScaled, usdcToMicro, winFeeRate } from '@paper/exchange';
+import {
+  DEFAULT_MARKET_CONFIGS,
+  type Market,
+  calculatePosition,
+  checkOpen,
+  priceToScaled,
+  usdcToMicro,
+  winFeeRate,
+} from '@paper/exchange';
 import { toolErrors } from '../errors/tool.error';
 import { PriceReader } from '../exchange/price.reader';
 import { percent, percentOf, priceDecimals, priceText, px, signedUsdText, usd, usdText } from '../money/money-format';
@@ -19,7 +27,9 @@ export function marginToMicro(name: string, value: number): bigint {
 export function priceArgToScaled(name: string, value: number, market: Market): bigint {
   const scaled = priceToScaled(value, priceDecimals(market));
   if (scaled <= 0n) {
-    throw toolErrors.invalid(`"${name}" must be at least ${1 / 10 ** priceDecimals(market)} (the ${market} price step); got ${value}.`);
+    throw toolErrors.invalid(
+      `"${name}" must be at least ${1 / 10 ** priceDecimals(market)} (the ${market} price step); got ${value}.`,
+    );
   }
   return scaled;
 }

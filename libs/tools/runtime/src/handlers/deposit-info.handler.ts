@@ -20,7 +20,10 @@ export class DepositInfoHandler implements ToolHandler<typeof GET_DEPOSIT_INFO> 
 
   constructor(@Inject(DataSource) private readonly db: DataSource) {}
 
-  async run(input: ToolInput<typeof GET_DEPOSIT_INFO>, ctx: ToolContext): Promise<ToolOutcome<ToolData<typeof GET_DEPOSIT_INFO>>> {
+  async run(
+    input: ToolInput<typeof GET_DEPOSIT_INFO>,
+    ctx: ToolContext,
+  ): Promise<ToolOutcome<ToolData<typeof GET_DEPOSIT_INFO>>> {
     const wallet = resolveWallet(this.tool, input.wallet, ctx);
     const account = await depositAccount(this.db, wallet);
     const depositAddress = account?.depositAddress ?? depositProxyAddress(wallet);
@@ -32,7 +35,9 @@ export class DepositInfoHandler implements ToolHandler<typeof GET_DEPOSIT_INFO> 
     const minimum = MINIMUM_DEPOSIT_MICRO + (activated ? 0n : ACTIVATION_FEE_MICRO);
     const instructions =
       `Send USDC to ${depositAddress} (your personal deposit address on the paper chain). The minimum deposit is ${usdText(MINIMUM_DEPOSIT_MICRO)}` +
-      (activated ? '.' : `; the first deposit also pays a one-time ${usdText(ACTIVATION_FEE_MICRO)} activation fee, so send at least ${usdText(minimum)}.`) +
+      (activated
+        ? '.'
+        : `; the first deposit also pays a one-time ${usdText(ACTIVATION_FEE_MICRO)} activation fee, so send at least ${usdText(minimum)}.`) +
       ` Deposits are credited automatically within seconds. Withdrawals (at least ${usdText(MINIMUM_WITHDRAWAL_MICRO)}) go only back to this wallet.`;
     return {
       summary:

@@ -21,19 +21,40 @@ export class EventsHandler implements ToolHandler<typeof GET_EVENTS> {
     const publicTypes: readonly string[] = PUBLIC_EVENT_TYPES;
     const types = own ? input.types : (input.types ?? PUBLIC_EVENT_TYPES).filter((t) => publicTypes.includes(t));
     if (types && types.length === 0) {
-      return { summary: 'No public event has these types: without a token only trades and market status changes are shown.', data: { events: [], nextCursor: input.after, reset: false, more: false, latestCursor: (await eventLogBounds(this.db)).newest } };
+      return {
+        summary: 'No public event has these types: without a token only trades and market status changes are shown.',
+        data: {
+          events: [],
+          nextCursor: input.after,
+          reset: false,
+          more: false,
+          latestCursor: (await eventLogBounds(this.db)).newest,
+        },
+      };
     }
     const bounds = await eventLogBounds(this.db);
     // Events after the cursor were pruned when the oldest kept is further on than the next id could be.
     const reset = BigInt(bounds.oldest) > BigInt(input.after) + 1n && BigInt(input.after) > 0n;
     const after = reset ? (BigInt(bounds.oldest) - 1n).toString() : input.after;
-    const page = await readEvents(this.db, { after, limit: input.limit + 1, types: types as never, wallet, market: input.market });
+    const page = await readEvents(this.db, {
+      after,
+      limit: input.limit + 1,
+      types: types as never,
+      wallet,
+      market: input.market,
+    });
     const more = page.length > input.limit;
     const events = more ? page.slice(0, input.limit) : page;
     const nextCursor = events.length > 0 ? events[events.length - 1]!.id : after;
-    const whose = own ? `of ${shortAddress(wallet!)}` : wallet ? `public activity of ${shortAddress(wallet)}` : 'public';
+    const whose = own
+      ? `of ${shortAddress(wallet!)}`
+      : wallet
+        ? `public activity of ${shortAddress(wallet)}`
+        : 'public';
     const summary =
-      (reset ? 'Events after your cursor are older than the retention and were dropped; starting at the oldest kept. ' : '') +
+      (reset
+        ? 'Events after your cursor are older than the retention and were dropped; starting at the oldest kept. '
+        : '') +
       (events.length === 0
         ? `No new ${whose} events after cursor ${after}.`
         : `${events.length} ${whose} event${events.length === 1 ? '' : 's'} after cursor ${after}${more ? ', more follow' : ''}: ${describe(events)}. Next cursor: ${nextCursor}.`);

@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { GET_PORTFOLIO_HISTORY, GET_TRADE_HISTORY, TRADE_HISTORY_PAGE_SIZE, type ToolData, type ToolInput } from '@paper/contracts';
+import {
+  GET_PORTFOLIO_HISTORY,
+  GET_TRADE_HISTORY,
+  TRADE_HISTORY_PAGE_SIZE,
+  type ToolData,
+  type ToolInput,
+} from '@paper/contracts';
 import { accountBalances, equitySnapshots, settledPositionRows } from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
 import type { ToolContext } from '../context/tool-context';
@@ -13,7 +19,10 @@ export class TradeHistoryHandler implements ToolHandler<typeof GET_TRADE_HISTORY
 
   constructor(@Inject(DataSource) private readonly db: DataSource) {}
 
-  async run(input: ToolInput<typeof GET_TRADE_HISTORY>, ctx: ToolContext): Promise<ToolOutcome<ToolData<typeof GET_TRADE_HISTORY>>> {
+  async run(
+    input: ToolInput<typeof GET_TRADE_HISTORY>,
+    ctx: ToolContext,
+  ): Promise<ToolOutcome<ToolData<typeof GET_TRADE_HISTORY>>> {
     const wallet = resolveWallet(this.tool, input.wallet, ctx);
     const limit = input.pages * TRADE_HISTORY_PAGE_SIZE;
     const rows = await settledPositionRows(this.db, wallet, limit + 1);
@@ -48,7 +57,12 @@ export class TradeHistoryHandler implements ToolHandler<typeof GET_TRADE_HISTORY
   }
 }
 
-const RANGE_INTERVAL: Record<string, '1 hour' | '1 day' | '7 days' | null> = { '1h': '1 hour', '1d': '1 day', '1w': '7 days', all: null };
+const RANGE_INTERVAL: Record<string, '1 hour' | '1 day' | '7 days' | null> = {
+  '1h': '1 hour',
+  '1d': '1 day',
+  '1w': '7 days',
+  all: null,
+};
 /** At most this many points: longer ranges are evenly thinned (the newest point is always kept). */
 const MAX_POINTS = 500;
 
@@ -61,10 +75,17 @@ export class PortfolioHistoryHandler implements ToolHandler<typeof GET_PORTFOLIO
     private readonly open: OpenPositionsReader,
   ) {}
 
-  async run(input: ToolInput<typeof GET_PORTFOLIO_HISTORY>, ctx: ToolContext): Promise<ToolOutcome<ToolData<typeof GET_PORTFOLIO_HISTORY>>> {
+  async run(
+    input: ToolInput<typeof GET_PORTFOLIO_HISTORY>,
+    ctx: ToolContext,
+  ): Promise<ToolOutcome<ToolData<typeof GET_PORTFOLIO_HISTORY>>> {
     const wallet = resolveWallet(this.tool, input.wallet, ctx);
     const interval = RANGE_INTERVAL[input.range];
-    const [snapshots, a, open] = await Promise.all([equitySnapshots(this.db, wallet, interval ?? null), accountBalances(this.db, wallet), this.open.valued(wallet)]);
+    const [snapshots, a, open] = await Promise.all([
+      equitySnapshots(this.db, wallet, interval ?? null),
+      accountBalances(this.db, wallet),
+      this.open.valued(wallet),
+    ]);
     const points = thin(snapshots).map((s) => ({
       time: s.takenAt.toISOString(),
       equityMicro: s.equityMicro,
@@ -93,7 +114,13 @@ export class PortfolioHistoryHandler implements ToolHandler<typeof GET_PORTFOLIO
       data: {
         wallet,
         range: input.range,
-        points: points.map((p) => ({ time: p.time, equityUsd: usd(p.equityMicro), freeUsd: usd(p.free), lockedUsd: usd(p.locked), unrealizedPnlUsd: usd(p.unrealized) })),
+        points: points.map((p) => ({
+          time: p.time,
+          equityUsd: usd(p.equityMicro),
+          freeUsd: usd(p.free),
+          lockedUsd: usd(p.locked),
+          unrealizedPnlUsd: usd(p.unrealized),
+        })),
         changeUsd: usd(change),
         changePercent: first ? percentOf(change, first.equityMicro, 2) : null,
       },

@@ -9,7 +9,12 @@ import { shortAddress, type ToolHandler, type ToolOutcome } from './tool-handler
 type Data = ToolData<typeof GET_LEADERBOARD>;
 type Row = Data['rows'][number];
 
-const WINDOW_INTERVAL: Record<string, string | null> = { '24h': '24 hours', '7d': '7 days', '30d': '30 days', all: null };
+const WINDOW_INTERVAL: Record<string, string | null> = {
+  '24h': '24 hours',
+  '7d': '7 days',
+  '30d': '30 days',
+  all: null,
+};
 
 @Injectable()
 export class LeaderboardHandler implements ToolHandler<typeof GET_LEADERBOARD> {
@@ -61,7 +66,9 @@ export class LeaderboardHandler implements ToolHandler<typeof GET_LEADERBOARD> {
     const leaderTotal = entries[0]?.total ?? 0n;
     const ranked = entries.map((entry, i) => ({ ...entry.row, rank: i + 1 }));
     const q = input.q?.trim().toLowerCase();
-    const filtered = q ? ranked.filter((r) => r.address.includes(q) || (r.name ?? '').toLowerCase().includes(q)) : ranked;
+    const filtered = q
+      ? ranked.filter((r) => r.address.includes(q) || (r.name ?? '').toLowerCase().includes(q))
+      : ranked;
     const sorted = [...filtered].sort(compareBy(input.sortKey, input.sortDir));
     const rows = sorted.slice(input.page * LEADERBOARD_PAGE_SIZE, (input.page + 1) * LEADERBOARD_PAGE_SIZE);
     const totalPages = Math.ceil(filtered.length / LEADERBOARD_PAGE_SIZE);
@@ -101,7 +108,8 @@ function compareBy(key: keyof Row, dir: 'asc' | 'desc'): (a: Row, b: Row) => num
     if (x === y) return a.rank - b.rank;
     if (x === null) return 1;
     if (y === null) return -1;
-    const order = typeof x === 'string' && typeof y === 'string' ? x.localeCompare(y) : (x as number) < (y as number) ? -1 : 1;
+    const order =
+      typeof x === 'string' && typeof y === 'string' ? x.localeCompare(y) : (x as number) < (y as number) ? -1 : 1;
     return order * sign;
   };
 }

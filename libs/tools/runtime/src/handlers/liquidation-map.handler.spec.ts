@@ -17,7 +17,12 @@ describe('bucketize (liquidation map)', () => {
     expect(longBucket).toMatchObject({ priceFrom: 99000, priceTo: 99500, longs: { notionalUsd: 30000, count: 2 } });
     expect(data.totals).toEqual({ longs: { notionalUsd: 30000, count: 2 }, shorts: { notionalUsd: 6000, count: 2 } });
     expect(data.outsideRange.shorts).toEqual({ notionalUsd: 1000, count: 1 });
-    expect(data.largestClusters[0]).toMatchObject({ side: 'long', notionalUsd: 30000, count: 2, distancePercent: -0.75 });
+    expect(data.largestClusters[0]).toMatchObject({
+      side: 'long',
+      notionalUsd: 30000,
+      count: 2,
+      distancePercent: -0.75,
+    });
     expect(data.largestClusters[1]).toMatchObject({ side: 'short', notionalUsd: 5000, priceFrom: 105000 });
   });
 

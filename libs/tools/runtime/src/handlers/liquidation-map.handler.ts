@@ -32,7 +32,11 @@ export function bucketize(market: Market, mark: bigint, points: readonly Liquida
   const width = (mark * BUCKET_PERMILLE) / 1000n > 0n ? (mark * BUCKET_PERMILLE) / 1000n : 1n;
   const low = mark - width * BigInt(BUCKETS_EACH_SIDE);
   const count = BUCKETS_EACH_SIDE * 2;
-  const buckets = Array.from({ length: count }, (_, i) => ({ from: low + width * BigInt(i), longs: empty(), shorts: empty() }));
+  const buckets = Array.from({ length: count }, (_, i) => ({
+    from: low + width * BigInt(i),
+    longs: empty(),
+    shorts: empty(),
+  }));
   const totals = { longs: empty(), shorts: empty() };
   const outside = { longs: empty(), shorts: empty() };
   for (const p of points) {
@@ -60,7 +64,12 @@ export function bucketize(market: Market, mark: bigint, points: readonly Liquida
     market,
     markPrice: px(mark, market),
     bucketPercent: Number(BUCKET_PERMILLE) / 10,
-    buckets: buckets.map((b) => ({ priceFrom: px(b.from, market), priceTo: px(b.from + width, market), longs: tally(b.longs), shorts: tally(b.shorts) })),
+    buckets: buckets.map((b) => ({
+      priceFrom: px(b.from, market),
+      priceTo: px(b.from + width, market),
+      longs: tally(b.longs),
+      shorts: tally(b.shorts),
+    })),
     largestClusters: clusters,
     totals: { longs: tally(totals.longs), shorts: tally(totals.shorts) },
     outsideRange: { longs: tally(outside.longs), shorts: tally(outside.shorts) },
@@ -83,10 +92,7 @@ export class LiquidationMapHandler implements ToolHandler<typeof GET_LIQUIDATION
 
   async run(input: ToolInput<typeof GET_LIQUIDATION_MAP>): Promise<ToolOutcome<Data>> {
     const { market } = input;
-    const [price, rows] = await Promise.all([
-      this.prices.latest(market),
-      openPositionBusts(this.db, market),
-    ]);
+    const [price, rows] = await Promise.all([this.prices.latest(market), openPositionBusts(this.db, market)]);
     const points = rows.map((r) => ({ side: r.side, bust: r.bustPrice, notional: r.notionalMicro }));
     const data = bucketize(market, price.mid, points);
     const top = data.largestClusters[0];
@@ -96,7 +102,9 @@ export class LiquidationMapHandler implements ToolHandler<typeof GET_LIQUIDATION
         : `${points.length} open ${market} position${points.length === 1 ? '' : 's'} around ${priceText(price.mid, market)}: ` +
           `longs ${usdText(points.filter((p) => p.side === 'long').reduce((s, p) => s + p.notional, 0n))}, ` +
           `shorts ${usdText(points.filter((p) => p.side === 'short').reduce((s, p) => s + p.notional, 0n))} notional.` +
-          (top ? ` Largest cluster: ${top.side}s liquidating at ${top.priceFrom}-${top.priceTo} (${top.notionalUsd} USDC).` : '');
+          (top
+            ? ` Largest cluster: ${top.side}s liquidating at ${top.priceFrom}-${top.priceTo} (${top.notionalUsd} USDC).`
+            : '');
     return { summary, data };
   }
 }

@@ -23,7 +23,12 @@ export class MarketsHandler implements ToolHandler<typeof GET_MARKETS> {
   ) {}
 
   async run(): Promise<ToolOutcome<Data>> {
-    const [live, state, volumes, prev] = await Promise.all([this.prices.all(), this.state.read(), marketVolumes24h(this.db), this.prevDay.get()]);
+    const [live, state, volumes, prev] = await Promise.all([
+      this.prices.all(),
+      this.state.read(),
+      marketVolumes24h(this.db),
+      this.prevDay.get(),
+    ]);
     const now = Date.now();
     const markets = MARKETS.map((market) => {
       const price = live[market];
@@ -61,7 +66,10 @@ export class MarketsHandler implements ToolHandler<typeof GET_MARKETS> {
     });
     const parts = MARKETS.map((m) => {
       const entry = markets.find((x) => x.market === m)!;
-      const change = entry.change24hPercent === null ? '' : ` (${entry.change24hPercent >= 0 ? '+' : ''}${entry.change24hPercent.toFixed(2)}% 24h)`;
+      const change =
+        entry.change24hPercent === null
+          ? ''
+          : ` (${entry.change24hPercent >= 0 ? '+' : ''}${entry.change24hPercent.toFixed(2)}% 24h)`;
       return `${m} ${priceText(live[m].mid, m)}${change}${entry.open ? '' : ` [${state.tradingEnabled ? entry.status : 'trading paused'}]`}`;
     });
     return {

@@ -67,7 +67,17 @@ export function rangeStats(market: Market, candles: ScaledCandle[]): Data['stats
   const first = candles[0];
   const last = candles[candles.length - 1];
   if (!first || !last) {
-    return { open: null, close: null, high: null, low: null, change: null, changePercent: null, volume: 0, from: null, to: null };
+    return {
+      open: null,
+      close: null,
+      high: null,
+      low: null,
+      change: null,
+      changePercent: null,
+      volume: 0,
+      from: null,
+      to: null,
+    };
   }
   const change = last.close - first.open;
   return {

@@ -17,7 +17,8 @@ export function nextUtcMidnight(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 }
 
-const RECONNECT = 'connect this app to your wallet again and approve a trading session (a session key with guardrails) on the consent page';
+const RECONNECT =
+  'connect this app to your wallet again and approve a trading session (a session key with guardrails) on the consent page';
 
 @Injectable()
 export class TradingPermissionsHandler implements ToolHandler<typeof GET_TRADING_PERMISSIONS> {
@@ -28,10 +29,14 @@ export class TradingPermissionsHandler implements ToolHandler<typeof GET_TRADING
     private readonly sessionKeys: SessionKeysReader,
   ) {}
 
-  async run(_input: ToolInput<typeof GET_TRADING_PERMISSIONS>, ctx: ToolContext): Promise<ToolOutcome<PermissionsData>> {
+  async run(
+    _input: ToolInput<typeof GET_TRADING_PERMISSIONS>,
+    ctx: ToolContext,
+  ): Promise<ToolOutcome<PermissionsData>> {
     const resetsAt = nextUtcMidnight().toISOString();
     if (!ctx.wallet) {
-      const reason = 'No wallet is connected: this call carried no OAuth token. Call /api/v1/me/tools/get_trading_permissions with an access token to see what your connection may do.';
+      const reason =
+        'No wallet is connected: this call carried no OAuth token. Call /api/v1/me/tools/get_trading_permissions with an access token to see what your connection may do.';
       return {
         summary: reason,
         data: {
@@ -66,9 +71,19 @@ export class TradingPermissionsHandler implements ToolHandler<typeof GET_TRADING
       scopes: [...ctx.scopes],
       canRead,
       canTrade: reason === null,
-      session: { active, address: key?.address ?? ctx.sessionKey ?? null, label: key?.label ?? null, expiresAt: key?.expiresAt.toISOString() ?? null },
+      session: {
+        active,
+        address: key?.address ?? ctx.sessionKey ?? null,
+        label: key?.label ?? null,
+        expiresAt: key?.expiresAt.toISOString() ?? null,
+      },
       guardrails: key ? guardrailsData(key.guardrails) : null,
-      daily: { limitUsd: limit === null ? null : usd(limit), usedUsd: usd(used), remainingUsd: limit === null ? null : usd(limit > used ? limit - used : 0n), resetsAt },
+      daily: {
+        limitUsd: limit === null ? null : usd(limit),
+        usedUsd: usd(used),
+        remainingUsd: limit === null ? null : usd(limit > used ? limit - used : 0n),
+        resetsAt,
+      },
       openPositions,
       reason,
     };

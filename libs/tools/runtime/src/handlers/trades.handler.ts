@@ -7,7 +7,12 @@ import { shortAddress, type ToolHandler, type ToolOutcome } from './tool-handler
 
 const TOP_TRADES_LIMIT = 25;
 const RECENT_TRADES_LIMIT = 50;
-const WINDOW_MS: Record<string, number | null> = { '24h': 86_400_000, '7d': 7 * 86_400_000, '30d': 30 * 86_400_000, all: null };
+const WINDOW_MS: Record<string, number | null> = {
+  '24h': 86_400_000,
+  '7d': 7 * 86_400_000,
+  '30d': 30 * 86_400_000,
+  all: null,
+};
 
 @Injectable()
 export class TopTradesHandler implements ToolHandler<typeof GET_TOP_TRADES> {
@@ -74,7 +79,8 @@ export class RecentTradesHandler implements ToolHandler<typeof GET_RECENT_TRADES
         trades.length === 0
           ? `No trades${scope ? ` ${scope}` : ''} yet.`
           : `The latest ${trades.length} trade event${trades.length === 1 ? '' : 's'}${scope ? ` ${scope}` : ''}: ` +
-            counts.map(([t, n]) => `${n} ${t}${n === 1 ? '' : 's'}`).join(', ') + `; the newest at ${trades[0]!.time}.`,
+            counts.map(([t, n]) => `${n} ${t}${n === 1 ? '' : 's'}`).join(', ') +
+            `; the newest at ${trades[0]!.time}.`,
       data: { market, wallet, trades },
     };
   }

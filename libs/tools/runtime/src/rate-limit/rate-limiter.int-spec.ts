@@ -25,7 +25,9 @@ describe('RateLimiter (Redis token bucket with leases)', () => {
 
   async function outcomes(takes: Promise<void>[]): Promise<{ allowed: number; refused: ToolError[] }> {
     const settled = await Promise.allSettled(takes);
-    const refused = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected').map((s) => s.reason as ToolError);
+    const refused = settled
+      .filter((s): s is PromiseRejectedResult => s.status === 'rejected')
+      .map((s) => s.reason as ToolError);
     return { allowed: settled.length - refused.length, refused };
   }
 
@@ -44,7 +46,10 @@ describe('RateLimiter (Redis token bucket with leases)', () => {
     const [a, b] = [limiter(), limiter()];
     const limit = { perSecond: 1, burst: 4 };
     const started = performance.now();
-    const result = await outcomes([...Array.from({ length: 3 }, () => a.take('ip:b', limit)), ...Array.from({ length: 3 }, () => b.take('ip:b', limit))]);
+    const result = await outcomes([
+      ...Array.from({ length: 3 }, () => a.take('ip:b', limit)),
+      ...Array.from({ length: 3 }, () => b.take('ip:b', limit)),
+    ]);
     // One bucket for both: the burst, plus a token for each whole second the calls took on a loaded
     // machine (two buckets would allow all 6 at once).
     const refilled = Math.floor((performance.now() - started) / 1000);
@@ -66,7 +71,11 @@ describe('RateLimiter (Redis token bucket with leases)', () => {
   });
 
   it('lets calls through when Redis cannot be reached', async () => {
-    const down = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
+    const down = new Redis('redis://127.0.0.1:1', {
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      lazyConnect: true,
+    });
     clients.push(down);
     await expect(new RateLimiter(down, options).take('ip:d', { perSecond: 1, burst: 1 })).resolves.toBeUndefined();
   });

@@ -37,7 +37,9 @@ export interface RateLimit {
   burst: number;
 }
 
-type Scripted = Redis & { toolRateLimit(key: string, rate: number, burst: number, now: number, want: number): Promise<[number, number]> };
+type Scripted = Redis & {
+  toolRateLimit(key: string, rate: number, burst: number, now: number, want: number): Promise<[number, number]>;
+};
 
 interface Lease {
   tokens: number;
@@ -107,7 +109,13 @@ export class RateLimiter {
     const want = Math.max(1, Math.min(limit.burst, Math.floor(limit.perSecond / 10)));
     const request = (async () => {
       try {
-        const [tokens, waitMs] = await this.redis.toolRateLimit(`${this.options.redisPrefix}:ratelimit:${callerId}`, limit.perSecond, limit.burst, Date.now(), want);
+        const [tokens, waitMs] = await this.redis.toolRateLimit(
+          `${this.options.redisPrefix}:ratelimit:${callerId}`,
+          limit.perSecond,
+          limit.burst,
+          Date.now(),
+          want,
+        );
         if (tokens > 1) {
           if (this.leases.size >= LOCAL_LIMIT) this.leases.clear();
           this.leases.set(callerId, { tokens: tokens - 1, until: Date.now() + LEASE_MS });

@@ -7,7 +7,10 @@ import type { ToolsRuntimeOptions } from '../runtime-options';
 export const TOOLS_REDIS = Symbol('TOOLS_REDIS');
 
 export function createToolsRedis(options: ToolsRuntimeOptions): Redis {
-  return createRedis({ REDIS_URL: options.redisUrl, REDIS_PREFIX: options.redisPrefix }, { enableAutoPipelining: true });
+  return createRedis(
+    { REDIS_URL: options.redisUrl, REDIS_PREFIX: options.redisPrefix },
+    { enableAutoPipelining: true },
+  );
 }
 
 @Injectable()

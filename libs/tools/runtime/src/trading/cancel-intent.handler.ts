@@ -28,22 +28,34 @@ export class CancelIntentHandler implements ToolHandler<typeof CANCEL_INTENT> {
     const session = await this.checks.requireSession(wallet, ctx);
     const before = await this.statuses.find(target);
     if (!before || before.wallet !== wallet) {
-      throw toolErrors.notFound(`No intent ${target} of this wallet is known. Check the intentId returned by open_position or close_positions.`);
+      throw toolErrors.notFound(
+        `No intent ${target} of this wallet is known. Check the intentId returned by open_position or close_positions.`,
+      );
     }
     if (!before.pending) {
       throw new ToolError(
         ToolErrorCode.TradeRefused,
         `Intent ${shortAddress(target)} is no longer queued (it is ${before.status}), so there is nothing to cancel.` +
-          (before.status === 'executed' && before.kind === 'open' ? ' To undo an open, close the position with close_positions.' : ''),
+          (before.status === 'executed' && before.kind === 'open'
+            ? ' To undo an open, close the position with close_positions.'
+            : ''),
       );
     }
     const account = await this.signer.account(session.address, wallet);
-    const payload = await this.intents.sign({ kind: 'cancel', message: { wallet: wallet as Hex, intentId: target as Hex } }, account);
+    const payload = await this.intents.sign(
+      { kind: 'cancel', message: { wallet: wallet as Hex, intentId: target as Hex } },
+      account,
+    );
     const [outcome] = await this.intents.submitAndWait([payload]);
     if (!outcome || outcome.state !== 'done') {
       return {
         summary: `The cancellation of intent ${shortAddress(target)} is submitted (intent ${shortAddress(payload.intentId)}) but not confirmed yet; check both with get_intent_status in a moment.`,
-        data: { intentId: target, cancelIntentId: payload.intentId, status: 'pending', message: 'The cancellation is queued.' },
+        data: {
+          intentId: target,
+          cancelIntentId: payload.intentId,
+          status: 'pending',
+          message: 'The cancellation is queued.',
+        },
       };
     }
     const { result } = outcome;
@@ -54,7 +66,11 @@ export class CancelIntentHandler implements ToolHandler<typeof CANCEL_INTENT> {
       };
     }
     const after = await this.statuses.find(target);
-    if (after && !after.pending && (result.reason === 'intent_not_cancellable' || result.reason === 'intent_executing')) {
+    if (
+      after &&
+      !after.pending &&
+      (result.reason === 'intent_not_cancellable' || result.reason === 'intent_executing')
+    ) {
       return {
         summary: `Intent ${shortAddress(target)} could not be cancelled: it is ${after.status}. ${result.message}`,
         data: { intentId: target, cancelIntentId: payload.intentId, status: after.status, message: result.message },

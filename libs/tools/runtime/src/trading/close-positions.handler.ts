@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOSE_POSITIONS, type ClosedPositionResult, type IntentResult, type ToolData, type ToolInput } from '@paper/contracts';
+import {
+  CLOSE_POSITIONS,
+  type ClosedPositionResult,
+  type IntentResult,
+  type ToolData,
+  type ToolInput,
+} from '@paper/contracts';
 import { type Market, usdcToMicro } from '@paper/exchange';
 import { openPositionIds, positionStatuses } from '@paper/exchange-data';
 import { MAX_POSITIONS_PER_CLOSE_INTENT } from '@paper/exchange-signing';
@@ -19,7 +25,12 @@ type Result = Data['results'][number];
 /** Largest id a position can have (bigserial). */
 const MAX_ID = 9_223_372_036_854_775_807n;
 
-const blank = (positionId: string, status: Result['status'], reason: string | null, intentId: string | null = null): Result => ({
+const blank = (
+  positionId: string,
+  status: Result['status'],
+  reason: string | null,
+  intentId: string | null = null,
+): Result => ({
   positionId,
   status,
   intentId,
@@ -55,18 +66,30 @@ export class ClosePositionsHandler implements ToolHandler<typeof CLOSE_POSITIONS
     const wallet = connectedWallet(this.tool, ctx);
     if (input.positionIds && input.all) throw toolErrors.invalid('Pass either "positionIds" or "all": true, not both.');
     if (!input.positionIds && !input.all) {
-      throw toolErrors.invalid('Say which positions to close: "positionIds" (at most 120 ids from get_account) or "all": true (optionally with "market").');
+      throw toolErrors.invalid(
+        'Say which positions to close: "positionIds" (at most 120 ids from get_account) or "all": true (optionally with "market").',
+      );
     }
-    if (input.market && !input.all) throw toolErrors.invalid('"market" only narrows "all": true; with "positionIds" list the ids to close instead.');
+    if (input.market && !input.all)
+      throw toolErrors.invalid('"market" only narrows "all": true; with "positionIds" list the ids to close instead.');
     const session = await this.checks.requireSession(wallet, ctx);
-    const { open, skipped } = input.all ? await this.allOpen(wallet, input.market) : await this.listed(wallet, input.positionIds ?? []);
+    const { open, skipped } = input.all
+      ? await this.allOpen(wallet, input.market)
+      : await this.listed(wallet, input.positionIds ?? []);
     if (open.length === 0) {
-      return this.report(skipped, [], input.all ? `You have no open${input.market ? ` ${input.market}` : ''} positions to close.` : undefined);
+      return this.report(
+        skipped,
+        [],
+        input.all ? `You have no open${input.market ? ` ${input.market}` : ''} positions to close.` : undefined,
+      );
     }
     const account = await this.signer.account(session.address, wallet);
     const payloads = await Promise.all(
       chunk(open, MAX_POSITIONS_PER_CLOSE_INTENT).map((ids) =>
-        this.intents.sign({ kind: 'close', message: { wallet: wallet as Hex, positionIds: ids.map((id) => BigInt(id)) } }, account),
+        this.intents.sign(
+          { kind: 'close', message: { wallet: wallet as Hex, positionIds: ids.map((id) => BigInt(id)) } },
+          account,
+        ),
       ),
     );
     const outcomes = await this.intents.submitAndWait(payloads);
@@ -76,7 +99,16 @@ export class ClosePositionsHandler implements ToolHandler<typeof CLOSE_POSITIONS
       const payload = payloads[i]!;
       const ids = payload.kind === 'close' ? payload.message.positionIds : [];
       if (outcome.state === 'pending') {
-        results.push(...ids.map((id) => blank(id, 'pending', 'The close is submitted but not confirmed yet; check the intent with get_intent_status.', payload.intentId)));
+        results.push(
+          ...ids.map((id) =>
+            blank(
+              id,
+              'pending',
+              'The close is submitted but not confirmed yet; check the intent with get_intent_status.',
+              payload.intentId,
+            ),
+          ),
+        );
         return;
       }
       const result = outcome.result;
@@ -89,7 +121,10 @@ export class ClosePositionsHandler implements ToolHandler<typeof CLOSE_POSITIONS
       results.push(...ids.map((id) => toResult(id, closed.get(id), payload.intentId)));
     });
     if (refusals.length === outcomes.length) throw resultError(refusals[0]!);
-    return this.report([...results, ...skipped], payloads.map((p) => p.intentId));
+    return this.report(
+      [...results, ...skipped],
+      payloads.map((p) => p.intentId),
+    );
   }
 
   private report(results: Result[], intentIds: string[], emptyMessage?: string): ToolOutcome<Data> {
@@ -103,8 +138,12 @@ export class ClosePositionsHandler implements ToolHandler<typeof CLOSE_POSITIONS
         closed.length > 0
           ? `Closed ${closed.length} position${closed.length === 1 ? '' : 's'} (${closed.map((r) => `#${r.positionId} ${r.pnlUsd !== null ? signedUsdText(usdcToMicro(r.pnlUsd)) : r.status}`).join(', ')}); settled PnL ${signedUsdText(total)}.`
           : null,
-        pending > 0 ? `${pending} close${pending === 1 ? ' is' : 's are'} still pending: check with get_intent_status.` : null,
-        skipped.length > 0 ? `${skipped.length} not closed (${skipped.map((r) => `#${r.positionId}: ${r.reason}`).join('; ')}).` : null,
+        pending > 0
+          ? `${pending} close${pending === 1 ? ' is' : 's are'} still pending: check with get_intent_status.`
+          : null,
+        skipped.length > 0
+          ? `${skipped.length} not closed (${skipped.map((r) => `#${r.positionId}: ${r.reason}`).join('; ')}).`
+          : null,
       ]
         .filter(Boolean)
         .join(' ');
@@ -127,7 +166,9 @@ export class ClosePositionsHandler implements ToolHandler<typeof CLOSE_POSITIONS
     }
     return {
       open: unique.filter((id) => found.get(id) === 'open'),
-      skipped: unique.filter((id) => found.get(id) !== 'open').map((id) => blank(id, 'skipped', `already ${found.get(id)}`)),
+      skipped: unique
+        .filter((id) => found.get(id) !== 'open')
+        .map((id) => blank(id, 'skipped', `already ${found.get(id)}`)),
     };
   }
 }

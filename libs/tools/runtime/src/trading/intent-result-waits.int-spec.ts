@@ -48,7 +48,10 @@ describe('intent result waits', () => {
     const [a, b] = [id(), id()];
     const wait = waits.expect([a, b.toUpperCase().replace('0X', '0x')]);
     const started = Date.now();
-    await publisher.publish(intentResultsChannel(prefix), JSON.stringify([resultOf(a), resultOf(id()), { not: 'a result' }]));
+    await publisher.publish(
+      intentResultsChannel(prefix),
+      JSON.stringify([resultOf(a), resultOf(id()), { not: 'a result' }]),
+    );
     await publisher.publish(intentResultsChannel(prefix), 'not json');
     await publisher.publish(intentResultsChannel(prefix), JSON.stringify([resultOf(b)]));
     const results = await wait.results(Date.now() + 10_000);
@@ -82,7 +85,10 @@ describe('intent result waits', () => {
   });
 
   it('answers from the inbox within half a second while Redis cannot be reached', async () => {
-    const down = new IntentResultWaits({ REDIS_URL: `redis://127.0.0.1:${await freePort()}`, REDIS_PREFIX: prefix }, readFinal);
+    const down = new IntentResultWaits(
+      { REDIS_URL: `redis://127.0.0.1:${await freePort()}`, REDIS_PREFIX: prefix },
+      readFinal,
+    );
     try {
       const started = Date.now();
       await Promise.all([down.listen(300), down.listen(300)]);

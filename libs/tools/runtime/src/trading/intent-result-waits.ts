@@ -56,7 +56,10 @@ export class IntentResultWaits {
   private async firstSubscription(timeoutMs: number): Promise<void> {
     this.subscribed = this.subscribe();
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([this.subscribed.catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, timeoutMs))))]);
+    await Promise.race([
+      this.subscribed.catch(() => undefined),
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, timeoutMs)))),
+    ]);
     clearTimeout(timer);
   }
 
@@ -85,7 +88,10 @@ export class IntentResultWaits {
     return {
       results: async (deadline) => {
         let timer: NodeJS.Timeout | undefined;
-        await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now()))))]);
+        await Promise.race([
+          done,
+          new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now())))),
+        ]);
         clearTimeout(timer);
         cancel();
         return found;
@@ -105,7 +111,11 @@ export class IntentResultWaits {
   }
 
   private async subscribe(): Promise<void> {
-    const subscriber = createRedis(this.redis, { enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null });
+    const subscriber = createRedis(this.redis, {
+      enableOfflineQueue: true,
+      commandTimeout: undefined,
+      maxRetriesPerRequest: null,
+    });
     this.subscriber = subscriber;
     subscriber.on('message', (_channel: string, message: string) => this.deliver(parseIntentResults(message)));
     subscriber.on('close', () => {

@@ -1,8 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { INTENTS_DUE_JOB_ID, INTENTS_QUEUE, type IntentResult, type SignedIntentPayload, ToolErrorCode } from '@paper/contracts';
+import {
+  INTENTS_DUE_JOB_ID,
+  INTENTS_QUEUE,
+  type IntentResult,
+  type SignedIntentPayload,
+  ToolErrorCode,
+} from '@paper/contracts';
 import { acceptIntents, readIntents } from '@paper/exchange-data';
-import { type CancelIntent, type CloseIntent, INTENT_TTL_SECONDS, type OpenIntent, intentId } from '@paper/exchange-signing';
+import {
+  type CancelIntent,
+  type CloseIntent,
+  INTENT_TTL_SECONDS,
+  type OpenIntent,
+  intentId,
+} from '@paper/exchange-signing';
 import { QueueRegistry } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import type { PrivateKeyAccount } from 'viem/accounts';
@@ -24,9 +36,13 @@ const WAKE_UP_TIMEOUT_MS = 1000;
 /** The exchange's inbox could not be written: nothing was accepted, so the call can be repeated as is. */
 export class IntentNotAcceptedError extends ToolError {
   constructor() {
-    super(ToolErrorCode.ExchangeUnavailable, 'The exchange could not record the intent, so nothing was submitted. Please retry in a few seconds.', {
-      'Retry-After': String(RETRY_AFTER_SECONDS),
-    });
+    super(
+      ToolErrorCode.ExchangeUnavailable,
+      'The exchange could not record the intent, so nothing was submitted. Please retry in a few seconds.',
+      {
+        'Retry-After': String(RETRY_AFTER_SECONDS),
+      },
+    );
   }
 }
 
@@ -48,21 +64,34 @@ export class IntentSubmitter implements OnApplicationShutdown {
     @Inject(DataSource) private readonly db: DataSource,
     @Inject(TOOLS_RUNTIME_OPTIONS) private readonly options: ToolsRuntimeOptions,
   ) {
-    this.waits = new IntentResultWaits({ REDIS_URL: options.redisUrl, REDIS_PREFIX: options.redisPrefix }, (ids) => this.finalResults(ids));
+    this.waits = new IntentResultWaits({ REDIS_URL: options.redisUrl, REDIS_PREFIX: options.redisPrefix }, (ids) =>
+      this.finalResults(ids),
+    );
   }
 
   /** Signs an intent: random 64-bit nonce, valid for one hour. */
   async sign(intent: UnsignedIntent, account: PrivateKeyAccount, now = Date.now()): Promise<SignedIntentPayload> {
     const nonce = BigInt(`0x${randomBytes(8).toString('hex')}`);
     const expiresAt = BigInt(Math.floor(now / 1000) + INTENT_TTL_SECONDS);
-    const full = { kind: intent.kind, message: { ...intent.message, nonce, expiresAt } } as Parameters<typeof intentId>[0];
+    const full = { kind: intent.kind, message: { ...intent.message, nonce, expiresAt } } as Parameters<
+      typeof intentId
+    >[0];
     // The intent id is the EIP-712 digest: signing it is signing the typed data (hashed once).
     const id = intentId(full);
     const signature = await account.sign({ hash: id });
     const message = Object.fromEntries(
-      Object.entries(full.message).map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : Array.isArray(v) ? v.map(String) : v]),
+      Object.entries(full.message).map(([k, v]) => [
+        k,
+        typeof v === 'bigint' ? v.toString() : Array.isArray(v) ? v.map(String) : v,
+      ]),
     );
-    return { kind: intent.kind, message, sessionKey: account.address.toLowerCase(), signature, intentId: id } as SignedIntentPayload;
+    return {
+      kind: intent.kind,
+      message,
+      sessionKey: account.address.toLowerCase(),
+      signature,
+      intentId: id,
+    } as SignedIntentPayload;
   }
 
   /**
@@ -76,13 +105,18 @@ export class IntentSubmitter implements OnApplicationShutdown {
       throw new IntentNotAcceptedError();
     });
     if (acceptances.some((a) => a.state === 'conflict')) {
-      throw new ToolError(ToolErrorCode.TradeRefused, 'Another intent with the same id and a different signature was submitted; nothing was submitted. Retry the call.');
+      throw new ToolError(
+        ToolErrorCode.TradeRefused,
+        'Another intent with the same id and a different signature was submitted; nothing was submitted. Retry the call.',
+      );
     }
     const open = acceptances.filter((a) => !(a.state === 'known' && a.result)).map((a) => a.id.toLowerCase());
     const results = open.length > 0 ? await this.wakeAndWait(open, deadline) : new Map<string, IntentResult>();
     // Intents still pending: the inbox says whether they ended meanwhile (one read for all).
     const pending = open.filter((id) => !results.has(id));
-    if (pending.length > 0) for (const [id, result] of await this.finalResults(pending).catch(() => new Map<string, IntentResult>())) results.set(id, result);
+    if (pending.length > 0)
+      for (const [id, result] of await this.finalResults(pending).catch(() => new Map<string, IntentResult>()))
+        results.set(id, result);
     return acceptances.map((a): IntentOutcome => {
       const result = a.state === 'known' && a.result ? a.result : results.get(a.id.toLowerCase());
       return result ? { state: 'done', result } : { state: 'pending', intentId: a.id };
@@ -96,7 +130,9 @@ export class IntentSubmitter implements OnApplicationShutdown {
     const wait = this.waits.expect(ids);
     const job = await this.queues.wakeUp(INTENTS_QUEUE, 'intents-due', {}, { jobId: INTENTS_DUE_JOB_ID }, budget());
     if (!job) {
-      this.logger.warn(`${ids.length} intent(s) accepted; their wake-up job was not added in time (the executor's sweeper runs them)`);
+      this.logger.warn(
+        `${ids.length} intent(s) accepted; their wake-up job was not added in time (the executor's sweeper runs them)`,
+      );
       wait.cancel();
     }
     return wait.results(deadline);

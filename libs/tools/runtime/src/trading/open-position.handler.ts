@@ -49,14 +49,21 @@ export class OpenPositionHandler implements ToolHandler<typeof OPEN_POSITION> {
     const account = settled(keyRead);
     const claim = quoteId === undefined ? null : await this.quotes.claim(quoteId);
     if (quoteId !== undefined && claim === null) {
-      throw new ToolError(ToolErrorCode.QuoteUsed, 'This quote was already used to open a position; a quote opens at most one position. Call preview_trade again for a new quote.');
+      throw new ToolError(
+        ToolErrorCode.QuoteUsed,
+        'This quote was already used to open a position; a quote opens at most one position. Call preview_trade again for a new quote.',
+      );
     }
     // Until the exchange accepted the intent, a failure releases the quote so the same preview can be retried.
     const release = async (error: unknown): Promise<never> => {
       throw quoteId !== undefined && claim !== null ? await this.released(error, quoteId, claim) : error;
     };
-    const payload = await this.intents.sign({ kind: 'open', message: { wallet: wallet as Hex, market, side, marginMicro, leverage } }, account).catch(release);
-    const [outcome] = await this.intents.submitAndWait([payload]).catch((error: unknown) => (error instanceof IntentNotAcceptedError ? release(error) : Promise.reject(error)));
+    const payload = await this.intents
+      .sign({ kind: 'open', message: { wallet: wallet as Hex, market, side, marginMicro, leverage } }, account)
+      .catch(release);
+    const [outcome] = await this.intents
+      .submitAndWait([payload])
+      .catch((error: unknown) => (error instanceof IntentNotAcceptedError ? release(error) : Promise.reject(error)));
     if (!outcome || outcome.state !== 'done') {
       return {
         summary:
@@ -95,7 +102,11 @@ export class OpenPositionHandler implements ToolHandler<typeof OPEN_POSITION> {
   private async released(error: unknown, quoteId: string, claim: string): Promise<unknown> {
     const released = await this.quotes.release(quoteId, claim).catch(() => false);
     if (!released || !(error instanceof ToolError)) return error;
-    return new ToolError(error.code, `${error.message} Nothing was opened and quote ${quoteId} can still be used until it expires: retry open_position with it.`, error.headers);
+    return new ToolError(
+      error.code,
+      `${error.message} Nothing was opened and quote ${quoteId} can still be used until it expires: retry open_position with it.`,
+      error.headers,
+    );
   }
 }
 

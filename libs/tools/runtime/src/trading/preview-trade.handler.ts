@@ -24,7 +24,10 @@ export class PreviewTradeHandler implements ToolHandler<typeof PREVIEW_TRADE> {
     const wallet = connectedWallet(this.tool, ctx);
     const { market, side, leverage } = input;
     const marginMicro = marginToMicro('marginUsd', input.marginUsd);
-    const [session, snapshot] = await Promise.all([this.checks.requireSession(wallet, ctx), this.checks.snapshot(wallet, market)]);
+    const [session, snapshot] = await Promise.all([
+      this.checks.requireSession(wallet, ctx),
+      this.checks.snapshot(wallet, market),
+    ]);
     const checked = this.checks.evaluate(snapshot, session, { market, side, marginMicro, leverage });
     const config = DEFAULT_MARKET_CONFIGS[market];
     const entry = checked.price.mid;
@@ -44,7 +47,9 @@ export class PreviewTradeHandler implements ToolHandler<typeof PREVIEW_TRADE> {
     const summary =
       `Preview: ${side} ${market} ${leverage}x with ${usdText(marginMicro)} margin (${usdText(checked.notionalMicro)} notional) at about ${priceText(entry, market)}; ` +
       `liquidation at ${priceText(bust, market)} (${distance}% away), the most you can lose is the ${usdText(marginMicro)} margin. ` +
-      (up !== undefined && down !== undefined ? `A +1% price move settles ${signedUsdText(up)}, -1% ${signedUsdText(down)}. ` : '') +
+      (up !== undefined && down !== undefined
+        ? `A +1% price move settles ${signedUsdText(up)}, -1% ${signedUsdText(down)}. `
+        : '') +
       `Quote ${quote.quoteId} is valid for ${minutes} minutes: confirm with the user, then call open_position with the same market, side, marginUsd and leverage and this quoteId.`;
     return {
       summary,

@@ -47,7 +47,8 @@ export class QuoteStore {
     @Inject(TOOLS_REDIS) redis: Redis,
     @Inject(TOOLS_RUNTIME_OPTIONS) private readonly options: ToolsRuntimeOptions,
   ) {
-    if (!('releaseQuoteClaim' in redis)) redis.defineCommand('releaseQuoteClaim', { numberOfKeys: 1, lua: RELEASE_CLAIM });
+    if (!('releaseQuoteClaim' in redis))
+      redis.defineCommand('releaseQuoteClaim', { numberOfKeys: 1, lua: RELEASE_CLAIM });
     this.redis = redis as Scripted;
   }
 
@@ -56,7 +57,11 @@ export class QuoteStore {
   }
 
   async create(terms: QuoteTerms, now = Date.now()): Promise<Quote> {
-    const quote: Quote = { ...terms, quoteId: `q_${randomBytes(16).toString('hex')}`, expiresAt: now + this.options.quoteTtlSeconds * 1000 };
+    const quote: Quote = {
+      ...terms,
+      quoteId: `q_${randomBytes(16).toString('hex')}`,
+      expiresAt: now + this.options.quoteTtlSeconds * 1000,
+    };
     const key = this.key(quote.quoteId);
     await this.redis
       .multi()
@@ -83,7 +88,10 @@ export class QuoteStore {
     const stored = await this.redis.hgetall(this.key(quoteId));
     if (!stored['wallet'] || stored['wallet'] !== terms.wallet) throw unknown;
     if (stored['usedAt']) {
-      throw new ToolError(ToolErrorCode.QuoteUsed, 'This quote was already used to open a position; a quote opens at most one position. Call preview_trade again for a new quote.');
+      throw new ToolError(
+        ToolErrorCode.QuoteUsed,
+        'This quote was already used to open a position; a quote opens at most one position. Call preview_trade again for a new quote.',
+      );
     }
     if (Number(stored['expiresAt']) <= now) {
       throw new ToolError(

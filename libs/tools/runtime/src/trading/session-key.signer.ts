@@ -36,7 +36,9 @@ export class SessionKeySigner implements OnApplicationShutdown {
     const db = await this.oauth();
     const secret = address ? await findActiveSessionKeySecret(db, address) : null;
     if (!secret || secret.wallet !== wallet) {
-      throw toolErrors.noTradingSession('The session key of this connection is not available for signing (revoked, expired or never approved).');
+      throw toolErrors.noTradingSession(
+        'The session key of this connection is not available for signing (revoked, expired or never approved).',
+      );
     }
     let account: PrivateKeyAccount;
     try {
@@ -51,7 +53,11 @@ export class SessionKeySigner implements OnApplicationShutdown {
 
   private oauth(): Promise<DataSource> {
     this.dataSource ??= (async () => {
-      const ds = createOauthDataSource({ url: this.options.databaseUrl, poolSize: 2, applicationName: 'tools-runtime-session-keys' });
+      const ds = createOauthDataSource({
+        url: this.options.databaseUrl,
+        poolSize: 2,
+        applicationName: 'tools-runtime-session-keys',
+      });
       try {
         return await ds.initialize();
       } catch (error) {

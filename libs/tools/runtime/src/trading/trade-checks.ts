@@ -32,7 +32,8 @@ export interface CheckedTrade {
 export function refusalError(reason: string, message: string): ToolError {
   if (reason.startsWith('guardrail_')) return new ToolError(ToolErrorCode.GuardrailExceeded, message);
   if (reason.startsWith('session_key')) return new ToolError(ToolErrorCode.NoTradingSession, message);
-  if (reason === 'price_unavailable') return new ToolError(ToolErrorCode.UpstreamUnavailable, message, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+  if (reason === 'price_unavailable')
+    return new ToolError(ToolErrorCode.UpstreamUnavailable, message, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
   return new ToolError(ToolErrorCode.TradeRefused, message);
 }
 
@@ -52,11 +53,16 @@ export class TradeChecks {
 
   /** The connection's active session key, or `no_trading_session` saying how to get one. */
   async requireSession(wallet: string, ctx: ToolContext): Promise<SessionKeyInfo> {
-    if (!ctx.sessionKey) throw toolErrors.noTradingSession('This connection has no trading session, so it can read but not trade.');
+    if (!ctx.sessionKey)
+      throw toolErrors.noTradingSession('This connection has no trading session, so it can read but not trade.');
     const key = await this.sessionKeys.find(wallet, ctx.sessionKey);
     if (!key) throw toolErrors.noTradingSession('The exchange has not registered the session key of this connection.');
-    if (key.revokedAt) throw toolErrors.noTradingSession('The wallet owner revoked the trading session of this connection.');
-    if (!key.active) throw toolErrors.noTradingSession(`The trading session of this connection expired at ${key.expiresAt.toISOString()}.`);
+    if (key.revokedAt)
+      throw toolErrors.noTradingSession('The wallet owner revoked the trading session of this connection.');
+    if (!key.active)
+      throw toolErrors.noTradingSession(
+        `The trading session of this connection expired at ${key.expiresAt.toISOString()}.`,
+      );
     return key;
   }
 
@@ -73,7 +79,11 @@ export class TradeChecks {
   /** Exchange limits, balance and guardrails, in the exchange's order; throws the first refusal. */
   evaluate(snapshot: TradeSnapshot, session: SessionKeyInfo, terms: TradeTerms): CheckedTrade {
     const { price, state, account } = snapshot;
-    if (!account) throw new ToolError(ToolErrorCode.TradeRefused, 'This wallet has no exchange account yet; deposit at least 10 USDC first (see get_deposit_info).');
+    if (!account)
+      throw new ToolError(
+        ToolErrorCode.TradeRefused,
+        'This wallet has no exchange account yet; deposit at least 10 USDC first (see get_deposit_info).',
+      );
     const market = state.markets[terms.market];
     const availableMicro = account.freeMicro + account.queuedMicro;
     const result: OpenCheckResult = checkOpen({

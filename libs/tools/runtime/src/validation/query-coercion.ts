@@ -41,7 +41,11 @@ interface SchemaLike {
 
 function unwrap(schema: SchemaLike | undefined): SchemaLike | undefined {
   let current = schema;
-  while (current && ['optional', 'default', 'nullable', 'prefault'].includes(current.def.type) && current.def.innerType) {
+  while (
+    current &&
+    ['optional', 'default', 'nullable', 'prefault'].includes(current.def.type) &&
+    current.def.innerType
+  ) {
     current = current.def.innerType;
   }
   return current;

@@ -39,7 +39,11 @@ describe('parseToolInput', () => {
     ['get_price_chart', { market: 'BTC', count: 9 }, '"count" must be at least 10'],
     ['get_price_chart', { market: 'BTC', count: 501 }, '"count" must be at most 500'],
     ['get_price_chart', { market: 'BTC', count: 10.5 }, '"count" must be a whole number'],
-    ['calculate_position', { market: 'BTC', side: 'long', marginUsd: 0, leverage: 2 }, '"marginUsd" must be greater than 0'],
+    [
+      'calculate_position',
+      { market: 'BTC', side: 'long', marginUsd: 0, leverage: 2 },
+      '"marginUsd" must be greater than 0',
+    ],
     ['get_leaderboard', { q: 'x'.repeat(65) }, '"q" must have at most 64 characters'],
     ['close_positions', { positionIds: ['1', 'x'] }, '"positionIds.1" must be a string of digits'],
     ['get_account', { wallet: '0x12' }, '"wallet" must be a 0x address of 40 hex digits'],
@@ -60,11 +64,17 @@ describe('parseToolInput', () => {
 
 describe('coerceQueryArgs', () => {
   it('coerces numbers and booleans by the schema and leaves text for validation to report', () => {
-    expect(coerceQueryArgs(tool('get_price_chart'), { market: 'BTC', count: '50' })).toEqual({ market: 'BTC', count: 50 });
+    expect(coerceQueryArgs(tool('get_price_chart'), { market: 'BTC', count: '50' })).toEqual({
+      market: 'BTC',
+      count: 50,
+    });
     expect(coerceQueryArgs(tool('close_positions'), { all: 'true' })).toEqual({ all: true });
     expect(coerceQueryArgs(tool('close_positions'), { all: '0' })).toEqual({ all: false });
     expect(coerceQueryArgs(tool('get_price_chart'), { count: 'many' })).toEqual({ count: 'many' });
-    expect(coerceQueryArgs(tool('calculate_position'), { marginUsd: '12.5', entryPrice: '1e3' })).toEqual({ marginUsd: 12.5, entryPrice: 1000 });
+    expect(coerceQueryArgs(tool('calculate_position'), { marginUsd: '12.5', entryPrice: '1e3' })).toEqual({
+      marginUsd: 12.5,
+      entryPrice: 1000,
+    });
   });
 
   it('keeps strings that look like numbers for string parameters', () => {
@@ -72,7 +82,9 @@ describe('coerceQueryArgs', () => {
   });
 
   it('builds lists from repeated or comma-separated values', () => {
-    expect(coerceQueryArgs(tool('close_positions'), { positionIds: ['1', '2,3'] })).toEqual({ positionIds: ['1', '2', '3'] });
+    expect(coerceQueryArgs(tool('close_positions'), { positionIds: ['1', '2,3'] })).toEqual({
+      positionIds: ['1', '2', '3'],
+    });
   });
 
   it('passes unknown parameters through so they are refused', () => {
@@ -81,7 +93,9 @@ describe('coerceQueryArgs', () => {
   });
 
   it('keeps a repeated scalar as a list so validation refuses it', () => {
-    expect(() => parseToolInput(tool('get_price_chart'), coerceQueryArgs(tool('get_price_chart'), { market: ['BTC', 'ETH'] }))).toThrow(/"market"/);
+    expect(() =>
+      parseToolInput(tool('get_price_chart'), coerceQueryArgs(tool('get_price_chart'), { market: ['BTC', 'ETH'] })),
+    ).toThrow(/"market"/);
   });
 });
 

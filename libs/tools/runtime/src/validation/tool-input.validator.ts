@@ -28,7 +28,11 @@ export function parseToolInput<T extends ToolDefinition>(tool: T, raw: unknown):
   }
   // The shared text rule (REST bodies are checked before they get here; MCP arguments are checked here).
   const unstorable = unstorableTextPath(args);
-  if (unstorable !== undefined) throw new ToolError(ToolErrorCode.InvalidArguments, `Invalid arguments for ${tool.name}: ${unstorableTextMessage(unstorable)}`);
+  if (unstorable !== undefined)
+    throw new ToolError(
+      ToolErrorCode.InvalidArguments,
+      `Invalid arguments for ${tool.name}: ${unstorableTextMessage(unstorable)}`,
+    );
   const result = tool.inputSchema.safeParse(args);
   if (result.success) return result.data as z.output<T['inputSchema']>;
   const issues = result.error.issues;
@@ -44,7 +48,8 @@ export function parseToolInput<T extends ToolDefinition>(tool: T, raw: unknown):
 function unknownMessage(tool: ToolDefinition, keys: readonly string[]): string {
   const accepted = Object.keys(tool.inputSchema.shape);
   const list = keys.map((k) => `"${k}"`).join(', ');
-  const hint = accepted.length === 0 ? `${tool.name} takes no parameters` : `accepted parameters: ${accepted.join(', ')}`;
+  const hint =
+    accepted.length === 0 ? `${tool.name} takes no parameters` : `accepted parameters: ${accepted.join(', ')}`;
   return `Unknown parameter${keys.length > 1 ? 's' : ''} ${list} for ${tool.name}; ${hint}.`;
 }
 
@@ -70,8 +75,10 @@ function describeIssue(tool: ToolDefinition, issue: Issue, args: Record<string, 
 }
 
 function boundText(kind: 'small' | 'big', origin: string, bound: number | bigint, inclusive: boolean): string {
-  if (origin === 'string') return kind === 'small' ? `must have at least ${bound} characters` : `must have at most ${bound} characters`;
-  if (origin === 'array' || origin === 'set') return kind === 'small' ? `must have at least ${bound} items` : `must have at most ${bound} items`;
+  if (origin === 'string')
+    return kind === 'small' ? `must have at least ${bound} characters` : `must have at most ${bound} characters`;
+  if (origin === 'array' || origin === 'set')
+    return kind === 'small' ? `must have at least ${bound} items` : `must have at most ${bound} items`;
   if (kind === 'small') return inclusive ? `must be at least ${bound}` : `must be greater than ${bound}`;
   return inclusive ? `must be at most ${bound}` : `must be less than ${bound}`;
 }
@@ -102,7 +109,8 @@ function valueAt(args: Record<string, unknown>, path: readonly PropertyKey[]): u
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'string') return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
+  if (typeof value === 'string')
+    return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'a non-finite number';
   if (typeof value === 'object') return 'an object';
   return typeof value === 'undefined' ? 'nothing' : `${typeof value} ${String(value)}`;
