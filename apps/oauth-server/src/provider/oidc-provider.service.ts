@@ -63,12 +63,10 @@ export class OidcProviderService implements OnModuleInit, OnApplicationShutdown 
     return (req: Request, res: Response, next: NextFunction): void => {
       if (!isProviderPath(req.path)) return next();
       if (!this.handler) {
-        res
-          .status(503)
-          .json({
-            error: 'temporarily_unavailable',
-            error_description: 'The authorization server is starting; retry shortly.',
-          });
+        res.status(503).json({
+          error: 'temporarily_unavailable',
+          error_description: 'The authorization server is starting; retry shortly.',
+        });
         return;
       }
       this.handler(req, res);

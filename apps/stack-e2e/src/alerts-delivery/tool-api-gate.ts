@@ -69,14 +69,12 @@ export async function startToolApiGate(): Promise<ToolApiGate> {
           res.writeHead(answer.status, { 'content-type': type }).end(body);
         } catch (error) {
           if (!res.headersSent)
-            res
-              .writeHead(502, { 'content-type': 'application/json' })
-              .end(
-                JSON.stringify({
-                  ok: false,
-                  error: { code: 'upstream_unavailable', message: (error as Error).message },
-                }),
-              );
+            res.writeHead(502, { 'content-type': 'application/json' }).end(
+              JSON.stringify({
+                ok: false,
+                error: { code: 'upstream_unavailable', message: (error as Error).message },
+              }),
+            );
         }
       })();
     });

@@ -50,13 +50,11 @@ export function fitDiscordLimits(message: DiscordMessage): DiscordMessage {
     title: cut(embed.title, DISCORD_LIMITS.title),
     description: cut(embed.description, DISCORD_LIMITS.description),
     footer: embed.footer ? { text: cut(embed.footer.text, DISCORD_LIMITS.footer)! } : undefined,
-    fields: embed.fields
-      ?.slice(0, DISCORD_LIMITS.fields)
-      .map((f) => ({
-        ...f,
-        name: cut(f.name, DISCORD_LIMITS.fieldName)!,
-        value: cut(f.value, DISCORD_LIMITS.fieldValue)!,
-      })),
+    fields: embed.fields?.slice(0, DISCORD_LIMITS.fields).map((f) => ({
+      ...f,
+      name: cut(f.name, DISCORD_LIMITS.fieldName)!,
+      value: cut(f.value, DISCORD_LIMITS.fieldValue)!,
+    })),
   }));
   let total = embeds.reduce((sum, e) => sum + embedLength(e), 0);
   while (total > DISCORD_LIMITS.embedTotal && embeds.length > 0) {
