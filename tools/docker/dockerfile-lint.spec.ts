@@ -138,7 +138,7 @@ describe('lintDockerfile rules', () => {
     ],
     [
       'an ignored COPY source',
-      (t: string) => t.replace('package.json package-lock.json', 'package.json dist'),
+      (t: string) => t.replace('package.json package-lock.json', 'package.json docs'),
       'excluded by .dockerignore',
     ],
     [
