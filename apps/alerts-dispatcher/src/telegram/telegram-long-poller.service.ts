@@ -5,16 +5,13 @@ import {
   type OnApplicationBootstrap,
   type BeforeApplicationShutdown,
 } from '@nestjs/common';
-import { APP_CONFIG, REDIS } from '@paper/nest-infra';
+import { APP_CONFIG, REDIS, RedisLease } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
-import { randomUUID } from 'node:crypto';
 import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
 import { TelegramApiError, TelegramBotClient } from './telegram-bot.client';
 import { TelegramUpdates } from './telegram-updates.service';
 
 const LEASE_MS = 90_000;
-const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 /**
  * Bot updates by long polling (TELEGRAM_UPDATES_MODE=polling): one replica at a time holds a Redis
@@ -24,7 +21,7 @@ const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 @Injectable()
 export class TelegramLongPoller implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(TelegramLongPoller.name);
-  private readonly owner = randomUUID();
+  private readonly lease: RedisLease;
   private readonly abort = new AbortController();
   private loop: Promise<void> | undefined;
 
@@ -33,7 +30,9 @@ export class TelegramLongPoller implements OnApplicationBootstrap, BeforeApplica
     private readonly updates: TelegramUpdates,
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(APP_CONFIG) private readonly config: AlertsDispatcherConfig,
-  ) {}
+  ) {
+    this.lease = new RedisLease(redis, this.key('poller'), LEASE_MS);
+  }
 
   private key(name: string): string {
     return `${this.config.REDIS_PREFIX}:alerts:telegram:${name}`;
@@ -56,13 +55,7 @@ export class TelegramLongPoller implements OnApplicationBootstrap, BeforeApplica
   async beforeApplicationShutdown(): Promise<void> {
     this.abort.abort();
     await this.loop;
-    await this.redis.eval(RELEASE, 1, this.key('poller'), this.owner).catch(() => undefined);
-  }
-
-  private async lease(): Promise<boolean> {
-    const key = this.key('poller');
-    if (Number(await this.redis.eval(RENEW, 1, key, this.owner, String(LEASE_MS))) === 1) return true;
-    return (await this.redis.set(key, this.owner, 'PX', LEASE_MS, 'NX')) === 'OK';
+    await this.lease.release();
   }
 
   private async pause(ms: number): Promise<void> {
@@ -77,7 +70,7 @@ export class TelegramLongPoller implements OnApplicationBootstrap, BeforeApplica
     let failures = 0;
     while (!this.abort.signal.aborted) {
       try {
-        if (!(await this.lease())) {
+        if (!(await this.lease.tryHold())) {
           leading = false;
           await this.pause(5000);
           continue;

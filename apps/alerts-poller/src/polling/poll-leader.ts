@@ -1,8 +1,5 @@
+import { RedisLease } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
-import { randomUUID } from 'node:crypto';
-
-const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 /** The pass no longer holds the poll lease (it lapsed, was taken over, or could not be renewed): it must not write. */
 export class LeaseLostError extends Error {
@@ -40,21 +37,21 @@ export class PollLeader {
 
   /** Runs `pass` if the lease could be taken; `undefined` when another process holds it. */
   async runExclusive<T>(pass: (lease: Lease) => Promise<T>): Promise<T | undefined> {
-    const owner = randomUUID();
-    if ((await this.redis.set(this.key, owner, 'PX', this.ttlMs, 'NX')) !== 'OK') return undefined;
+    const held = new RedisLease(this.redis, this.key, this.ttlMs);
+    if (!(await held.take())) return undefined;
     const abort = new AbortController();
     const lose = (reason: string): LeaseLostError => {
       if (!abort.signal.aborted) abort.abort(new LeaseLostError(reason));
       return abort.signal.reason as LeaseLostError;
     };
     const extend = async (): Promise<void> => {
-      let held: boolean;
+      let renewed: boolean;
       try {
-        held = Number(await this.redis.eval(RENEW, 1, this.key, owner, String(this.ttlMs))) === 1;
+        renewed = await held.renew();
       } catch (error) {
         throw lose(`renewal failed (${(error as Error).message})`);
       }
-      if (!held) throw lose('it lapsed or another process took it over');
+      if (!renewed) throw lose('it lapsed or another process took it over');
     };
     const lease: Lease = {
       signal: abort.signal,
@@ -73,7 +70,7 @@ export class PollLeader {
       return await pass(lease);
     } finally {
       clearInterval(renew);
-      await this.redis.eval(RELEASE, 1, this.key, owner).catch(() => undefined);
+      await held.release();
     }
   }
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type MarketName, MARKET_NAMES, type PriceEvent, type PriceTick, priceTickChannel } from '@paper/contracts';
 import { marketConfig, scaledToPrice } from '@paper/exchange';
-import { APP_CONFIG, createRedis } from '@paper/nest-infra';
+import { APP_CONFIG, createRedisSubscriber } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
 import type { ToolsGatewayConfig } from '../config/tools-gateway.config';
 import { priceFrame } from './sse-frames';
@@ -24,11 +24,7 @@ export class PriceRelay {
   constructor(@Inject(APP_CONFIG) private readonly config: RelayConfig) {}
 
   start(send: (market: MarketName, frame: Buffer) => void): void {
-    const subscriber = createRedis(this.config, {
-      enableOfflineQueue: true,
-      commandTimeout: undefined,
-      maxRetriesPerRequest: null,
-    });
+    const subscriber = createRedisSubscriber(this.config);
     this.subscriber = subscriber;
     subscriber.on('message', (_channel: string, message: string) => {
       const tick = parseTick(message);

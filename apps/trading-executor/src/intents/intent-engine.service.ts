@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nes
 import type { IntentResult } from '@paper/contracts';
 import { MARKETS, type Market } from '@paper/exchange';
 import { readIntents } from '@paper/exchange-data';
-import { APP_CONFIG } from '@paper/nest-infra';
+import { APP_CONFIG, databaseAnswers } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import { inTransaction, plainSql, type Sql } from '../database/sql-transaction';
@@ -143,7 +143,7 @@ export class IntentEngine implements BeforeApplicationShutdown {
       if (claimed.length > 1) this.wanted = true;
       this.backoffMs = 0;
     } catch (error) {
-      if (claimed.length > 0 && (await this.databaseAnswers())) await this.runAlone(claimed);
+      if (claimed.length > 0 && (await databaseAnswers(this.dataSource))) await this.runAlone(claimed);
       else this.backOff(error);
     }
   }
@@ -159,7 +159,7 @@ export class IntentEngine implements BeforeApplicationShutdown {
           () => undefined,
         );
       } catch (error) {
-        if (!(await this.databaseAnswers())) return this.backOff(error);
+        if (!(await databaseAnswers(this.dataSource))) return this.backOff(error);
         const result = toResultOf(
           row.id,
           row.kind,
@@ -236,13 +236,6 @@ export class IntentEngine implements BeforeApplicationShutdown {
   private coolDown(id: string, ms: number): void {
     this.cooling.set(id, Date.now() + ms);
     setTimeout(() => this.pump(), ms + 10).unref();
-  }
-
-  private async databaseAnswers(): Promise<boolean> {
-    return this.dataSource.query('SELECT 1').then(
-      () => true,
-      () => false,
-    );
   }
 
   private backOff(error: unknown): void {

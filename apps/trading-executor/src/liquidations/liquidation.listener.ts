@@ -7,10 +7,9 @@ import {
 } from '@nestjs/common';
 import { type PriceTick, priceTickChannel } from '@paper/contracts';
 import type { Market } from '@paper/exchange';
-import { APP_CONFIG, REDIS } from '@paper/nest-infra';
+import { APP_CONFIG, REDIS, RedisLease, SUBSCRIBER_OPTIONS } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
-import { LeaderLease } from '../leader/leader-lease';
 import { liquidationPassDuration } from '../metrics/executor-metrics';
 import { parsePriceTick } from '../prices/price-tick';
 import { LiquidationService, type MarkRange } from './liquidation.service';
@@ -30,7 +29,7 @@ interface MarketPass {
 @Injectable()
 export class LiquidationListener implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Liquidations');
-  private readonly lease: LeaderLease;
+  private readonly lease: RedisLease;
   private subscriber?: Redis;
   private renewTimer?: NodeJS.Timeout;
   private readonly passes = new Map<Market, MarketPass>();
@@ -41,7 +40,7 @@ export class LiquidationListener implements OnApplicationBootstrap, BeforeApplic
     @Inject(REDIS) private readonly redis: Redis,
     private readonly liquidations: LiquidationService,
   ) {
-    this.lease = new LeaderLease(redis, `${config.REDIS_PREFIX}:leader:liquidator`, config.LEADER_LEASE_MS);
+    this.lease = new RedisLease(redis, `${config.REDIS_PREFIX}:leader:liquidator`, config.LEADER_LEASE_MS);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -51,11 +50,7 @@ export class LiquidationListener implements OnApplicationBootstrap, BeforeApplic
       () => void this.lease.tryHold(),
       Math.max(200, Math.floor(this.config.LEADER_LEASE_MS / 3)),
     );
-    this.subscriber = this.redis.duplicate({
-      enableOfflineQueue: true,
-      commandTimeout: undefined,
-      maxRetriesPerRequest: null,
-    });
+    this.subscriber = this.redis.duplicate(SUBSCRIBER_OPTIONS);
     this.subscriber.on('message', (_channel: string, message: string) => this.onMessage(message));
     this.subscriber.on('error', (error: Error) => this.logger.warn(`price tick subscription: ${error.message}`));
     await this.subscriber.subscribe(priceTickChannel(this.config.REDIS_PREFIX));

@@ -16,7 +16,7 @@ import {
 } from '@paper/exchange';
 import { acceptOwnerAction, creditChainBalance, queuedOwnerActionIds } from '@paper/exchange-data';
 import { ownerActionId, signedExpiryProblem } from '@paper/exchange-signing';
-import { APP_CONFIG } from '@paper/nest-infra';
+import { APP_CONFIG, databaseAnswers } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import { type Hex, recoverAddress } from 'viem';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
@@ -138,7 +138,7 @@ export class OwnerActionService {
       return result;
     } catch (error) {
       const row = claimed;
-      if (!row || row.status !== 'queued' || !(await this.databaseAnswers())) throw error;
+      if (!row || row.status !== 'queued' || !(await databaseAnswers(this.dataSource))) throw error;
       this.logger.error(`owner action ${row.id} failed (attempt ${row.attempts + 1}): ${(error as Error).message}`);
       const final = failedResult(row);
       const ended = await inTransaction(this.dataSource, (sql) =>
@@ -253,13 +253,6 @@ export class OwnerActionService {
     const result = toActionResult(payload, outcome, now);
     await storeResult(sql, row, result, amountMicro);
     return result;
-  }
-
-  private async databaseAnswers(): Promise<boolean> {
-    return this.dataSource.query('SELECT 1').then(
-      () => true,
-      () => false,
-    );
   }
 
   /** Only the wallet itself may sign; a session key of the wallet gets its own refusal. */

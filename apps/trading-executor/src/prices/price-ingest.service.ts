@@ -1,10 +1,9 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { type Market, MARKETS } from '@paper/exchange';
-import { APP_CONFIG, REDIS } from '@paper/nest-infra';
+import { APP_CONFIG, REDIS, RedisLease } from '@paper/nest-infra';
 import { createUpstreamClient, type HyperliquidInfoClient, isUpstreamError } from '@paper/upstream';
 import type { Redis } from 'ioredis';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
-import { LeaderLease } from '../leader/leader-lease';
 import { priceAge, priceIngestFailures } from '../metrics/executor-metrics';
 import { PriceBook } from './price-book.service';
 import { toPriceTick } from './price-tick';
@@ -28,7 +27,7 @@ export function ingestUpstreamClient(config: TradingExecutorConfig): Hyperliquid
 @Injectable()
 export class PriceIngestService implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('PriceIngest');
-  private readonly lease: LeaderLease;
+  private readonly lease: RedisLease;
   private timer?: NodeJS.Timeout;
   private polling = false;
   private readonly lastFailureLog = new Map<string, number>();
@@ -39,7 +38,7 @@ export class PriceIngestService implements OnModuleInit, BeforeApplicationShutdo
     @Inject(UPSTREAM_CLIENT) private readonly upstream: Pick<HyperliquidInfoClient, 'bestBidAsk'>,
     private readonly book: PriceBook,
   ) {
-    this.lease = new LeaderLease(redis, `${config.REDIS_PREFIX}:leader:price-ingest`, config.LEADER_LEASE_MS);
+    this.lease = new RedisLease(redis, `${config.REDIS_PREFIX}:leader:price-ingest`, config.LEADER_LEASE_MS);
   }
 
   get isIngesting(): boolean {

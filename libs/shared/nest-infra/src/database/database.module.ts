@@ -10,6 +10,7 @@ import {
 import { DataSource, MigrationExecutor } from 'typeorm';
 import { HealthRegistry } from '../health/health-registry';
 import { guardPostgresDataSource } from './pg-connections';
+import { pingDatabase } from './database-probe';
 
 export const DATA_SOURCE_FACTORY = Symbol('DATA_SOURCE_FACTORY');
 const DATABASE_OPTIONS = Symbol('DATABASE_OPTIONS');
@@ -49,7 +50,7 @@ class DatabaseLifecycle implements OnModuleInit, OnApplicationShutdown {
     });
     this.health.register('database', async () => {
       if (!this.dataSource.isInitialized) throw new Error('not connected');
-      await this.dataSource.query('SELECT 1');
+      await pingDatabase(this.dataSource);
       if (this.options.requireMigrations !== false && !this.schemaCurrent) await this.checkSchema();
     });
     await this.connect(0);

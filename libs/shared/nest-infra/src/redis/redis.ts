@@ -28,7 +28,8 @@ export function connectionErrorLogger(what: string, logger = new Logger('Redis')
  * A plain ioredis client (caches, buckets, leases, pub/sub) for request paths: it reconnects forever, and
  * while Redis is unreachable every command fails at once, or within REDIS_COMMAND_TIMEOUT_MS when it was
  * already sent (the caller answers 503 or retries), instead of waiting for the reconnection. A
- * `duplicate()` made later copies these options: a subscriber passes `{ enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null }` (its commands wait for the reconnection).
+ * `duplicate()` made later copies these options: a subscriber passes SUBSCRIBER_OPTIONS (its commands wait
+ * for the reconnection).
  */
 export function createRedis(settings: RedisSettings, extra: RedisOptions = {}): Redis {
   const redis = new Redis(settings.REDIS_URL, {
@@ -49,6 +50,21 @@ export function createRedis(settings: RedisSettings, extra: RedisOptions = {}): 
       extra.commandTimeout ?? settings.REDIS_COMMAND_TIMEOUT_MS ?? REDIS_COMMAND_TIMEOUT_MS;
   });
   return redis;
+}
+
+/** The options a subscriber overrides (also for `duplicate()` of a request-path client). */
+export const SUBSCRIBER_OPTIONS: RedisOptions = Object.freeze({
+  enableOfflineQueue: true,
+  commandTimeout: undefined,
+  maxRetriesPerRequest: null,
+});
+
+/**
+ * A pub/sub subscriber: unlike a request-path client, its commands (SUBSCRIBE, and the re-subscription
+ * ioredis sends after a reconnection) wait for the connection instead of failing at once.
+ */
+export function createRedisSubscriber(settings: RedisSettings): Redis {
+  return createRedis(settings, SUBSCRIBER_OPTIONS);
 }
 
 /** Connection options parsed from a redis:// or rediss:// URL. */

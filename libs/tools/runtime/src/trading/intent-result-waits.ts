@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { type IntentResult, intentResultsChannel, parseIntentResults } from '@paper/contracts';
-import { createRedis, type RedisSettings } from '@paper/nest-infra';
+import { createRedisSubscriber, type RedisSettings } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
 
 /** Reads the final results of intents from `exchange.intents` (ids not final yet are left out). */
@@ -111,11 +111,7 @@ export class IntentResultWaits {
   }
 
   private async subscribe(): Promise<void> {
-    const subscriber = createRedis(this.redis, {
-      enableOfflineQueue: true,
-      commandTimeout: undefined,
-      maxRetriesPerRequest: null,
-    });
+    const subscriber = createRedisSubscriber(this.redis);
     this.subscriber = subscriber;
     subscriber.on('message', (_channel: string, message: string) => this.deliver(parseIntentResults(message)));
     subscriber.on('close', () => {
