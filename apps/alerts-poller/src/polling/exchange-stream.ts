@@ -5,7 +5,7 @@ import {
   Logger,
   type OnApplicationBootstrap,
 } from '@nestjs/common';
-import { ALERTS_POLL_QUEUE, EVENT_STREAM_PATHS, type PriceEvent } from '@paper/contracts';
+import { ALERTS_POLL_QUEUE, EVENT_STREAM_PATHS, parsePriceEvent } from '@paper/contracts';
 import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
 import { EventSource } from 'eventsource';
 import type { AlertsPollerConfig } from '../config/alerts-poller.config';
@@ -58,13 +58,10 @@ export class ExchangeStream implements OnApplicationBootstrap, BeforeApplication
     this.source = source;
     for (const type of TRADE_TYPES) source.addEventListener(type, () => this.wake());
     source.addEventListener('price', (e) => {
-      try {
-        const tick = JSON.parse(e.data) as PriceEvent;
-        this.marks.set(tick.market, tick.markPrice);
-        this.wake();
-      } catch {
-        // A frame that is not a price tick: ignored.
-      }
+      const tick = parsePriceEvent(e.data);
+      if (!tick) return; // A frame that is not a price tick: ignored.
+      this.marks.set(tick.market, tick.markPrice);
+      this.wake();
     });
     source.addEventListener('open', () => {
       this.marks.clear();

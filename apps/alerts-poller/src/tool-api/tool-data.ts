@@ -1,12 +1,13 @@
-import type {
-  ExchangeEvent,
-  GET_ACCOUNT,
-  GET_EVENTS,
-  GET_LEADERBOARD,
-  GET_MARKETS,
-  GET_PROTOCOL_STATS,
-  GET_RECENT_TRADES,
-  ToolData,
+import {
+  EXCHANGE_EVENT_DATA,
+  type ExchangeEvent,
+  type GET_ACCOUNT,
+  type GET_EVENTS,
+  type GET_LEADERBOARD,
+  type GET_MARKETS,
+  type GET_PROTOCOL_STATS,
+  type GET_RECENT_TRADES,
+  type ToolData,
 } from '@paper/contracts';
 import type { MarketName } from '@paper/markets';
 
@@ -21,27 +22,25 @@ export type ProtocolStatsData = ToolData<typeof GET_PROTOCOL_STATS>;
 export type LeaderboardData = ToolData<typeof GET_LEADERBOARD>;
 export type EventsData = ToolData<typeof GET_EVENTS>;
 
-const TRADE_TYPES: Record<string, TradeEvent['type']> = {
+const TRADE_TYPES = {
   'position.opened': 'open',
   'position.closed': 'close',
   'position.liquidated': 'liquidation',
-};
+} as const satisfies Partial<Record<ExchangeEvent['type'], TradeEvent['type']>>;
 
-/** A trade of the exchange's event log as the recent-trades feed reports it (null for other events). */
+const isTradeType = (type: ExchangeEvent['type']): type is keyof typeof TRADE_TYPES => type in TRADE_TYPES;
+
+/**
+ * A trade of the exchange's event log as the recent-trades feed reports it: null for other events, and for
+ * an event whose data does not parse by its type's schema in the contracts.
+ */
 export function tradeOfEvent(event: ExchangeEvent): TradeEvent | null {
+  if (!isTradeType(event.type) || !event.wallet) return null;
   const type = TRADE_TYPES[event.type];
-  if (!type || !event.wallet) return null;
-  const d = event.data as {
-    positionId: string;
-    market: MarketName;
-    side: 'long' | 'short';
-    leverage: number;
-    marginUsd: number;
-    notionalUsd: number;
-    entryPrice: number;
-    exitPrice?: number;
-    pnlUsd?: number;
-  };
+  const parsed = EXCHANGE_EVENT_DATA[event.type].safeParse(event.data);
+  if (!parsed.success) return null;
+  const d = parsed.data;
+  const settled = 'exitPrice' in d ? d : null;
   return {
     type,
     positionId: d.positionId,
@@ -51,8 +50,8 @@ export function tradeOfEvent(event: ExchangeEvent): TradeEvent | null {
     leverage: d.leverage,
     marginUsd: d.marginUsd,
     notionalUsd: d.notionalUsd,
-    price: type === 'open' ? d.entryPrice : (d.exitPrice ?? d.entryPrice),
-    pnlUsd: type === 'open' ? null : (d.pnlUsd ?? null),
+    price: settled ? settled.exitPrice : d.entryPrice,
+    pnlUsd: settled ? settled.pnlUsd : null,
     time: event.time,
   };
 }

@@ -1,5 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { type MarketName, MARKET_NAMES, type PriceEvent, type PriceTick, priceTickChannel } from '@paper/contracts';
+import {
+  type MarketName,
+  parsePriceTickMessage,
+  type PriceEvent,
+  type PriceTick,
+  priceTickChannel,
+} from '@paper/contracts';
 import { marketConfig, scaledToPrice } from '@paper/exchange';
 import { APP_CONFIG, createRedisSubscriber } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
@@ -27,7 +33,7 @@ export class PriceRelay {
     const subscriber = createRedisSubscriber(this.config);
     this.subscriber = subscriber;
     subscriber.on('message', (_channel: string, message: string) => {
-      const tick = parseTick(message);
+      const tick = parsePriceTickMessage(message);
       if (tick) this.throttle(tick, send);
     });
     subscriber
@@ -53,15 +59,6 @@ export class PriceRelay {
     this.timers.clear();
     this.subscriber?.disconnect();
     this.subscriber = null;
-  }
-}
-
-function parseTick(message: string): PriceTick | null {
-  try {
-    const tick = JSON.parse(message) as PriceTick;
-    return (MARKET_NAMES as readonly string[]).includes(tick.market) && /^\d+$/.test(tick.mid) ? tick : null;
-  } catch {
-    return null;
   }
 }
 

@@ -1,11 +1,11 @@
 import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
-import { findTool, type MeResultData, toolSuccess } from '@paper/contracts';
+import { GET_TRADING_PERMISSIONS, type MeResultData, type ToolData, toolSuccess } from '@paper/contracts';
 import { ToolExecutor } from '@paper/tools-runtime';
 import type { Request, Response } from 'express';
 import { RestToolCalls, sendJson } from './rest-tool-calls.service';
 
 /** GET /api/v1/me reports what get_trading_permissions reports, under the same scope (trade:read). */
-const PERMISSIONS_TOOL = findTool('get_trading_permissions')!;
+const PERMISSIONS_TOOL = GET_TRADING_PERMISSIONS;
 
 /**
  * The authenticated family: POST /api/v1/me/tools/{name} runs any tool as the connected wallet;
@@ -25,17 +25,10 @@ export class MeToolsController {
     const ctx = await this.calls.meContext(req);
     this.executor.authorize(PERMISSIONS_TOOL, ctx);
     const permissions = await this.executor.run(PERMISSIONS_TOOL, {}, ctx);
-    const p = permissions.data as {
-      wallet: string;
-      canTrade: boolean;
-      guardrails: Record<string, unknown> | null;
-      scopes: string[];
-      session: unknown;
-      daily: unknown;
-      reason: string | null;
-    };
+    // The handler's data is the catalog's output shape for this tool (checked against its schema in the tests).
+    const p = permissions.data as ToolData<typeof GET_TRADING_PERMISSIONS>;
     const data: MeResultData = {
-      wallet: p.wallet,
+      wallet: ctx.wallet,
       mode: 'paper' as const,
       canTrade: p.canTrade,
       guardrails: p.guardrails,

@@ -9,7 +9,7 @@ import {
   ToolError,
   ToolExecutor,
   ToolResultCache,
-  type ToolContext,
+  type TokenContext,
   anonymousContext,
   coerceQueryArgs,
   tokenContext,
@@ -108,7 +108,7 @@ export class RestToolCalls {
   }
 
   /** Verifies the bearer token and applies the per-subject rate limit. */
-  async meContext(req: Request): Promise<ToolContext> {
+  async meContext(req: Request): Promise<TokenContext> {
     const ctx = tokenContext(await this.verifier.verifyHeader(req.headers.authorization));
     const limiting = this.limiter.spend(ctx.callerId, this.meLimit);
     if (limiting) await limiting;

@@ -5,13 +5,12 @@ import {
   type OnApplicationBootstrap,
   type BeforeApplicationShutdown,
 } from '@nestjs/common';
-import { type PriceTick, priceTickChannel } from '@paper/contracts';
+import { parsePriceTickMessage, type PriceTick, priceTickChannel } from '@paper/contracts';
 import type { Market } from '@paper/exchange';
 import { APP_CONFIG, REDIS, RedisLease, SUBSCRIBER_OPTIONS } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import { liquidationPassDuration } from '../metrics/executor-metrics';
-import { parsePriceTick } from '../prices/price-tick';
 import { LiquidationService, type MarkRange } from './liquidation.service';
 
 interface MarketPass {
@@ -74,12 +73,7 @@ export class LiquidationListener implements OnApplicationBootstrap, BeforeApplic
   }
 
   private onMessage(message: string): void {
-    let tick: PriceTick | null = null;
-    try {
-      tick = parsePriceTick(JSON.parse(message) as Record<string, string>);
-    } catch {
-      tick = null;
-    }
+    const tick = parsePriceTickMessage(message);
     if (tick) this.onTick(tick);
   }
 

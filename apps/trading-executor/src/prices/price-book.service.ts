@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type PriceTick, priceKey, priceTickChannel } from '@paper/contracts';
+import { parsePriceTick, type PriceTick, priceKey, priceTickChannel } from '@paper/contracts';
 import type { Market } from '@paper/exchange';
 import { APP_CONFIG, REDIS } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
-import { parsePriceTick } from './price-tick';
 
 export interface FreshPrice {
   readonly market: Market;

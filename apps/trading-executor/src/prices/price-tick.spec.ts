@@ -1,4 +1,4 @@
-import { parsePriceTick, toPriceTick } from './price-tick';
+import { toPriceTick } from './price-tick';
 
 describe('price ticks', () => {
   it('scales BTC to one decimal and ETH to two, mid = floor((bid + ask) / 2)', () => {
@@ -21,18 +21,5 @@ describe('price ticks', () => {
   it('refuses a crossed or empty quote', () => {
     expect(() => toPriceTick('BTC', { bid: '101', ask: '100', time: 1 })).toThrow(/Crossed/);
     expect(() => toPriceTick('BTC', { bid: '0', ask: '100', time: 1 })).toThrow(/Crossed/);
-  });
-
-  it('parses stored ticks and rejects malformed ones', () => {
-    expect(parsePriceTick({ market: 'BTC', bid: '1', ask: '3', mid: '2', ts: '5' })).toEqual({
-      market: 'BTC',
-      bid: '1',
-      ask: '3',
-      mid: '2',
-      ts: 5,
-    });
-    expect(parsePriceTick({ market: 'SOL', bid: '1', ask: '3', mid: '2', ts: '5' })).toBeNull();
-    expect(parsePriceTick({})).toBeNull();
-    expect(parsePriceTick(null)).toBeNull();
   });
 });

@@ -10,20 +10,3 @@ export function toPriceTick(market: Market, quote: { bid: string; ask: string; t
     throw new RangeError(`Crossed or empty quote for ${market}: ${quote.bid} / ${quote.ask}`);
   return { market, bid: bid.toString(), ask: ask.toString(), mid: midPrice(bid, ask).toString(), ts: quote.time };
 }
-
-/** Parses a tick as stored in the Redis hash or published on the channel; null when malformed. */
-export function parsePriceTick(fields: Record<string, string> | null | undefined): PriceTick | null {
-  if (!fields) return null;
-  const { market, bid, ask, mid } = fields;
-  const ts = Number(fields['ts']);
-  if (
-    (market !== 'BTC' && market !== 'ETH') ||
-    !/^\d+$/.test(bid ?? '') ||
-    !/^\d+$/.test(ask ?? '') ||
-    !/^\d+$/.test(mid ?? '') ||
-    !Number.isFinite(ts)
-  ) {
-    return null;
-  }
-  return { market, bid: bid!, ask: ask!, mid: mid!, ts };
-}

@@ -119,6 +119,16 @@ export const priceEventSchema = z.object({
 });
 export type PriceEvent = z.infer<typeof priceEventSchema>;
 
+/** The `data:` of an SSE price frame; null when it is not JSON or not a price tick. */
+export function parsePriceEvent(data: string): PriceEvent | null {
+  try {
+    const parsed = priceEventSchema.safeParse(JSON.parse(data));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The SSE paths on the tool API's base URL. */
 export const EVENT_STREAM_PATHS = { public: '/api/v1/events', me: '/api/v1/me/events' } as const;
 

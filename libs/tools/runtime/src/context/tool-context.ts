@@ -19,6 +19,9 @@ export function anonymousContext(callerId: string, family: CallFamily = 'public'
   return { family, scopes: [], callerId };
 }
 
+/** A context with a connected wallet: that of a verified access token. */
+export type TokenContext = ToolContext & { readonly wallet: string };
+
 /**
  * The context of a verified access token. Its rate limit is per wallet and client, the same bucket on
  * REST and MCP.
@@ -28,7 +31,7 @@ export function tokenContext(token: {
   scopes: readonly string[];
   sessionKey?: string;
   clientId?: string;
-}): ToolContext {
+}): TokenContext {
   const callerId = `sub:${token.wallet}:${token.clientId ?? '-'}`;
   return {
     family: 'me',

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { priceKey } from '@paper/contracts';
+import { parsePriceTick, priceKey } from '@paper/contracts';
 import { MARKETS, type Market } from '@paper/exchange';
 import { TOOLS_REDIS } from '../redis/tools-redis';
 import type { Redis } from 'ioredis';
@@ -57,7 +57,8 @@ export class PriceReader {
   }
 
   private parse(market: Market, hash: Record<string, string> | null | undefined): LivePrice {
-    if (!hash || !hash['bid'] || !hash['ask'] || !hash['mid']) {
+    const tick = parsePriceTick(hash);
+    if (!tick || tick.market !== market) {
       throw new ToolError(
         ToolErrorCode.UpstreamUnavailable,
         `No live ${market} price is available yet (the price feed is starting or the venue is down). Please retry in a few seconds.`,
@@ -66,10 +67,10 @@ export class PriceReader {
     }
     return {
       market,
-      bid: BigInt(hash['bid']),
-      ask: BigInt(hash['ask']),
-      mid: BigInt(hash['mid']),
-      ts: Number(hash['ts'] ?? 0),
+      bid: BigInt(tick.bid),
+      ask: BigInt(tick.ask),
+      mid: BigInt(tick.mid),
+      ts: tick.ts,
     };
   }
 }
