@@ -1,6 +1,4 @@
-import { QUOTE_VALIDITY_SECONDS } from '@paper/contracts';
-
-const QUOTE_MINUTES = QUOTE_VALIDITY_SECONDS / 60;
+import { QUOTE_VALIDITY_TEXT } from '@paper/contracts';
 
 /** What the server tells the client (and its model) at initialize: how to use the tools well. */
 export const MCP_SERVER_INSTRUCTIONS = [
@@ -12,9 +10,9 @@ export const MCP_SERVER_INSTRUCTIONS = [
   '',
   'Trading (needs the trade:write scope and a trading session the wallet owner approved with guardrails):',
   '1. get_trading_permissions: check that trading is possible and read the guardrails (maximum margin per trade, leverage, daily notional, open positions, markets). If it cannot trade, relay the `reason` to the user.',
-  `2. preview_trade with market, side, marginUsd and leverage. It checks the exchange limits, the balance and the guardrails, and returns the estimated entry, bust price, PnL scenarios and a quoteId valid for ${QUOTE_MINUTES} minutes.`,
+  `2. preview_trade with market, side, marginUsd and leverage. It checks the exchange limits, the balance and the guardrails, and returns the estimated entry, bust price, PnL scenarios and a quoteId valid for ${QUOTE_VALIDITY_TEXT}.`,
   '3. Show the preview to the user (market, side, margin, leverage, notional, entry, bust price, worst case = the margin) and get an explicit confirmation. Never open a position the user did not confirm. Clients that draw interactive views show preview_trade as a trade ticket whose Confirm button opens the position itself: then do not call open_position for that quote; the view reports the outcome.',
-  `4. open_position with exactly the same market, side, marginUsd and leverage plus the quoteId, within ${QUOTE_MINUTES} minutes of the preview. A quote is used once; if it expired, preview again and ask again.`,
+  `4. open_position with exactly the same market, side, marginUsd and leverage plus the quoteId, within ${QUOTE_VALIDITY_TEXT} of the preview. A quote is used once; if it expired, preview again and ask again.`,
   "5. close_positions closes whole positions (by positionIds, or all=true, optionally for one market) and also needs the user's explicit confirmation first.",
   'A trading call that cannot confirm the outcome in time reports the intent as pending with its intentId: check it with get_intent_status (no faster than once per second) instead of retrying, or cancel a still-queued intent with cancel_intent.',
   '',

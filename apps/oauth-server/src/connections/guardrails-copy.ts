@@ -1,3 +1,4 @@
+import { QUOTE_VALIDITY_TEXT } from '@paper/contracts';
 import type { StoredGuardrails } from '@paper/oauth-data';
 
 function usdc(value: string | null): string {
@@ -8,8 +9,7 @@ function usdc(value: string | null): string {
 }
 
 /** What "preview before each open" enforces, in the words of the consent page. */
-export const PREVIEW_NOTE =
-  'Preview before each open: every open must present a quote from a preview of the same trade, valid for 3 minutes and usable once.';
+export const PREVIEW_NOTE = `Preview before each open: every open must present a quote from a preview of the same trade, valid for ${QUOTE_VALIDITY_TEXT} and usable once.`;
 
 /** Guardrails as label/value pairs in plain words. */
 export function describeGuardrails(g: StoredGuardrails): { label: string; value: string }[] {

@@ -1,3 +1,4 @@
+import { QUOTE_VALIDITY_TEXT } from '@paper/contracts';
 import { DEFAULT_MARKET_CONFIGS } from '@paper/exchange';
 import { html, type SafeHtml } from '../pages/html';
 import { renderPage } from '../pages/page-layout';
@@ -143,7 +144,7 @@ function guardrailsForm(): SafeHtml {
 /** The preview guardrail in the words of what the tool API enforces (open_position needs a matching quote). */
 export const PREVIEW_GUARDRAIL_LABEL = 'Require a preview of each trade before it is opened';
 export const PREVIEW_GUARDRAIL_HINT =
-  'Every open must present a quote from a preview of the same trade (market, side, margin and leverage), valid for 3 minutes and usable once. ' +
+  `Every open must present a quote from a preview of the same trade (market, side, margin and leverage), valid for ${QUOTE_VALIDITY_TEXT} and usable once. ` +
   'Apps that follow the rules show you that preview and ask you first; this service cannot check that you saw it.';
 
 /** A labelled input with its hint and its error message, both linked by aria-describedby. */

@@ -77,8 +77,11 @@ export const READ_ONLY: ToolAnnotations = Object.freeze({
 /** Public endpoint results are served from a cache shared by every gateway replica for this long. */
 export const PUBLIC_CACHE_SECONDS = 5;
 
-/** A preview quote can be presented to open_position for this long. */
+/** A preview quote can be presented to open_position for this long (the default of QUOTE_TTL_SECONDS). */
 export const QUOTE_VALIDITY_SECONDS = 180;
+
+/** QUOTE_VALIDITY_SECONDS in words, for descriptions and pages ("3 minutes"). */
+export const QUOTE_VALIDITY_TEXT = `${QUOTE_VALIDITY_SECONDS / 60} minutes`;
 
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
   definition: ToolDefinition<I, O>,

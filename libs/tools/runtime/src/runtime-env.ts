@@ -1,3 +1,4 @@
+import { QUOTE_VALIDITY_SECONDS } from '@paper/contracts';
 import { env } from '@paper/nest-infra';
 import { DEV_SESSION_KEY_ENCRYPTION_KEY } from '@paper/session-key-vault';
 import type { UpstreamConfig } from '@paper/upstream';
@@ -21,7 +22,9 @@ export const toolsRuntimeEnvShape = {
   SESSION_KEY_ENCRYPTION_KEYS_OLD: env
     .list()
     .describe('Earlier session-key encryption keys, comma-separated, still accepted for decryption.'),
-  QUOTE_TTL_SECONDS: env.positiveInt(180).describe('Validity of a preview_trade quote (seconds).'),
+  QUOTE_TTL_SECONDS: env
+    .positiveInt(QUOTE_VALIDITY_SECONDS)
+    .describe('Validity of a preview_trade quote (seconds); the tool descriptions state the default.'),
   INTENT_WAIT_MS: env
     .positiveInt(10000)
     .describe('How long a trading tool waits for the executor before reporting the intent as pending (ms).'),

@@ -14,7 +14,7 @@ export interface ToolsRuntimeOptions {
   /** Decrypts session-key private keys (same key as oauth-server). */
   sessionKeyEncryptionKey: string;
   sessionKeyEncryptionKeysOld: readonly string[];
-  /** How long a preview quote can be presented (180 s by contract). */
+  /** How long a preview quote can be presented (QUOTE_VALIDITY_SECONDS unless configured). */
   quoteTtlSeconds: number;
   /** How long open_position / close_positions / cancel_intent wait for the executor before reporting pending. */
   intentWaitMs: number;
