@@ -14,14 +14,12 @@ export class AppModule {
       imports: [
         InfraModule.forRoot({
           config,
-          database: () =>
-            createAlertsDataSource({
-              url: config.DATABASE_URL,
-              poolSize: config.DATABASE_POOL_SIZE,
-              applicationName: 'alerts-api',
-            }),
-          // Ready without the schema: until it is applied the API answers 503 service_initializing itself.
-          databaseOptions: { requireMigrations: false },
+          database: {
+            create: createAlertsDataSource,
+            app: 'alerts-api',
+            // Ready without the schema: until it is applied the API answers 503 service_initializing itself.
+            options: { requireMigrations: false },
+          },
           redis: config,
         }),
         QueueModule,

@@ -22,12 +22,7 @@ export class AppModule {
       imports: [
         InfraModule.forRoot({
           config,
-          database: () =>
-            createAlertsDataSource({
-              url: config.DATABASE_URL,
-              poolSize: config.DATABASE_POOL_SIZE,
-              applicationName: 'alerts-dispatcher',
-            }),
+          database: { create: createAlertsDataSource, app: 'alerts-dispatcher' },
           redis: config,
         }),
         QueueModule,

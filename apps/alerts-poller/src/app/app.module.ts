@@ -19,12 +19,7 @@ export class AppModule {
       imports: [
         InfraModule.forRoot({
           config,
-          database: () =>
-            createAlertsDataSource({
-              url: config.DATABASE_URL,
-              poolSize: config.DATABASE_POOL_SIZE,
-              applicationName: 'alerts-poller',
-            }),
+          database: { create: createAlertsDataSource, app: 'alerts-poller' },
           redis: config,
         }),
         QueueModule,

@@ -21,12 +21,7 @@ export class AppModule {
       imports: [
         InfraModule.forRoot({
           config,
-          database: () =>
-            createExchangeDataSource({
-              url: config.DATABASE_URL,
-              poolSize: config.DATABASE_POOL_SIZE,
-              applicationName: 'mcp-server',
-            }),
+          database: { create: createExchangeDataSource, app: 'mcp-server' },
           redis: config,
         }),
         runtime,

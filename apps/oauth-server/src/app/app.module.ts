@@ -21,12 +21,7 @@ export class AppModule {
       imports: [
         InfraModule.forRoot({
           config,
-          database: () =>
-            createOauthDataSource({
-              url: config.DATABASE_URL,
-              poolSize: config.DATABASE_POOL_SIZE,
-              applicationName: 'oauth-server',
-            }),
+          database: { create: createOauthDataSource, app: 'oauth-server' },
           redis: config,
         }),
         QueueModule,

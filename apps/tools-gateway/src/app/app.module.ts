@@ -22,12 +22,7 @@ export class AppModule {
       imports: [
         InfraModule.forRoot({
           config,
-          database: () =>
-            createExchangeDataSource({
-              url: config.DATABASE_URL,
-              poolSize: config.DATABASE_POOL_SIZE,
-              applicationName: 'tools-gateway',
-            }),
+          database: { create: createExchangeDataSource, app: 'tools-gateway' },
           redis: config,
         }),
         // One protected resource for the tool catalog: the REST family accepts tokens for `{base}/mcp` (the

@@ -24,12 +24,7 @@ export class AppModule {
       imports: [
         InfraModule.forRoot({
           config,
-          database: () =>
-            createExchangeDataSource({
-              url: config.DATABASE_URL,
-              poolSize: config.DATABASE_POOL_SIZE,
-              applicationName: 'trading-executor',
-            }),
+          database: { create: createExchangeDataSource, app: 'trading-executor' },
           redis: config,
         }),
         QueueModule,

@@ -7,12 +7,29 @@ import { MetricsModule } from '../metrics/metrics.module';
 import { RedisModule } from '../redis/redis.module';
 import type { RedisSettings } from '../redis/redis';
 
+/** What every schema's DataSource factory takes (createExchangeDataSource, createOauthDataSource, ...). */
+export interface DataSourceSettings {
+  url: string;
+  poolSize?: number;
+  /** The name PostgreSQL shows for the connections (pg_stat_activity.application_name). */
+  applicationName?: string;
+}
+
+/** The database settings of an app's config (databaseEnvShape). */
+interface DatabaseConfig {
+  DATABASE_URL: string;
+  DATABASE_POOL_SIZE: number;
+}
+
 export interface InfraOptions<C extends object> {
   config: C;
-  /** The DataSource of the schema this app owns or reads; omit for apps without PostgreSQL. */
-  database?: () => DataSource;
-  /** Readiness options of the database connection (see DatabaseOptions). */
-  databaseOptions?: DatabaseOptions;
+  /**
+   * The DataSource of the schema this app owns or reads, made from the config's DATABASE_URL and
+   * DATABASE_POOL_SIZE with `app` as its connections' name; omit for apps without PostgreSQL.
+   */
+  database?: C extends DatabaseConfig
+    ? { create: (settings: DataSourceSettings) => DataSource; app: string; options?: DatabaseOptions }
+    : never;
   /** Redis settings; omit for apps without Redis. */
   redis?: RedisSettings;
 }
@@ -23,7 +40,17 @@ export interface InfraOptions<C extends object> {
 export class InfraModule {
   static forRoot<C extends object>(options: InfraOptions<C>): DynamicModule {
     const imports: DynamicModule['imports'] = [HealthModule, MetricsModule];
-    if (options.database) imports.push(DatabaseModule.forRoot(options.database, options.databaseOptions));
+    const database = options.database;
+    if (database) {
+      const config = options.config as C & DatabaseConfig;
+      const create = () =>
+        database.create({
+          url: config.DATABASE_URL,
+          poolSize: config.DATABASE_POOL_SIZE,
+          applicationName: database.app,
+        });
+      imports.push(DatabaseModule.forRoot(create, database.options));
+    }
     if (options.redis) imports.push(RedisModule.forRoot(options.redis));
     return {
       module: InfraModule,
