@@ -1,3 +1,4 @@
+import { positionTerms } from '../exchange/position-terms';
 import { Inject, Injectable } from '@nestjs/common';
 import { GET_ACCOUNT, type ToolData, type ToolInput } from '@paper/contracts';
 import { accountBalances, tradeCounts } from '@paper/exchange-data';
@@ -38,13 +39,8 @@ export class AccountHandler implements ToolHandler<typeof GET_ACCOUNT> {
     const margins = open.positions.reduce((s, p) => s + p.position.marginMicro, 0n);
     const equity = free + queued + margins + unrealized;
     const positions = open.positions.map(({ position: p, mark, value }) => ({
-      positionId: p.id,
-      market: p.market,
-      side: p.side,
-      marginUsd: usd(p.marginMicro),
-      leverage: p.leverage,
+      ...positionTerms(p),
       notionalUsd: usd(p.notionalMicro),
-      entryPrice: px(p.entryPrice, p.market),
       markPrice: px(mark, p.market),
       bustPrice: px(p.bustPrice, p.market),
       estimatedPnlUsd: usd(value.pnlMicro),

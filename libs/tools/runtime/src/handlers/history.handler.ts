@@ -1,3 +1,4 @@
+import { positionTerms, settlementTerms } from '../exchange/position-terms';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   GET_PORTFOLIO_HISTORY,
@@ -10,7 +11,7 @@ import { accountBalances, equitySnapshots, settledPositionRows } from '@paper/ex
 import { DataSource } from 'typeorm';
 import type { ToolContext } from '../context/tool-context';
 import { OpenPositionsReader } from '../exchange/open-positions.reader';
-import { percentOf, px, signedUsdText, usd, usdText } from '../money/money-format';
+import { percentOf, signedUsdText, usd, usdText } from '../money/money-format';
 import { resolveWallet, shortAddress, type ToolHandler, type ToolOutcome } from './tool-handler';
 
 @Injectable()
@@ -28,21 +29,13 @@ export class TradeHistoryHandler implements ToolHandler<typeof GET_TRADE_HISTORY
     const rows = await settledPositionRows(this.db, wallet, limit + 1);
     const hasMore = rows.length > limit;
     const trades = rows.slice(0, limit).map((p) => ({
-      positionId: p.id,
-      market: p.market,
-      side: p.side,
-      leverage: p.leverage,
-      marginUsd: usd(p.marginMicro),
+      ...positionTerms(p),
       notionalUsd: usd(p.notionalMicro),
-      entryPrice: px(p.entryPrice, p.market),
-      exitPrice: px(p.exitPrice ?? 0n, p.market),
-      pnlUsd: usd(p.pnlMicro ?? 0n),
+      ...settlementTerms(p),
       feeUsd: usd(p.feeMicro),
       paperMinted: usd(p.rewardMintedMicro),
       queuedUsd: usd(p.queuedMicro),
-      status: p.status === 'liquidated' ? ('liquidated' as const) : ('closed' as const),
       openedAt: p.openedAt,
-      closedAt: p.closedAt ?? p.openedAt,
     }));
     const total = rows.slice(0, limit).reduce((s, r) => s + (r.pnlMicro ?? 0n), 0n);
     const liquidations = trades.filter((t) => t.status === 'liquidated').length;

@@ -1,3 +1,4 @@
+import { positionTerms, settlementTerms } from '../exchange/position-terms';
 import { Inject, Injectable } from '@nestjs/common';
 import { GET_RECENT_TRADES, GET_TOP_TRADES, type ToolData, type ToolInput } from '@paper/contracts';
 import { recentTradeEvents, topProfitablePositionRows } from '@paper/exchange-data';
@@ -25,18 +26,10 @@ export class TopTradesHandler implements ToolHandler<typeof GET_TOP_TRADES> {
     const since = span === null || span === undefined ? new Date(0) : new Date(Date.now() - span);
     const rows = await topProfitablePositionRows(this.db, since, TOP_TRADES_LIMIT);
     const trades = rows.map((p) => ({
-      positionId: p.id,
+      ...positionTerms(p),
       trader: p.wallet,
-      market: p.market,
-      side: p.side,
-      leverage: p.leverage,
-      marginUsd: usd(p.marginMicro),
-      entryPrice: px(p.entryPrice, p.market),
-      exitPrice: px(p.exitPrice ?? 0n, p.market),
-      pnlUsd: usd(p.pnlMicro ?? 0n),
+      ...settlementTerms(p),
       pnlPercent: percentOf(p.pnlMicro ?? 0n, p.marginMicro, 2) ?? 0,
-      status: p.status === 'liquidated' ? ('liquidated' as const) : ('closed' as const),
-      closedAt: p.closedAt ?? p.openedAt,
     }));
     const best = rows[0];
     return {
