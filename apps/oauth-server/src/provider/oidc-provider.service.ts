@@ -11,6 +11,7 @@ import { OAUTH_ROUTES, providerConfiguration } from './provider-configuration';
 import { treatOfflineAccessAsConsent } from './offline-access';
 import { loadProviderKeys } from './provider-keys';
 import { answerOutagesAsUnavailable } from './provider-outages';
+import { answerUnknownPathsInOAuthShape } from './endpoint-methods';
 
 const PROVIDER_PATHS = [
   ...Object.values(OAUTH_ROUTES),
@@ -63,12 +64,10 @@ export class OidcProviderService implements OnModuleInit, OnApplicationShutdown 
     return (req: Request, res: Response, next: NextFunction): void => {
       if (!isProviderPath(req.path)) return next();
       if (!this.handler) {
-        res
-          .status(503)
-          .json({
-            error: 'temporarily_unavailable',
-            error_description: 'The authorization server is starting; retry shortly.',
-          });
+        res.status(503).json({
+          error: 'temporarily_unavailable',
+          error_description: 'The authorization server is starting; retry shortly.',
+        });
         return;
       }
       this.handler(req, res);
@@ -92,6 +91,7 @@ export class OidcProviderService implements OnModuleInit, OnApplicationShutdown 
       provider.proxy = true;
       allowLoopbackRedirectsOnAnyPort(provider);
       treatOfflineAccessAsConsent(provider, OAUTH_ROUTES.authorization);
+      answerUnknownPathsInOAuthShape(provider);
       // Removing a grant (reuse detection, /revoke) awaits the revocation of its session keys in the adapter.
       provider.on('grant.revoked', (_ctx, grantId: string) => this.logger.log(`connection revoked: grant ${grantId}`));
       answerOutagesAsUnavailable(provider, (message) => this.logger.warn(message));
