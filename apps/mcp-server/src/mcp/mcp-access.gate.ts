@@ -80,7 +80,7 @@ export class McpAccessGate {
       const tool = findTool(call.name);
       if (!tool) continue;
       try {
-        this.executor.authorize(tool, ctx);
+        await this.executor.authorizeCall(tool, ctx);
       } catch (error) {
         if (!isCodedError(error) || error.code !== ToolErrorCode.InsufficientScope) throw error;
         const challenge = mcpBearerChallenge(this.config.PUBLIC_BASE_URL, {

@@ -23,7 +23,7 @@ export class MeToolsController {
   async me(@Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'private, no-store');
     const ctx = await this.calls.meContext(req);
-    this.executor.authorize(PERMISSIONS_TOOL, ctx);
+    await this.executor.authorizeCall(PERMISSIONS_TOOL, ctx);
     const permissions = await this.executor.run(PERMISSIONS_TOOL, {}, ctx);
     const p = permissions.data as {
       wallet: string;
