@@ -45,7 +45,8 @@ interface CallMessage {
  * method (initialize, tools/list, tools/call): over it, 429 with Retry-After. A presented token that does
  * not verify gets 401 `invalid_token`; without a token, a tools/call that needs the connected wallet (see
  * needsConnectedWallet) gets 401 with the challenge that starts OAuth; a token lacking the tool's scope
- * gets 403 `insufficient_scope`. Everything else proceeds, with the wallet of the token (family `me`) or
+ * gets 403 `insufficient_scope` (the client's request for the scope recorded first, so its next refresh
+ * leads it to a new authorization: scope-step-ups.ts). Everything else proceeds, with the wallet of the token (family `me`) or
  * anonymously (family `public`).
  */
 @Injectable()
@@ -80,7 +81,7 @@ export class McpAccessGate {
       const tool = findTool(call.name);
       if (!tool) continue;
       try {
-        this.executor.authorize(tool, ctx);
+        await this.executor.authorizeCall(tool, ctx);
       } catch (error) {
         if (!isCodedError(error) || error.code !== ToolErrorCode.InsufficientScope) throw error;
         const challenge = mcpBearerChallenge(this.config.PUBLIC_BASE_URL, {

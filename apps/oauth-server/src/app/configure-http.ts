@@ -2,14 +2,21 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import path from 'node:path';
 import { ASSETS_PATH } from '../pages/page-layout';
+import { acceptAuthorizationPosts } from '../provider/authorization-post';
+import { refuseWrongMethods } from '../provider/endpoint-methods';
 import { OidcProviderService } from '../provider/oidc-provider.service';
 import { openCors } from '../provider/open-cors';
 import { OAUTH_ROUTES } from '../provider/provider-configuration';
 import { limitRegistrations } from '../rate-limit/registration-rate-limit.middleware';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 
-/** oidc-provider reads these request bodies itself. */
-export const OAUTH_RAW_BODY_PATHS = [OAUTH_ROUTES.token, OAUTH_ROUTES.registration, OAUTH_ROUTES.revocation];
+/** oidc-provider reads these request bodies itself (the authorization endpoint's form posts: authorization-post.ts). */
+export const OAUTH_RAW_BODY_PATHS = [
+  OAUTH_ROUTES.authorization,
+  OAUTH_ROUTES.token,
+  OAUTH_ROUTES.registration,
+  OAUTH_ROUTES.revocation,
+];
 /** The pages' plain HTML forms (deny, revoke, sign out) post form bodies; every other page endpoint takes JSON. */
 export const OAUTH_FORM_PATHS = ['/interaction', '/connections'];
 
@@ -22,8 +29,9 @@ const PAGE_SECURITY_HEADERS: Record<string, string> = {
 };
 
 /**
- * Static assets (local only), security headers of the pages, open CORS on metadata and registration, the
- * registration rate limit, and the OAuth endpoints of oidc-provider.
+ * Static assets (local only), security headers of the pages, open CORS on metadata and registration, 405
+ * for other methods on the OAuth endpoints, form posts to the authorization endpoint, the registration
+ * rate limit, and the OAuth endpoints of oidc-provider.
  */
 export function configureHttp(app: NestExpressApplication): void {
   app.useStaticAssets(path.join(__dirname, '..', 'assets'), { prefix: `${ASSETS_PATH}/`, maxAge: '5m', index: false });
@@ -34,6 +42,8 @@ export function configureHttp(app: NestExpressApplication): void {
     next();
   });
   app.use(openCors);
+  app.use(refuseWrongMethods);
+  app.use(acceptAuthorizationPosts);
   app.use(limitRegistrations(app.get(RateLimitService)));
   app.use(app.get(OidcProviderService).middleware());
 }

@@ -11,6 +11,7 @@ import { OAUTH_ROUTES, providerConfiguration } from './provider-configuration';
 import { treatOfflineAccessAsConsent } from './offline-access';
 import { loadProviderKeys } from './provider-keys';
 import { answerOutagesAsUnavailable } from './provider-outages';
+import { answerUnknownPathsInOAuthShape } from './endpoint-methods';
 
 const PROVIDER_PATHS = [
   ...Object.values(OAUTH_ROUTES),
@@ -90,6 +91,7 @@ export class OidcProviderService implements OnModuleInit, OnApplicationShutdown 
       provider.proxy = true;
       allowLoopbackRedirectsOnAnyPort(provider);
       treatOfflineAccessAsConsent(provider, OAUTH_ROUTES.authorization);
+      answerUnknownPathsInOAuthShape(provider);
       // Removing a grant (reuse detection, /revoke) awaits the revocation of its session keys in the adapter.
       provider.on('grant.revoked', (_ctx, grantId: string) => this.logger.log(`connection revoked: grant ${grantId}`));
       answerOutagesAsUnavailable(provider, (message) => this.logger.warn(message));

@@ -6,6 +6,7 @@ import { renderErrorPage } from '../pages/page-layout';
 import type { RevokeSessionKeys } from './grant-revocation';
 import { PostgresOidcAdapter } from './postgres-oidc.adapter';
 import { checkRegistration } from './registration-rules';
+import { refuseRefreshAwaitingStepUp } from './scope-step-up';
 import type { ProviderKeys } from './provider-keys';
 import { TOKEN_TTL } from './token-lifetimes';
 
@@ -121,7 +122,12 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
       Interaction: TOKEN_TTL.interaction,
       Session: TOKEN_TTL.session,
     },
-    rotateRefreshToken: true,
+    // Refresh tokens always rotate; a refresh right after a resource server refused the client for a scope
+    // the connection lacks starts a new authorization instead (scope-step-up.ts).
+    rotateRefreshToken: async (ctx) => {
+      await refuseRefreshAwaitingStepUp(ctx, dataSource);
+      return true;
+    },
     // MCP clients ask for the scope of the resource's challenge (trade:read), not offline_access, yet register
     // the refresh_token grant: every such client gets a rotating refresh token, so it stays connected without
     // a new consent (and a new session key) every 15 minutes. offline_access is accepted as well.

@@ -7,15 +7,20 @@ const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:',
 
 /**
  * What dynamic registration refuses beyond oidc-provider's own checks (RFC 7591 errors, 400):
- * text PostgreSQL cannot store anywhere in the metadata (`invalid_client_metadata` naming the field),
+ * text PostgreSQL cannot store in a redirect URI (`invalid_redirect_uri`) or anywhere else in the metadata
+ * (`invalid_client_metadata`), naming the field,
  * and redirect URIs that would send codes in the clear or into the page: plain `http` only to a loopback
  * address (RFC 8252 native apps; OAuth 2.1 and RFC 9700 require TLS otherwise), never `javascript:`,
  * `data:` and the like.
  */
 export function checkRegistration(metadata: Record<string, unknown>): void {
+  const uris = metadata['redirect_uris'];
+  // oidc-provider answers a description starting with `redirect_uris` as `invalid_redirect_uri`.
+  const unstorableUri = unstorableTextPath(uris, 'redirect_uris');
+  if (unstorableUri !== undefined)
+    throw new errors.InvalidClientMetadata(`redirect_uris: ${unstorableTextMessage(unstorableUri)}`);
   const unstorable = unstorableTextPath(metadata);
   if (unstorable !== undefined) throw new errors.InvalidClientMetadata(unstorableTextMessage(unstorable));
-  const uris = metadata['redirect_uris'];
   if (!Array.isArray(uris)) return;
   for (const uri of uris) {
     if (typeof uri !== 'string') continue;

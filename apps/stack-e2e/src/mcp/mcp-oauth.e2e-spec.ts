@@ -1,5 +1,4 @@
 import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mcpResource } from '@paper/contracts';
 import { startTestStack, type TestStack } from '@paper/dev-stack';
 import { decodeJwt } from 'jose';
@@ -132,12 +131,48 @@ describe('MCP server: OAuth through the SDK client, then trading over MCP', () =
       id: 4,
       error: { data: { code: 'insufficient_scope' }, message: expect.stringMatching(/trade:write/) },
     });
-    // The SDK refreshes (which keeps the owner's choice) and stops on the same 403: trading needs the owner's consent again.
+  });
+
+  it('step-up: on that 403 the SDK tries a refresh, is refused it, starts a new authorization with the wider scope, and trades once the owner approves', async () => {
+    await fund(stack, wallet);
+    const readOnly = provider.tokens()!;
+    // The SDK refreshes first; the refresh cannot add trade:write, so it is refused (invalid_grant) and the
+    // SDK drops its tokens and sends the owner back to the consent page, asking for the challenged scope.
     const stepUp = await callTool(mcp.client, 'preview_trade', TRADE).catch((error: unknown) => error);
-    expect(stepUp).toBeInstanceOf(StreamableHTTPError);
-    expect((stepUp as StreamableHTTPError).code).toBe(403);
-    expect(String(decodeJwt(accessToken())['scope'])).toBe('trade:read');
-    expect(provider.redirects).toHaveLength(1);
+    expect(stepUp).toBeInstanceOf(UnauthorizedError);
+    expect(provider.redirects).toHaveLength(2);
+    expect(provider.tokens()).toBeUndefined();
+    const url = provider.lastRedirect;
+    expect(url.searchParams.get('scope')).toBe('trade:read trade:write offline_access');
+    expect(url.searchParams.get('client_id')).toBe(provider.clientInformation()!.client_id);
+
+    // The owner approves trading this time; the same client now trades with the new connection.
+    await mcp.transport.finishAuth(await approveInBrowser(consent, url, LIMITS));
+    const claims = decodeJwt(accessToken());
+    expect(String(claims['scope']).split(' ')).toEqual(expect.arrayContaining(['trade:read', 'trade:write']));
+    expect(claims['session_key']).toEqual(expect.stringMatching(/^0x[0-9a-f]{40}$/));
+    await eventually(
+      async () => (await callTool(mcp.client, 'get_trading_permissions')).structuredContent?.['canTrade'] === true,
+      'the trading session',
+    );
+    const preview = await callTool(mcp.client, 'preview_trade', TRADE);
+    expect(preview.isError).toBeFalsy();
+    expect(preview.structuredContent).toMatchObject({ quoteId: expect.any(String) });
+    expect(provider.redirects).toHaveLength(2);
+
+    // The old read-only refresh token is refused the same way while the request holds, with the reason
+    // in the error description (RFC 6749 §5.2) for clients that show it.
+    const refreshed = await fetch(`${stack.baseUrl}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: readOnly.refresh_token!,
+        client_id: provider.clientInformation()!.client_id,
+      }),
+    });
+    const answer = (await refreshed.json()) as Record<string, unknown>;
+    expect(answer).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/trade:write/) });
   });
 
   it('one sign-in: a client challenged on a balance check gets trading approved, then previews, opens and closes over MCP with the same token', async () => {

@@ -31,6 +31,8 @@ export interface ConnectOptions {
   resource?: string;
   /** `open`: stop once the page is open, before connecting a wallet. */
   stopAt?: 'open';
+  /** Send the authorization request as a form POST (OpenID Connect) instead of a GET. */
+  post?: boolean;
 }
 
 export interface StartedConsent {
@@ -64,7 +66,8 @@ export async function startConsent(env: FlowEnv, options: ConnectOptions = {}): 
   const wallet = options.demoWallet ? undefined : await injectWallet(page, options.wallet);
   const driver = new ConsentDriver(page);
   const shot = (name: string, selector?: string) => screenshot(wanted(env, options, name), page, name, selector);
-  await driver.open(request.url);
+  if (options.post) await driver.openByPost(request.url);
+  else await driver.open(request.url);
   if (options.stopAt === 'open') return { client, request, context, page, wallet, driver };
   await shot('consent-connect');
   if (options.demoWallet) await driver.connectDemoWallet();

@@ -49,6 +49,28 @@ export class ConsentDriver {
     await this.page.getByRole('heading', { name: /Step 1 of 3/ }).waitFor();
   }
 
+  /** Opens the consent page as a relying party posting its request does: a form POST to the authorization endpoint (OpenID Connect). */
+  async openByPost(url: URL): Promise<void> {
+    const action = `${url.origin}${url.pathname}`;
+    const fields = [...url.searchParams];
+    await this.page.goto('about:blank');
+    await this.page.evaluate(`(() => {
+      const form = document.createElement('form');
+      form.method = 'post';
+      form.action = ${JSON.stringify(action)};
+      for (const [name, value] of ${JSON.stringify(fields)}) {
+        const input = document.createElement('input');
+        input.type = 'hidden';
+        input.name = name;
+        input.value = value;
+        form.appendChild(input);
+      }
+      document.body.appendChild(form);
+      form.submit();
+    })()`);
+    await this.page.getByRole('heading', { name: /Step 1 of 3/ }).waitFor();
+  }
+
   async connectBrowserWallet(): Promise<void> {
     await this.page.getByRole('button', { name: 'Connect browser wallet' }).press('Enter');
     await this.page.getByRole('heading', { name: /Step 2 of 3/ }).waitFor();

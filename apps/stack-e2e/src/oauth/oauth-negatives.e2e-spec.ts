@@ -213,7 +213,7 @@ describe('OAuth: requests that must not yield a token or a trade', () => {
     expect(onExchange).toBeInstanceOf(Date);
   }
 
-  it('refuses registrations with text the database cannot store, or plain-http redirects to another host (400, nothing stored)', async () => {
+  it('refuses registrations with text the database cannot store (a NUL in a redirect URI: invalid_redirect_uri), or plain-http redirects to another host (400, nothing stored)', async () => {
     const register = (metadata: Record<string, unknown>, ip: string) =>
       fetch(`${suite.stack.appUrls['oauth-server']}/register`, {
         method: 'POST',
@@ -231,7 +231,7 @@ describe('OAuth: requests that must not yield a token or a trade', () => {
       ],
       [
         { client_name: 'Agent', redirect_uris: ['https://agent.example/cb\u0000'] },
-        'invalid_client_metadata',
+        'invalid_redirect_uri',
         '"redirect_uris[0]"',
       ],
       [{ client_name: 'Agent', redirect_uris: ['http://agent.example/cb'] }, 'invalid_redirect_uri', 'plain http'],

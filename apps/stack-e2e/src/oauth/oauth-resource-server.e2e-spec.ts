@@ -179,21 +179,43 @@ describe('OAuth tokens at the tool API: the connected wallet trades only within 
     expect(open.rowCount).toBe(2);
   });
 
-  it('answers 403 insufficient_scope when the token lacks trade:write', async () => {
+  it('answers 403 insufficient_scope naming the scopes when the token lacks trade:write; the refresh is refused, a new authorization with them trades (RFC 6750 §3.1 step-up)', async () => {
     const started = await startConsent(env, { scope: 'trade:read' });
     const callbackUrl = await finishConsent(env, started, { scope: 'trade:read' });
-    const readOnly = (await exchangeCode(started.client, callbackUrl, started.request)).access_token;
+    const readOnly = await exchangeCode(started.client, callbackUrl, started.request);
     await started.context.close();
-    expect((await call('/api/v1/me', readOnly)).status).toBe(200);
-    const refused = await call('/api/v1/me/tools/preview_trade', readOnly, {
-      market: 'BTC',
-      side: 'long',
-      marginUsd: 10,
-      leverage: 5,
-    });
+    expect((await call('/api/v1/me', readOnly.access_token)).status).toBe(200);
+    const refused = await call('/api/v1/me/tools/preview_trade', readOnly.access_token, SMALL_TRADE);
     expect(refused.status).toBe(403);
     expect(refused.body.error?.code).toBe('insufficient_scope');
-    expect(refused.headers.get('www-authenticate')).toMatch(/insufficient_scope/);
+    const challenge = refused.headers.get('www-authenticate')!;
+    expect(challenge).toBe('Bearer realm="tool-api", error="insufficient_scope", scope="trade:read trade:write"');
+    const needed = /scope="([^"]+)"/.exec(challenge)![1]!;
+
+    // A refresh cannot widen the connection: right after the refusal it is answered invalid_grant, naming why.
+    await expect(oidc.refreshTokenGrant(started.client.config, readOnly.refresh_token!)).rejects.toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/trade:write/),
+    });
+
+    // The client asks for the challenged scopes in a new authorization; the owner approves trading.
+    const stepUp = await startConsent(env, { scope: needed });
+    const approved = await finishConsent(env, stepUp, { scope: needed });
+    const trading = await exchangeCode(stepUp.client, approved, stepUp.request);
+    await stepUp.context.close();
+    expect(String(decodeJwt(trading.access_token)['scope']).split(' ')).toEqual(['trade:read', 'trade:write']);
+    await eventually(
+      async () => (await call('/api/v1/me', trading.access_token)).body.data?.['canTrade'] === true,
+      'the trading session',
+    );
+    // The trading tool now runs (this new wallet has no funds, so the exchange, not the scope, answers).
+    const preview = await call('/api/v1/me/tools/preview_trade', trading.access_token, SMALL_TRADE);
+    expect(preview.status).not.toBe(403);
+    expect(preview.body.error?.code).not.toBe('insufficient_scope');
+    // Its own refreshes go through: the request for trade:write was the other connection's.
+    await expect(oidc.refreshTokenGrant(stepUp.client.config, trading.refresh_token!)).resolves.toMatchObject({
+      access_token: expect.any(String),
+    });
   });
 
   it('answers 401 to a missing token and to a token of this server once it has expired', async () => {

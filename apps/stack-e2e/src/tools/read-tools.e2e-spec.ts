@@ -180,6 +180,43 @@ describe('tool API: read tools over HTTP', () => {
     },
   );
 
+  it.each([
+    ['DELETE', '/api/v1/tools/get_markets', 'GET, HEAD, POST'],
+    ['PUT', '/api/v1/tools/get_markets', 'GET, HEAD, POST'],
+    ['POST', '/api/v1/tools', 'GET, HEAD'],
+    ['DELETE', '/api/v1/me', 'GET, HEAD'],
+    ['PUT', '/api/v1/me/tools/get_account', 'GET, HEAD, POST'],
+    ['PATCH', '/api/v1/me/tools/open_position', 'GET, HEAD, POST'],
+    ['POST', '/api/v1/events', 'GET, HEAD'],
+    ['DELETE', '/api/v1/me/events', 'GET, HEAD'],
+    ['POST', '/openapi.json', 'GET, HEAD'],
+    ['POST', '/charts/BTC', 'GET, HEAD'],
+  ])('answers %s %s with 405, Allow: %s, in the tool envelope', async (method, path, allow) => {
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${trader.token}`, 'content-type': 'application/json' },
+      body: method === 'DELETE' ? undefined : '{}',
+    });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe(allow);
+    expect(await res.json()).toEqual({
+      ok: false,
+      error: { code: 'method_not_allowed', message: `${method} is not allowed on ${path}: it takes ${allow}.` },
+    });
+  });
+
+  it('keeps 404 for paths no method serves', async () => {
+    for (const [method, path] of [
+      ['DELETE', '/api/v1/nothing'],
+      ['GET', '/api/v1/tools/get_markets/extra'],
+      ['POST', '/api/v2/tools/get_markets'],
+    ] as const) {
+      const res = await fetch(`${base}${path}`, { method });
+      expect([method, path, res.status, res.headers.get('allow')]).toEqual([method, path, 404, null]);
+      expect(await res.json()).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    }
+  });
+
   it('get_markets reports live prices, limits and open interest', async () => {
     const res = await callTool(base, 'get_markets', {}, { method: 'GET' });
     const [btc, eth] = res.body.data!['markets'];

@@ -23,7 +23,7 @@ export class MeToolsController {
   async me(@Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'private, no-store');
     const ctx = await this.calls.meContext(req);
-    this.executor.authorize(PERMISSIONS_TOOL, ctx);
+    await this.executor.authorizeCall(PERMISSIONS_TOOL, ctx);
     const permissions = await this.executor.run(PERMISSIONS_TOOL, {}, ctx);
     // The handler's data is the catalog's output shape for this tool (checked against its schema in the tests).
     const p = permissions.data as ToolData<typeof GET_TRADING_PERMISSIONS>;

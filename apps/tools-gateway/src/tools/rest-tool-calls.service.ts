@@ -102,7 +102,7 @@ export class RestToolCalls {
         { Allow: 'POST, OPTIONS' },
       );
     }
-    this.executor.authorize(tool, ctx);
+    await this.executor.authorizeCall(tool, ctx);
     const args = this.executor.parse(tool, this.rawArgs(tool, source, req));
     sendJson(res, 200, JSON.stringify(await this.executor.run(tool, args, ctx)));
   }

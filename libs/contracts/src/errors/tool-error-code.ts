@@ -1,7 +1,8 @@
 /**
  * Machine-readable error codes of the tool API and the HTTP status each one is served with.
  * 400: invalid arguments or a business rule refused the call; 401: missing or invalid token;
- * 403: token lacks the scope; 404: unknown tool or resource; 429: per-caller rate limit;
+ * 403: token lacks the scope; 404: unknown tool or resource; 405: a method the path does not take
+ * (header Allow); 429: per-caller rate limit;
  * 502: a service outside the exchange the call depends on (the upstream price venue, the authorization
  * server's keys) did not answer or rate-limited the service; 503: the exchange's own storage (PostgreSQL,
  * Redis) is unavailable and nothing was done; retry shortly (both carry Retry-After).

@@ -15,3 +15,4 @@ export * from './queries/expired-rows';
 export * from './queries/wallet-sign-in';
 export * from './queries/grant-session-keys';
 export * from './queries/consent-requests';
+export * from './queries/scope-step-ups';

@@ -31,3 +31,4 @@ export * from './http/request-bodies';
 export * from './http/mcp-transport-security';
 export * from './http/mcp-tool-call-check';
 export * from './http/open-cors';
+export * from './http/route-methods';

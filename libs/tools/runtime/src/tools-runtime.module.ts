@@ -2,6 +2,8 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { QueueModule } from '@paper/nest-infra';
 import { createUpstreamClient } from '@paper/upstream';
 import { AccessTokenVerifier } from './auth/access-token.verifier';
+import { OauthDatabase } from './auth/oauth-database';
+import { ScopeStepUps } from './auth/scope-step-ups';
 import { ToolResultCache } from './cache/tool-result.cache';
 import { CandleSource } from './exchange/candle.source';
 import { ExchangeStateReader } from './exchange/exchange-state.reader';
@@ -69,6 +71,8 @@ const SERVICES = [
   PrevDayPriceSource,
   CandleSource,
   QuoteStore,
+  OauthDatabase,
+  ScopeStepUps,
   SessionKeySigner,
   IntentSubmitter,
   TradeChecks,

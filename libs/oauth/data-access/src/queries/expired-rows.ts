@@ -1,7 +1,13 @@
 import { type QueryExecutor, queryAffected } from '@paper/sql-rows';
 
-/** Tables whose rows carry an expiry: provider artefacts, consent progress (with pending keys), sign-in state. */
-const EXPIRING_TABLES = ['oidc_models', 'consent_requests', 'wallet_challenges', 'wallet_sessions'] as const;
+/** Tables whose rows carry an expiry: provider artefacts, consent progress (with pending keys), sign-in state, scope requests. */
+const EXPIRING_TABLES = [
+  'oidc_models',
+  'consent_requests',
+  'wallet_challenges',
+  'wallet_sessions',
+  'scope_step_ups',
+] as const;
 
 /**
  * Deletes rows that expired more than a minute ago (they already read as absent). Abandoned consent

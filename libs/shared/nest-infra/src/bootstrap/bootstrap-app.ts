@@ -7,6 +7,7 @@ import type { ErrorStyle } from '../errors/error-body';
 import { GlobalExceptionFilter } from '../errors/global-exception.filter';
 import { survivesDependencyRejections } from '../errors/unhandled-outages';
 import { type BodyRefusalResponder, installRequestBodies, respondInStyle } from '../http/request-bodies';
+import { routeMethodsOf } from '../http/route-methods';
 import { HealthRegistry } from '../health/health-registry';
 import { createLogger, PinoNestLogger } from '../logging/logger';
 import { requestLogger } from '../logging/request-logger';
@@ -75,7 +76,7 @@ export async function bootstrapApp(options: BootstrapOptions): Promise<RunningAp
     formPaths: options.formBodyPaths,
     respond: options.bodyErrors ?? respondInStyle(options.errorStyle ?? 'tool-envelope'),
   });
-  app.useGlobalFilters(new GlobalExceptionFilter(options.errorStyle ?? 'tool-envelope', logger));
+  app.useGlobalFilters(new GlobalExceptionFilter(options.errorStyle ?? 'tool-envelope', logger, routeMethodsOf(app)));
   await options.configure?.(app, logger);
   await app.listen(options.config.PORT, options.config.HOST);
   const server = app.getHttpServer() as Server;

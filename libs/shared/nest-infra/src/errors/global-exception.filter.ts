@@ -1,8 +1,9 @@
-import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException } from '@nestjs/common';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, NotFoundException } from '@nestjs/common';
 import { isCodedError } from '@paper/contracts';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { isDependencyOutage, OUTAGE_RETRY_AFTER_SECONDS } from './dependency-outage';
+import type { RouteMethods } from '../http/route-methods';
 import { requestIdOf } from '../logging/request-logger';
 import { type ErrorStyle, errorBody } from './error-body';
 
@@ -26,19 +27,25 @@ const STATUS_CODES: Record<number, string> = {
   503: 'service_unavailable',
 };
 
-/** The one global filter: every error, whatever threw it, leaves in the app's documented error shape. */
+/**
+ * The one global filter: every error, whatever threw it, leaves in the app's documented error shape. A
+ * request no route matched gets 405 with `Allow` when the path is served with other methods (given
+ * `routeMethods`), 404 otherwise.
+ */
 @Catch()
 export class GlobalExceptionFilter implements ExceptionFilter {
   constructor(
     private readonly style: ErrorStyle,
     private readonly logger: Logger,
+    private readonly routeMethods?: RouteMethods,
   ) {}
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const res = http.getResponse<Response>();
-    const requestId = requestIdOf(http.getRequest<Request>());
-    const rendered = this.render(exception);
+    const req = http.getRequest<Request>();
+    const requestId = requestIdOf(req);
+    const rendered = this.wrongMethod(exception, req) ?? this.render(exception);
     if (rendered.status === 502 || rendered.status === 503) {
       this.logger.warn({ err: exception, reqId: requestId }, 'request met an unavailable dependency');
     } else if (rendered.status >= 500) {
@@ -53,6 +60,20 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     // An internal error names the request, so the user's report leads to its log lines.
     const reference = rendered.status === 500 && requestId ? requestId : undefined;
     res.status(rendered.status).json(errorBody(this.style, rendered.code, rendered.message, reference));
+  }
+
+  /** 405 with `Allow` for a request no route matched whose path other methods serve. */
+  wrongMethod(exception: unknown, req: Pick<Request, 'method' | 'path'>): RenderedError | undefined {
+    if (!this.routeMethods || !(exception instanceof NotFoundException) || isCodedError(exception)) return undefined;
+    const allowed = this.routeMethods(req.path);
+    if (allowed.length === 0 || allowed.includes(req.method)) return undefined;
+    const allow = allowed.join(', ');
+    return {
+      status: 405,
+      code: 'method_not_allowed',
+      message: `${req.method.slice(0, 20)} is not allowed on ${req.path.slice(0, 200)}: it takes ${allow}.`,
+      headers: { Allow: allow },
+    };
   }
 
   render(exception: unknown): RenderedError {

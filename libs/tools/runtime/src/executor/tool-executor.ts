@@ -10,6 +10,7 @@ import {
   toolSuccess,
 } from '@paper/contracts';
 import { bearerChallenge } from '../auth/access-token.verifier';
+import { ScopeStepUps } from '../auth/scope-step-ups';
 import type { CallFamily, ToolContext } from '../context/tool-context';
 import { ToolError } from '../errors/tool.error';
 import { TOOL_HANDLERS, type ToolHandler } from '../handlers/tool-handler';
@@ -26,7 +27,10 @@ export class ToolExecutor implements OnModuleInit {
   private readonly logger = new Logger('ToolExecutor');
   private readonly handlers: Map<string, ToolHandler>;
 
-  constructor(@Inject(TOOL_HANDLERS) handlers: ToolHandler[]) {
+  constructor(
+    @Inject(TOOL_HANDLERS) handlers: ToolHandler[],
+    private readonly stepUps: ScopeStepUps,
+  ) {
     this.handlers = new Map(handlers.map((h) => [h.tool.name, h]));
   }
 
@@ -68,6 +72,20 @@ export class ToolExecutor implements OnModuleInit {
     }
   }
 
+  /**
+   * authorize, for a call about to be answered: a refusal for a missing scope first records the client's
+   * request for it (scope-step-ups.ts), so its next refresh leads it to a new authorization.
+   */
+  async authorizeCall(tool: ToolDefinition, ctx: ToolContext): Promise<void> {
+    try {
+      this.authorize(tool, ctx);
+    } catch (error) {
+      if (error instanceof ToolError && error.code === ToolErrorCode.InsufficientScope)
+        await this.stepUps.record(ctx, requiredScopes(tool));
+      throw error;
+    }
+  }
+
   parse(tool: ToolDefinition, raw: unknown): Record<string, unknown> {
     return parseToolInput(tool, raw) as Record<string, unknown>;
   }
@@ -89,7 +107,7 @@ export class ToolExecutor implements OnModuleInit {
   /** resolve + authorize + parse + run. */
   async execute(name: string, raw: unknown, ctx: ToolContext): Promise<ToolSuccess> {
     const tool = this.resolve(name, ctx.family);
-    this.authorize(tool, ctx);
+    await this.authorizeCall(tool, ctx);
     return this.run(tool, this.parse(tool, raw), ctx);
   }
 }

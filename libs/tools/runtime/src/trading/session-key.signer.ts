@@ -1,9 +1,9 @@
-import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { createOauthDataSource, findActiveSessionKeySecret } from '@paper/oauth-data';
+import { Inject, Injectable } from '@nestjs/common';
+import { findActiveSessionKeySecret } from '@paper/oauth-data';
 import { SessionKeyVault } from '@paper/session-key-vault';
-import type { DataSource } from 'typeorm';
 import type { Hex } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
+import { OauthDatabase } from '../auth/oauth-database';
 import { toolErrors } from '../errors/tool.error';
 import { TOOLS_RUNTIME_OPTIONS, type ToolsRuntimeOptions } from '../runtime-options';
 
@@ -15,12 +15,14 @@ const UNLOCKED_LIMIT = 10_000;
  * oauth-server) just before signing. The key never leaves this process.
  */
 @Injectable()
-export class SessionKeySigner implements OnApplicationShutdown {
+export class SessionKeySigner {
   private readonly vault: SessionKeyVault;
-  private dataSource?: Promise<DataSource>;
   private readonly unlocked = new Map<string, { account: PrivateKeyAccount; wallet: string; until: number }>();
 
-  constructor(@Inject(TOOLS_RUNTIME_OPTIONS) private readonly options: ToolsRuntimeOptions) {
+  constructor(
+    @Inject(TOOLS_RUNTIME_OPTIONS) options: ToolsRuntimeOptions,
+    private readonly oauth: OauthDatabase,
+  ) {
     this.vault = new SessionKeyVault(options.sessionKeyEncryptionKey, options.sessionKeyEncryptionKeysOld);
   }
 
@@ -33,7 +35,7 @@ export class SessionKeySigner implements OnApplicationShutdown {
     const now = Date.now();
     const cached = this.unlocked.get(address);
     if (cached && cached.until > now && cached.wallet === wallet) return cached.account;
-    const db = await this.oauth();
+    const db = await this.oauth.get();
     const secret = address ? await findActiveSessionKeySecret(db, address) : null;
     if (!secret || secret.wallet !== wallet) {
       throw toolErrors.noTradingSession(
@@ -49,27 +51,5 @@ export class SessionKeySigner implements OnApplicationShutdown {
     if (this.unlocked.size >= UNLOCKED_LIMIT) this.unlocked.clear();
     this.unlocked.set(address, { account, wallet, until: Math.min(now + UNLOCKED_MS, secret.expiresAt.getTime()) });
     return account;
-  }
-
-  private oauth(): Promise<DataSource> {
-    this.dataSource ??= (async () => {
-      const ds = createOauthDataSource({
-        url: this.options.databaseUrl,
-        poolSize: 2,
-        applicationName: 'tools-runtime-session-keys',
-      });
-      try {
-        return await ds.initialize();
-      } catch (error) {
-        this.dataSource = undefined;
-        throw error;
-      }
-    })();
-    return this.dataSource;
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    const ds = await this.dataSource?.catch(() => undefined);
-    if (ds?.isInitialized) await ds.destroy();
   }
 }
