@@ -10,6 +10,8 @@ import { FaucetService } from '../faucet/faucet.service';
 import { OidcProviderService } from '../provider/oidc-provider.service';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { sessionKeyVaultProvider } from '../session-keys/session-key-vault.provider';
+import { RevocationSweeper } from '../session-keys/revocation-sweeper';
+import { SessionKeyRevocations } from '../session-keys/session-key-revocations.service';
 import { SessionKeysService } from '../session-keys/session-keys.service';
 import { WalletAuthService } from '../wallet-auth/wallet-auth.service';
 
@@ -35,6 +37,8 @@ export class AppModule {
       providers: [
         OidcProviderService,
         SessionKeysService,
+        SessionKeyRevocations,
+        RevocationSweeper,
         sessionKeyVaultProvider,
         WalletAuthService,
         ConsentService,

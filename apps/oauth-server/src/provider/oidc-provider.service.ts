@@ -5,6 +5,7 @@ import type { NextFunction, Request, Response } from 'express';
 import Provider from 'oidc-provider';
 import { DataSource } from 'typeorm';
 import type { OauthServerConfig } from '../config/oauth-server.config';
+import { SessionKeyRevocations } from '../session-keys/session-key-revocations.service';
 import { SessionKeysService } from '../session-keys/session-keys.service';
 import { redirectUriMatches } from './loopback-redirect';
 import { OAUTH_ROUTES, providerConfiguration } from './provider-configuration';
@@ -44,6 +45,7 @@ export class OidcProviderService implements OnModuleInit, OnApplicationShutdown 
     private readonly dataSource: DataSource,
     private readonly health: HealthRegistry,
     private readonly sessionKeys: SessionKeysService,
+    private readonly revocations: SessionKeyRevocations,
   ) {}
 
   get provider(): Provider {
@@ -63,12 +65,10 @@ export class OidcProviderService implements OnModuleInit, OnApplicationShutdown 
     return (req: Request, res: Response, next: NextFunction): void => {
       if (!isProviderPath(req.path)) return next();
       if (!this.handler) {
-        res
-          .status(503)
-          .json({
-            error: 'temporarily_unavailable',
-            error_description: 'The authorization server is starting; retry shortly.',
-          });
+        res.status(503).json({
+          error: 'temporarily_unavailable',
+          error_description: 'The authorization server is starting; retry shortly.',
+        });
         return;
       }
       this.handler(req, res);
@@ -86,7 +86,7 @@ export class OidcProviderService implements OnModuleInit, OnApplicationShutdown 
           dataSource: this.dataSource,
           keys,
           sessionKeyForGrant: (grantId) => this.sessionKeys.activeAddressForGrant(grantId),
-          revokeSessionKeys: (grantId) => this.sessionKeys.revokeForGrant(grantId),
+          revokeSessionKeys: (grantId) => this.revocations.revokeForGrant(grantId),
         }),
       );
       provider.proxy = true;

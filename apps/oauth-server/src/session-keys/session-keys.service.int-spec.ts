@@ -126,37 +126,4 @@ describe('session key registration through the exchange queue (PostgreSQL + Redi
       await lonelyRegistry.onApplicationShutdown();
     }
   });
-
-  it('revokes the keys of a grant and tells the exchange', async () => {
-    answer = (d) => ({
-      status: 'registered',
-      wallet: String(d['wallet']),
-      sessionKey: String(d['sessionKey']),
-      reason: null,
-      message: 'ok',
-    });
-    const key = newKey('grant-d');
-    await service.register(key);
-    answer = (d) => ({
-      status: 'revoked',
-      wallet: String(d['wallet']),
-      sessionKey: String(d['sessionKey']),
-      reason: null,
-      message: 'revoked',
-    });
-    await expect(service.revokeForGrant('grant-d')).resolves.toEqual([key.address]);
-    await expect(service.activeAddressForGrant('grant-d')).resolves.toBeUndefined();
-    const deadline = Date.now() + 10000;
-    while (
-      !jobs.some((j) => j.name === 'revoke-session-key' && j.data['sessionKey'] === key.address) &&
-      Date.now() < deadline
-    ) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(jobs.find((j) => j.name === 'revoke-session-key')?.data).toEqual({
-      wallet: key.wallet,
-      sessionKey: key.address,
-    });
-    await expect(service.revokeForGrant('grant-d')).resolves.toEqual([]);
-  });
 });

@@ -3,7 +3,7 @@ import { type GuardrailsPayload, SESSION_KEYS_QUEUE, type SessionKeyResult } fro
 import { APP_CONFIG, bullConnection, QueueRegistry } from '@paper/nest-infra';
 import { activeSessionKeyOfGrant, SessionKeySecretEntity } from '@paper/oauth-data';
 import { QueueEvents } from 'bullmq';
-import { DataSource, IsNull } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { OauthServerConfig } from '../config/oauth-server.config';
 
 export interface NewSessionKey {
@@ -23,6 +23,7 @@ export class SessionKeyRegistrationError extends Error {}
 /**
  * Session keys of connections: registered with the exchange through trading-executor (the only writer of
  * exchange state, which verifies the owner's approval), and their encrypted private parts kept here.
+ * Revocation is SessionKeyRevocations'.
  */
 @Injectable()
 export class SessionKeysService implements OnApplicationShutdown {
@@ -80,40 +81,6 @@ export class SessionKeysService implements OnApplicationShutdown {
       expiresAt: key.expiresAt,
       revokedAt: null,
     });
-  }
-
-  /** Revokes every key of a grant (connection revoked, refresh token reused, ...). */
-  async revokeForGrant(grantId: string): Promise<string[]> {
-    const repo = this.dataSource.getRepository(SessionKeySecretEntity);
-    const keys = await repo.findBy({ grantId, revokedAt: IsNull() });
-    for (const key of keys) await this.revokeKey(key);
-    return keys.map((k) => k.address);
-  }
-
-  /** Revokes one key of this wallet; false when the wallet has no such active key. */
-  async revoke(wallet: string, address: string): Promise<boolean> {
-    const key = await this.dataSource
-      .getRepository(SessionKeySecretEntity)
-      .findOneBy({ address: address.toLowerCase(), wallet, revokedAt: IsNull() });
-    if (!key) return false;
-    await this.revokeKey(key);
-    return true;
-  }
-
-  /**
-   * Queues the exchange's revocation (a durable job, retried) before marking the key revoked here: when
-   * queueing fails the key still reads as active, so revoking again (same job id) cannot skip the exchange.
-   */
-  private async revokeKey(key: SessionKeySecretEntity): Promise<void> {
-    await this.queues.add(
-      SESSION_KEYS_QUEUE,
-      'revoke-session-key',
-      { wallet: key.wallet, sessionKey: key.address },
-      { jobId: `sk-revoke-${key.address}` },
-    );
-    await this.dataSource
-      .getRepository(SessionKeySecretEntity)
-      .update({ address: key.address, revokedAt: IsNull() }, { revokedAt: new Date() });
   }
 
   private async queueEvents(): Promise<QueueEvents> {
