@@ -140,8 +140,12 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
     }),
     extraTokenClaims: async (_ctx, token) => {
       if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
+      // grant_id names the connection, so resource servers refuse the token once it is revoked.
+      const grant = token.grantId ? { grant_id: token.grantId } : {};
       const sessionKey = token.grantId ? await deps.sessionKeyForGrant(token.grantId) : undefined;
-      return sessionKey ? { wallet: token.accountId, session_key: sessionKey } : { wallet: token.accountId };
+      return sessionKey
+        ? { wallet: token.accountId, ...grant, session_key: sessionKey }
+        : { wallet: token.accountId, ...grant };
     },
     // Public clients (MCP clients, browser apps) call the token endpoint cross-origin.
     clientBasedCORS: () => true,

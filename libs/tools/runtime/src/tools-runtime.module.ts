@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { QueueModule } from '@paper/nest-infra';
 import { createUpstreamClient } from '@paper/upstream';
 import { AccessTokenVerifier } from './auth/access-token.verifier';
+import { ConnectionLiveness } from './auth/connection-liveness';
 import { ToolResultCache } from './cache/tool-result.cache';
 import { CandleSource } from './exchange/candle.source';
 import { ExchangeStateReader } from './exchange/exchange-state.reader';
@@ -74,6 +75,7 @@ const SERVICES = [
   TradeChecks,
   ToolResultCache,
   RateLimiter,
+  ConnectionLiveness,
   AccessTokenVerifier,
   ToolExecutor,
 ];
@@ -103,6 +105,7 @@ export class ToolsRuntimeModule {
         ToolResultCache,
         RateLimiter,
         AccessTokenVerifier,
+        ConnectionLiveness,
         CandleSource,
         PriceReader,
       ],
