@@ -19,7 +19,18 @@ import { revokeOnConnectionsPage, signInOwner } from './connections-owner';
 
 /** How long the owner's revocation waits for the exchange in this stack (the default is 5 s). */
 const REVOCATION_WAIT_MS = 3000;
-const OPEN = { market: 'BTC', side: 'long', marginUsd: 10, leverage: 2 } as const;
+const OPEN = { market: 'BTC', side: 'long', marginUsd: 10, leverage: 1000 } as const;
+/** A connection read as live is trusted this long (GRANT_LIVE_CACHE_MS), plus the time of one request. */
+const PROPAGATION_BOUND_MS = 1000 + 250;
+
+/** Repeats a call until it answers `status`, at most until `deadline` (epoch ms); the last answer otherwise. */
+async function answersBy<T extends { status: number }>(call: () => Promise<T>, status: number, deadline: number) {
+  for (;;) {
+    const answer = await call();
+    if (answer.status === status || Date.now() >= deadline) return { answer, at: Date.now() };
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
 
 describe('revocation reaches the exchange and every call; streams end at expiry and revocation', () => {
   let stack: TestStack;
@@ -141,13 +152,24 @@ describe('revocation reaches the exchange and every call; streams end at expiry 
       await until('event: close on the stream', () => stream.received.some((e) => e.type === 'close'), 1000);
       expect(stream.received.find((e) => e.type === 'close')?.data).toMatchObject({ reason: 'connection_revoked' });
 
-      const rest = await callTool(base, 'get_account', {}, { token });
-      expect({ status: rest.status, code: rest.body.error?.code }).toEqual({ status: 401, code: 'invalid_token' });
-      expect(rest.body.error?.message).toContain('the connection was revoked');
-      expect(rest.headers.get('www-authenticate')).toContain('error="invalid_token"');
-      const viaMcp = await rawMcpPost(base, toolsCall(1, 'get_account'), { authorization: `Bearer ${mcpToken}` });
-      expect(viaMcp.status).toBe(401);
-      expect(viaMcp.headers.get('www-authenticate')).toContain('error="invalid_token"');
+      // Every call with the connection's tokens is refused within the bound, REST and MCP alike.
+      const deadline = answer.answeredAt + PROPAGATION_BOUND_MS;
+      const rest = await answersBy(() => callTool(base, 'get_account', {}, { token }), 401, deadline);
+      expect(rest.at).toBeLessThanOrEqual(deadline);
+      expect({ status: rest.answer.status, code: rest.answer.body.error?.code }).toEqual({
+        status: 401,
+        code: 'invalid_token',
+      });
+      expect(rest.answer.body.error?.message).toContain('the connection was revoked');
+      expect(rest.answer.headers.get('www-authenticate')).toContain('error="invalid_token"');
+      const viaMcp = await answersBy(
+        () => rawMcpPost(base, toolsCall(1, 'get_account'), { authorization: `Bearer ${mcpToken}` }),
+        401,
+        deadline,
+      );
+      expect(viaMcp.at).toBeLessThanOrEqual(deadline);
+      expect(viaMcp.answer.status).toBe(401);
+      expect(viaMcp.answer.headers.get('www-authenticate')).toContain('error="invalid_token"');
 
       await expectNothingAfterClose(t, stream.received);
     } finally {
@@ -267,7 +289,7 @@ describe('revocation reaches the exchange and every call; streams end at expiry 
     for (let round = 0; round < 100; round += 1) {
       const t = await connectTrader(stack, issuer, {
         ownerPrivateKey,
-        fundUsd: round === 0 ? 10_000 : 0,
+        fundUsd: round === 0 ? 20_000 : 0,
         guardrails: { requireConfirmation: false },
       });
       owner ??= await signInOwner(base, ownerPrivateKey);
@@ -278,7 +300,8 @@ describe('revocation reaches the exchange and every call; streams end at expiry 
         while (afterAnswer.length < 4 && sent < 200) {
           const sentAt = Date.now();
           sent += 1;
-          const res = await callTool(base, 'open_position', OPEN, { token: t.token });
+          const side = round % 2 === 0 ? 'long' : 'short';
+          const res = await callTool(base, 'open_position', { ...OPEN, side }, { token: t.token });
           if (sentAt > answeredAt) afterAnswer.push({ status: res.status, ok: res.body.ok });
         }
       };
