@@ -143,13 +143,19 @@ export class EventHub implements OnApplicationBootstrap, BeforeApplicationShutdo
               client.close('token_expired', 'The access token expired; refresh it and reconnect with Last-Event-ID.'),
             Math.max(0, owner.expiresAt * 1000 - Date.now()),
           ).unref();
-    res.once('close', () => {
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
       clearTimeout(expiry);
       this.clients.delete(client);
       const left = (this.perCaller.get(owner.caller) ?? 1) - 1;
       if (left > 0) this.perCaller.set(owner.caller, left);
       else this.perCaller.delete(owner.caller);
-    });
+    };
+    res.once('close', release);
+    // A client that left while its token was being checked closed before the listener existed.
+    if (res.destroyed) release();
     if (resumeAfter !== undefined) await this.catchUp(client, resumeAfter);
   }
 

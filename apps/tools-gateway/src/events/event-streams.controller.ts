@@ -8,15 +8,15 @@ import { RestToolCalls } from '../tools/rest-tool-calls.service';
 import { EventHub } from './event-hub.service';
 import { resumeCursor, streamFilter } from './stream-filter';
 
+/** Retry-After of a caller refused for holding too many streams. */
+const STREAM_CAP_RETRY_AFTER_SECONDS = 5;
+
 /**
  * The exchange's server-sent-event streams (docs/tool-api.md, "Event streams"): `GET /api/v1/events`,
  * public (trades, market status, live prices), and `GET /api/v1/me/events`, everything of the
  * connected wallet (bearer token with trade:read). Both resume from `Last-Event-ID`. A /me stream ends at
  * its token's expiry or its connection's revocation; a caller holds at most EVENT_STREAM_MAX_PER_CALLER.
  */
-/** Retry-After of a caller refused for holding too many streams. */
-const STREAM_CAP_RETRY_AFTER_SECONDS = 5;
-
 @Controller()
 export class EventStreamsController {
   constructor(
