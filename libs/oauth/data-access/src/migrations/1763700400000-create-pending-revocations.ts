@@ -19,6 +19,11 @@ export class CreatePendingRevocations1763700400000 implements MigrationInterface
     await q.query(
       `CREATE INDEX pending_revocations_due_idx ON oauth.pending_revocations (next_attempt_at) WHERE confirmed_at IS NULL`,
     );
+    // Keys revoked before this table existed had only a queue job: each is sent once more (the exchange's
+    // revocation is idempotent), so none whose job Redis lost stays active on the exchange.
+    await q.query(`
+      INSERT INTO oauth.pending_revocations (session_key, wallet, grant_id)
+      SELECT address, wallet, grant_id FROM oauth.session_key_secrets WHERE revoked_at IS NOT NULL`);
   }
 
   async down(q: QueryRunner): Promise<void> {
