@@ -1,7 +1,8 @@
 import { Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { SESSION_KEYS_QUEUE } from '@paper/contracts';
-import { QueueRegistry } from '@paper/nest-infra';
+import { metricsRegistry, QueueRegistry } from '@paper/nest-infra';
 import { claimDueRevocations, confirmRevocation, type PendingRevocation } from '@paper/oauth-data';
+import { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { exchangeConfirms, revokeJobId, SessionKeyRevocations } from './session-key-revocations.service';
 
@@ -9,6 +10,12 @@ import { exchangeConfirms, revokeJobId, SessionKeyRevocations } from './session-
 export const REVOCATION_SWEEP_MS = 1000;
 export const REVOCATION_BACKOFF = { baseMs: 1000, maxMs: 60_000 };
 const BATCH = 100;
+
+const resent = new Counter({
+  name: 'oauth_revocations_resent_total',
+  help: 'Session-key revocations sent to the exchange again by the sweeper (the job failed or Redis lost it)',
+  registers: [metricsRegistry],
+});
 
 /**
  * Completes recorded revocations the exchange has not confirmed (every replica runs it; a row is claimed
@@ -56,6 +63,7 @@ export class RevocationSweeper implements OnApplicationBootstrap, OnApplicationS
     if (state === 'completed' || state === 'failed') await queue.remove(jobId);
     if (state === 'completed' || state === 'failed' || state === 'unknown') {
       this.logger.warn(`revocation of ${p.sessionKey} not confirmed by the exchange (${state}); sending it again`);
+      resent.inc();
       await this.revocations.wake(p);
     }
   }
