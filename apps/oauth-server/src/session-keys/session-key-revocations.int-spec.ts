@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { oauthServerConfigSchema } from '../config/oauth-server.config';
 import { createOauthTestDatabase, type OauthTestDatabase } from '../testing/oauth-test-database';
 import { RevocationSweeper } from './revocation-sweeper';
+import { SessionKeyQueueEvents } from './session-key-queue-events';
 import { SessionKeyRevocations } from './session-key-revocations.service';
 
 const ADMIN_URL = process.env['TEST_DATABASE_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -18,6 +19,7 @@ describe('session key revocation recorded in PostgreSQL, confirmed by the exchan
   const registries: QueueRegistry[] = [];
   const revokedOnExchange = new Set<string>();
   let revocations: SessionKeyRevocations;
+  let events: SessionKeyQueueEvents;
   let sweeper: RevocationSweeper;
   let redis: Redis;
 
@@ -70,14 +72,15 @@ describe('session key revocation recorded in PostgreSQL, confirmed by the exchan
   beforeAll(async () => {
     database = await createOauthTestDatabase(ADMIN_URL, 'oauth_revocations');
     const producer = registry();
-    revocations = new SessionKeyRevocations(config, database.dataSource, producer);
+    events = new SessionKeyQueueEvents(config);
+    revocations = new SessionKeyRevocations(config, database.dataSource, producer, events);
     sweeper = new RevocationSweeper(database.dataSource, producer, revocations);
     redis = new Redis(config.REDIS_URL);
   });
 
   afterAll(async () => {
     redis?.disconnect();
-    await revocations?.onApplicationShutdown();
+    await events?.onApplicationShutdown();
     for (const r of registries) await r.onApplicationShutdown();
     await database?.drop();
   });

@@ -1,6 +1,6 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { SESSION_KEYS_QUEUE, type SessionKeyResult } from '@paper/contracts';
-import { APP_CONFIG, bullConnection, QueueRegistry, waitForJob } from '@paper/nest-infra';
+import { APP_CONFIG, QueueRegistry, waitForJob } from '@paper/nest-infra';
 import {
   confirmRevocation,
   type PendingRevocation,
@@ -8,9 +8,9 @@ import {
   revokeSessionKeys,
   unconfirmedRevocations,
 } from '@paper/oauth-data';
-import { QueueEvents } from 'bullmq';
 import { DataSource } from 'typeorm';
 import type { OauthServerConfig } from '../config/oauth-server.config';
+import { SessionKeyQueueEvents } from './session-key-queue-events';
 
 /** How long adding a wake-up job may take before the record is left to the sweeper. */
 const WAKE_UP_TIMEOUT_MS = 1000;
@@ -27,7 +27,7 @@ export function exchangeConfirms(result: unknown): boolean {
 /** How a revocation the owner asked for ended: confirmed by the exchange, still completing, or nothing to revoke. */
 export type RevocationOutcome = 'revoked' | 'pending' | 'not-found';
 
-type RevocationConfig = Pick<OauthServerConfig, 'REDIS_URL' | 'REDIS_PREFIX' | 'SESSION_KEY_REVOCATION_WAIT_MS'>;
+type RevocationConfig = Pick<OauthServerConfig, 'SESSION_KEY_REVOCATION_WAIT_MS'>;
 
 /**
  * Revocation of session keys. PostgreSQL is the record: the key is marked revoked and its pending revocation
@@ -36,14 +36,14 @@ type RevocationConfig = Pick<OauthServerConfig, 'REDIS_URL' | 'REDIS_PREFIX' | '
  * confirmation; the other paths (`/revoke`, a reused refresh token) only record and wake.
  */
 @Injectable()
-export class SessionKeyRevocations implements OnApplicationShutdown {
+export class SessionKeyRevocations {
   private readonly logger = new Logger('SessionKeyRevocations');
-  private events?: QueueEvents;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: RevocationConfig,
     private readonly dataSource: DataSource,
     private readonly queues: QueueRegistry,
+    private readonly queueEvents: SessionKeyQueueEvents,
   ) {}
 
   /** Revokes every key of a grant (recorded, the exchange woken); returns the keys revoked now. */
@@ -106,21 +106,9 @@ export class SessionKeyRevocations implements OnApplicationShutdown {
       this.logger.warn(`revocation of ${p.sessionKey} recorded; the queue is unavailable, the sweeper will send it`);
       return false;
     }
-    const wait = await waitForJob(job, this.queueEvents(), deadline - Date.now());
+    const wait = await waitForJob(job, this.queueEvents.get(), deadline - Date.now());
     if (wait.state !== 'completed' || !exchangeConfirms(wait.value)) return false;
     await confirmRevocation(this.dataSource, p.sessionKey);
     return true;
-  }
-
-  private queueEvents(): QueueEvents {
-    if (!this.events) {
-      this.events = new QueueEvents(SESSION_KEYS_QUEUE.queue, bullConnection(this.config));
-      this.events.on('error', (error) => this.logger.warn(`queue events: ${error.message}`));
-    }
-    return this.events;
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.events?.close();
   }
 }

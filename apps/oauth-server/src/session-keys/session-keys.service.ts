@@ -1,10 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type GuardrailsPayload, SESSION_KEYS_QUEUE, type SessionKeyResult } from '@paper/contracts';
-import { APP_CONFIG, bullConnection, QueueRegistry } from '@paper/nest-infra';
+import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
 import { activeSessionKeyOfGrant, SessionKeySecretEntity } from '@paper/oauth-data';
-import { QueueEvents } from 'bullmq';
 import { DataSource } from 'typeorm';
 import type { OauthServerConfig } from '../config/oauth-server.config';
+import { SessionKeyQueueEvents } from './session-key-queue-events';
 
 export interface NewSessionKey {
   wallet: string;
@@ -26,14 +26,14 @@ export class SessionKeyRegistrationError extends Error {}
  * Revocation is SessionKeyRevocations'.
  */
 @Injectable()
-export class SessionKeysService implements OnApplicationShutdown {
+export class SessionKeysService {
   private readonly logger = new Logger('SessionKeys');
-  private events?: QueueEvents;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: OauthServerConfig,
     private readonly dataSource: DataSource,
     private readonly queues: QueueRegistry,
+    private readonly queueEvents: SessionKeyQueueEvents,
   ) {}
 
   /** The newest usable session key of a grant (lower-case address). */
@@ -43,7 +43,8 @@ export class SessionKeysService implements OnApplicationShutdown {
 
   /** Asks the exchange to register the key and waits until it has (or fails), then stores the secret. */
   async register(key: NewSessionKey): Promise<void> {
-    const events = await this.queueEvents();
+    const events = this.queueEvents.get();
+    await events.waitUntilReady();
     const job = await this.queues.add(
       SESSION_KEYS_QUEUE,
       'register-session-key',
@@ -81,18 +82,5 @@ export class SessionKeysService implements OnApplicationShutdown {
       expiresAt: key.expiresAt,
       revokedAt: null,
     });
-  }
-
-  private async queueEvents(): Promise<QueueEvents> {
-    if (!this.events) {
-      this.events = new QueueEvents(SESSION_KEYS_QUEUE.queue, bullConnection(this.config));
-      this.events.on('error', (error) => this.logger.warn(`queue events: ${error.message}`));
-    }
-    await this.events.waitUntilReady();
-    return this.events;
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.events?.close();
   }
 }
