@@ -6,7 +6,6 @@ import { openStream, type Received, until } from '../tools/event-stream-client';
 import {
   callTool,
   connectTrader,
-  NO_RATE_LIMITS,
   REDIS_URL,
   sql,
   TRADING_APPS,
@@ -43,7 +42,6 @@ describe('revocation reaches the exchange and every call; streams end at expiry 
       apps: [...TRADING_APPS, 'oauth-server', 'mcp-server'],
       env: {
         OAUTH_JWKS_URL: issuer.jwksUrl,
-        ...NO_RATE_LIMITS,
         SESSION_KEY_REVOCATION_WAIT_MS: String(REVOCATION_WAIT_MS),
       },
     });
