@@ -10,6 +10,9 @@ import { FaucetService } from '../faucet/faucet.service';
 import { OidcProviderService } from '../provider/oidc-provider.service';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 import { sessionKeyVaultProvider } from '../session-keys/session-key-vault.provider';
+import { RevocationSweeper } from '../session-keys/revocation-sweeper';
+import { SessionKeyQueueEvents } from '../session-keys/session-key-queue-events';
+import { SessionKeyRevocations } from '../session-keys/session-key-revocations.service';
 import { SessionKeysService } from '../session-keys/session-keys.service';
 import { WalletAuthService } from '../wallet-auth/wallet-auth.service';
 
@@ -29,7 +32,10 @@ export class AppModule {
       controllers: [ConsentController, ConnectionsController],
       providers: [
         OidcProviderService,
+        SessionKeyQueueEvents,
         SessionKeysService,
+        SessionKeyRevocations,
+        RevocationSweeper,
         sessionKeyVaultProvider,
         WalletAuthService,
         ConsentService,

@@ -74,6 +74,11 @@ export const oauthServerConfigSchema = z
     SESSION_KEY_REGISTRATION_TIMEOUT_MS: env
       .positiveInt(20000)
       .describe('How long (ms) approving on the consent page waits for the exchange to register the new session key.'),
+    SESSION_KEY_REVOCATION_WAIT_MS: env
+      .positiveInt(5000)
+      .describe(
+        'How long (ms) revoking a key or a connection on /connections waits for the exchange to confirm the key revoked; past it the page answers 503 with Retry-After and the revocation completes in the background (recorded in PostgreSQL, re-sent until the exchange confirms).',
+      ),
     EXECUTOR_INTERNAL_URL: env
       .baseUrl('http://127.0.0.1:3004')
       .describe(

@@ -18,6 +18,10 @@ import {
 } from '../wallet-auth/wallet-session-cookie';
 import { noticeFor, renderConnectionsPage } from './connections-page.view';
 import { ConnectionsService } from './connections.service';
+import type { RevocationOutcome } from '../session-keys/session-key-revocations.service';
+
+/** Retry-After of a revocation the exchange has not confirmed within the wait. */
+const REVOCATION_RETRY_AFTER_SECONDS = 5;
 
 const formBody = z.object({ formToken: z.string().min(1) }).passthrough();
 
@@ -78,17 +82,17 @@ export class ConnectionsController {
   async revokeConnection(@Param('grantId') grantId: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const wallet = await this.signedIn(req, res);
     if (!wallet) return;
-    const done = (await this.connections.revokeConnection(wallet, grantId)) ? 'connection' : 'not-found';
-    res.redirect(303, `/connections?done=${done}`);
+    this.answerRevocation(res, await this.connections.revokeConnection(wallet, grantId), 'connection');
   }
 
   @Post('keys/:address/revoke')
   async revokeKey(@Param('address') address: string, @Req() req: Request, @Res() res: Response): Promise<void> {
     const wallet = await this.signedIn(req, res);
     if (!wallet) return;
-    const done =
-      /^0x[0-9a-fA-F]{40}$/.test(address) && (await this.connections.revokeKey(wallet, address)) ? 'key' : 'not-found';
-    res.redirect(303, `/connections?done=${done}`);
+    const outcome = /^0x[0-9a-fA-F]{40}$/.test(address)
+      ? await this.connections.revokeKey(wallet, address)
+      : 'not-found';
+    this.answerRevocation(res, outcome, 'key');
   }
 
   /** Paper mode: fund the signed-in wallet with test USDC (used by the consent and connections pages). */
@@ -98,6 +102,28 @@ export class ConnectionsController {
     const wallet = await this.walletAuth.sessionWallet(readCookie(req, WALLET_SESSION_COOKIE));
     if (!wallet) throw new WalletAuthError(WalletAuthErrorCode.NotSignedIn, 'Sign in with your wallet first.');
     return this.faucet.fund(wallet);
+  }
+
+  /**
+   * "Revoked" only once the exchange has the key revoked; past the wait 503 with Retry-After (the revocation
+   * is recorded and completes in the background; posting again waits for it again).
+   */
+  private answerRevocation(res: Response, outcome: RevocationOutcome, what: 'connection' | 'key'): void {
+    if (outcome !== 'pending') {
+      res.redirect(303, `/connections?done=${outcome === 'revoked' ? what : 'not-found'}`);
+      return;
+    }
+    res
+      .status(503)
+      .setHeader('Retry-After', String(REVOCATION_RETRY_AFTER_SECONDS))
+      .type('html')
+      .send(
+        renderErrorPage(
+          'Revocation in progress',
+          `The ${what === 'key' ? 'trading key' : 'connection'} is revoked here and the app can no longer use it, but the exchange has not confirmed it yet. It completes on its own.`,
+          'Open your connections page again in a few seconds to see it confirmed.',
+        ),
+      );
   }
 
   /** The signed-in wallet of a form post (checked against the session's form token), or a 401 page. */

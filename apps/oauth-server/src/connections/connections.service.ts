@@ -9,7 +9,7 @@ import {
 import { DataSource } from 'typeorm';
 import { redirectHostLabel } from '../pages/redirect-host';
 import { revokeGrant } from '../provider/grant-revocation';
-import { SessionKeysService } from '../session-keys/session-keys.service';
+import { type RevocationOutcome, SessionKeyRevocations } from '../session-keys/session-key-revocations.service';
 
 export type KeyState = 'active' | 'expired' | 'revoked';
 
@@ -39,7 +39,7 @@ export interface ConnectionSummary {
 export class ConnectionsService {
   constructor(
     private readonly dataSource: DataSource,
-    private readonly sessionKeys: SessionKeysService,
+    private readonly revocations: SessionKeyRevocations,
   ) {}
 
   async list(wallet: string): Promise<{ connections: ConnectionSummary[]; keys: SessionKeySummary[] }> {
@@ -69,15 +69,22 @@ export class ConnectionsService {
     return { connections, keys };
   }
 
-  /** Ends a connection: its grant, codes and refresh tokens go, and its trading key is revoked. */
-  async revokeConnection(wallet: string, grantId: string): Promise<boolean> {
-    if (!(await isGrantOfAccount(this.dataSource, grantId, wallet))) return false;
-    await revokeGrant(this.dataSource, (id) => this.sessionKeys.revokeForGrant(id), grantId);
-    return true;
+  /**
+   * Ends a connection: its trading key is revoked (recorded, the exchange woken), its grant, codes and refresh
+   * tokens go, then the answer waits for the exchange to confirm the key revoked ('pending' past the wait).
+   * Asked again while that completes, it waits again.
+   */
+  async revokeConnection(wallet: string, grantId: string): Promise<RevocationOutcome> {
+    if (!(await isGrantOfAccount(this.dataSource, grantId, wallet)))
+      return this.revocations.confirm({ wallet, grantId });
+    await revokeGrant(this.dataSource, (id) => this.revocations.revokeForGrant(id), grantId);
+    const outcome = await this.revocations.confirm({ wallet, grantId });
+    return outcome === 'not-found' ? 'revoked' : outcome;
   }
 
-  async revokeKey(wallet: string, address: string): Promise<boolean> {
-    return this.sessionKeys.revoke(wallet, address);
+  /** Revokes one trading key of the wallet and waits for the exchange to confirm ('pending' past the wait). */
+  revokeKey(wallet: string, address: string): Promise<RevocationOutcome> {
+    return this.revocations.revokeKeyAndConfirm(wallet, address);
   }
 }
 

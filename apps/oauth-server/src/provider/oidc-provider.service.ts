@@ -5,6 +5,7 @@ import type { NextFunction, Request, Response } from 'express';
 import Provider from 'oidc-provider';
 import { DataSource } from 'typeorm';
 import type { OauthServerConfig } from '../config/oauth-server.config';
+import { SessionKeyRevocations } from '../session-keys/session-key-revocations.service';
 import { SessionKeysService } from '../session-keys/session-keys.service';
 import { redirectUriMatches } from './loopback-redirect';
 import { OAUTH_ROUTES, providerConfiguration } from './provider-configuration';
@@ -45,6 +46,7 @@ export class OidcProviderService implements OnModuleInit, OnApplicationShutdown 
     private readonly dataSource: DataSource,
     private readonly health: HealthRegistry,
     private readonly sessionKeys: SessionKeysService,
+    private readonly revocations: SessionKeyRevocations,
   ) {}
 
   get provider(): Provider {
@@ -85,7 +87,7 @@ export class OidcProviderService implements OnModuleInit, OnApplicationShutdown 
           dataSource: this.dataSource,
           keys,
           sessionKeyForGrant: (grantId) => this.sessionKeys.activeAddressForGrant(grantId),
-          revokeSessionKeys: (grantId) => this.sessionKeys.revokeForGrant(grantId),
+          revokeSessionKeys: (grantId) => this.revocations.revokeForGrant(grantId),
         }),
       );
       provider.proxy = true;

@@ -30,6 +30,24 @@ export function providerRoute(path: string): string {
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
+/**
+ * The claims an access token carries besides the standard ones: the wallet, its connection (`grant_id`, so
+ * the resource servers refuse the token once the connection is revoked) and the connection's session key.
+ */
+export async function accessTokenClaims(
+  token: { kind: string; accountId?: string; grantId?: string },
+  sessionKeyForGrant: (grantId: string) => Promise<string | undefined>,
+): Promise<Record<string, string> | undefined> {
+  if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
+  if (!token.grantId) return { wallet: token.accountId };
+  const sessionKey = await sessionKeyForGrant(token.grantId);
+  return {
+    wallet: token.accountId,
+    grant_id: token.grantId,
+    ...(sessionKey ? { session_key: sessionKey } : {}),
+  };
+}
+
 export interface ProviderDependencies {
   config: OauthServerConfig;
   dataSource: DataSource;
@@ -144,11 +162,7 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
       accountId: sub,
       claims: () => ({ sub, wallet: sub }),
     }),
-    extraTokenClaims: async (_ctx, token) => {
-      if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
-      const sessionKey = token.grantId ? await deps.sessionKeyForGrant(token.grantId) : undefined;
-      return sessionKey ? { wallet: token.accountId, session_key: sessionKey } : { wallet: token.accountId };
-    },
+    extraTokenClaims: (_ctx, token) => accessTokenClaims(token, deps.sessionKeyForGrant),
     // Public clients (MCP clients, browser apps) call the token endpoint cross-origin.
     clientBasedCORS: () => true,
     renderError: (ctx, out) => {

@@ -3,6 +3,7 @@ import { QueueRegistry } from '@paper/nest-infra';
 import { randomBytes } from 'node:crypto';
 import { oauthServerConfigSchema } from '../config/oauth-server.config';
 import { createOauthTestDatabase, type OauthTestDatabase } from '../testing/oauth-test-database';
+import { SessionKeyQueueEvents } from './session-key-queue-events';
 import { type NewSessionKey, SessionKeyRegistrationError, SessionKeysService } from './session-keys.service';
 
 const ADMIN_URL = process.env['TEST_DATABASE_ADMIN_URL'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -35,6 +36,7 @@ describe('session key registration through the exchange queue (PostgreSQL + Redi
   let registry: QueueRegistry;
   let exchange: QueueRegistry;
   let service: SessionKeysService;
+  let events: SessionKeyQueueEvents;
   const jobs: { name: string; data: Record<string, unknown> }[] = [];
   let answer: (data: Record<string, unknown>) => SessionKeyResult | undefined;
 
@@ -57,11 +59,12 @@ describe('session key registration through the exchange queue (PostgreSQL + Redi
         return answer(data);
       },
     });
-    service = new SessionKeysService(config, database.dataSource, registry);
+    events = new SessionKeyQueueEvents(config);
+    service = new SessionKeysService(config, database.dataSource, registry, events);
   });
 
   afterAll(async () => {
-    await service?.onApplicationShutdown();
+    await events?.onApplicationShutdown();
     await exchange?.onApplicationShutdown();
     await registry?.onApplicationShutdown();
     await database?.drop();
@@ -115,48 +118,16 @@ describe('session key registration through the exchange queue (PostgreSQL + Redi
       SESSION_KEY_REGISTRATION_TIMEOUT_MS: '700',
     });
     const lonelyRegistry = new QueueRegistry(lonelyConfig);
-    const lonely = new SessionKeysService(lonelyConfig, database.dataSource, lonelyRegistry);
+    const lonelyEvents = new SessionKeyQueueEvents(lonelyConfig);
+    const lonely = new SessionKeysService(lonelyConfig, database.dataSource, lonelyRegistry, lonelyEvents);
     try {
       const started = Date.now();
       await expect(lonely.register(newKey('grant-e'))).rejects.toThrow(new SessionKeyRegistrationError('timeout'));
       expect(Date.now() - started).toBeGreaterThanOrEqual(650);
       await expect(lonely.activeAddressForGrant('grant-e')).resolves.toBeUndefined();
     } finally {
-      await lonely.onApplicationShutdown();
+      await lonelyEvents.onApplicationShutdown();
       await lonelyRegistry.onApplicationShutdown();
     }
-  });
-
-  it('revokes the keys of a grant and tells the exchange', async () => {
-    answer = (d) => ({
-      status: 'registered',
-      wallet: String(d['wallet']),
-      sessionKey: String(d['sessionKey']),
-      reason: null,
-      message: 'ok',
-    });
-    const key = newKey('grant-d');
-    await service.register(key);
-    answer = (d) => ({
-      status: 'revoked',
-      wallet: String(d['wallet']),
-      sessionKey: String(d['sessionKey']),
-      reason: null,
-      message: 'revoked',
-    });
-    await expect(service.revokeForGrant('grant-d')).resolves.toEqual([key.address]);
-    await expect(service.activeAddressForGrant('grant-d')).resolves.toBeUndefined();
-    const deadline = Date.now() + 10000;
-    while (
-      !jobs.some((j) => j.name === 'revoke-session-key' && j.data['sessionKey'] === key.address) &&
-      Date.now() < deadline
-    ) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(jobs.find((j) => j.name === 'revoke-session-key')?.data).toEqual({
-      wallet: key.wallet,
-      sessionKey: key.address,
-    });
-    await expect(service.revokeForGrant('grant-d')).resolves.toEqual([]);
   });
 });

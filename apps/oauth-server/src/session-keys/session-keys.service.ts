@@ -1,10 +1,10 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type GuardrailsPayload, SESSION_KEYS_QUEUE, type SessionKeyResult } from '@paper/contracts';
-import { APP_CONFIG, bullConnection, QueueRegistry } from '@paper/nest-infra';
+import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
 import { activeSessionKeyOfGrant, SessionKeySecretEntity } from '@paper/oauth-data';
-import { QueueEvents } from 'bullmq';
-import { DataSource, IsNull } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { OauthServerConfig } from '../config/oauth-server.config';
+import { SessionKeyQueueEvents } from './session-key-queue-events';
 
 export interface NewSessionKey {
   wallet: string;
@@ -23,16 +23,17 @@ export class SessionKeyRegistrationError extends Error {}
 /**
  * Session keys of connections: registered with the exchange through trading-executor (the only writer of
  * exchange state, which verifies the owner's approval), and their encrypted private parts kept here.
+ * Revocation is SessionKeyRevocations'.
  */
 @Injectable()
-export class SessionKeysService implements OnApplicationShutdown {
+export class SessionKeysService {
   private readonly logger = new Logger('SessionKeys');
-  private events?: QueueEvents;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: OauthServerConfig,
     private readonly dataSource: DataSource,
     private readonly queues: QueueRegistry,
+    private readonly queueEvents: SessionKeyQueueEvents,
   ) {}
 
   /** The newest usable session key of a grant (lower-case address). */
@@ -42,7 +43,8 @@ export class SessionKeysService implements OnApplicationShutdown {
 
   /** Asks the exchange to register the key and waits until it has (or fails), then stores the secret. */
   async register(key: NewSessionKey): Promise<void> {
-    const events = await this.queueEvents();
+    const events = this.queueEvents.get();
+    await events.waitUntilReady();
     const job = await this.queues.add(
       SESSION_KEYS_QUEUE,
       'register-session-key',
@@ -80,52 +82,5 @@ export class SessionKeysService implements OnApplicationShutdown {
       expiresAt: key.expiresAt,
       revokedAt: null,
     });
-  }
-
-  /** Revokes every key of a grant (connection revoked, refresh token reused, ...). */
-  async revokeForGrant(grantId: string): Promise<string[]> {
-    const repo = this.dataSource.getRepository(SessionKeySecretEntity);
-    const keys = await repo.findBy({ grantId, revokedAt: IsNull() });
-    for (const key of keys) await this.revokeKey(key);
-    return keys.map((k) => k.address);
-  }
-
-  /** Revokes one key of this wallet; false when the wallet has no such active key. */
-  async revoke(wallet: string, address: string): Promise<boolean> {
-    const key = await this.dataSource
-      .getRepository(SessionKeySecretEntity)
-      .findOneBy({ address: address.toLowerCase(), wallet, revokedAt: IsNull() });
-    if (!key) return false;
-    await this.revokeKey(key);
-    return true;
-  }
-
-  /**
-   * Queues the exchange's revocation (a durable job, retried) before marking the key revoked here: when
-   * queueing fails the key still reads as active, so revoking again (same job id) cannot skip the exchange.
-   */
-  private async revokeKey(key: SessionKeySecretEntity): Promise<void> {
-    await this.queues.add(
-      SESSION_KEYS_QUEUE,
-      'revoke-session-key',
-      { wallet: key.wallet, sessionKey: key.address },
-      { jobId: `sk-revoke-${key.address}` },
-    );
-    await this.dataSource
-      .getRepository(SessionKeySecretEntity)
-      .update({ address: key.address, revokedAt: IsNull() }, { revokedAt: new Date() });
-  }
-
-  private async queueEvents(): Promise<QueueEvents> {
-    if (!this.events) {
-      this.events = new QueueEvents(SESSION_KEYS_QUEUE.queue, bullConnection(this.config));
-      this.events.on('error', (error) => this.logger.warn(`queue events: ${error.message}`));
-    }
-    await this.events.waitUntilReady();
-    return this.events;
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.events?.close();
   }
 }

@@ -7,6 +7,8 @@ export interface MintOptions {
   scope?: string;
   sessionKey?: string;
   clientId?: string;
+  /** The connection (`grant_id` claim) the token belongs to. */
+  grantId?: string;
   audience?: string;
   issuer?: string;
   expiresInSeconds?: number;
@@ -51,6 +53,7 @@ export async function startTestIssuer(port = 0): Promise<TestIssuer> {
         client_id: o.clientId ?? 'test-client',
       };
       if (o.sessionKey) claims['session_key'] = o.sessionKey.toLowerCase();
+      if (o.grantId) claims['grant_id'] = o.grantId;
       return new SignJWT(claims)
         .setProtectedHeader({ alg: 'ES256', kid: 'test-key', typ: 'at+jwt' })
         .setIssuer(o.issuer ?? base)

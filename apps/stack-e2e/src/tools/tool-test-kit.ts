@@ -104,6 +104,10 @@ export const NO_LIMITS: GuardrailsInput = {
 };
 
 export interface Trader {
+  /** The owner's private key (signs in on /connections). */
+  ownerPrivateKey: `0x${string}`;
+  /** The connection (grant) its session key belongs to. */
+  grantId: string;
   wallet: string;
   sessionKey: string;
   token: string;
@@ -117,6 +121,8 @@ export interface ConnectOptions {
   scope?: string;
   /** Store the encrypted session key for the gateway (default true). */
   storeSecret?: boolean;
+  /** The owner (default: a new wallet). */
+  ownerPrivateKey?: `0x${string}`;
 }
 
 /**
@@ -129,13 +135,14 @@ export async function connectTrader(
   issuer: TestIssuer,
   options: ConnectOptions = {},
 ): Promise<Trader> {
-  const ownerPrivateKey = generatePrivateKey();
+  const ownerPrivateKey = options.ownerPrivateKey ?? generatePrivateKey();
   const owner = privateKeyToAccount(ownerPrivateKey);
   const sessionPrivateKey = generatePrivateKey();
   const session = privateKeyToAccount(sessionPrivateKey);
   const wallet = owner.address.toLowerCase();
   const sessionKey = session.address.toLowerCase();
   const guardrails = { ...NO_LIMITS, ...options.guardrails };
+  const grantId = `grant-${sessionKey}`;
   const expiresAt = Math.floor(Date.now() / 1000) + 86_400;
   const approval = approvalFromGuardrails(wallet, sessionKey, guardrails, BigInt(expiresAt));
   const signature = await signApproval(approval, ownerPrivateKey);
@@ -165,7 +172,7 @@ export async function connectTrader(
         sessionKey,
         wallet,
         new SessionKeyVault(DEV_ENCRYPTION_KEY).encrypt(sessionPrivateKey),
-        `grant-${sessionKey}`,
+        grantId,
         JSON.stringify(guardrails),
         expiresAt,
       ],
@@ -173,7 +180,7 @@ export async function connectTrader(
   }
   if ((options.fundUsd ?? 10_000) > 0) await fund(stack, wallet, options.fundUsd ?? 10_000);
   const token = await issuer.mint({ wallet, sessionKey, scope: options.scope });
-  return { wallet, sessionKey, token, guardrails };
+  return { ownerPrivateKey, grantId, wallet, sessionKey, token, guardrails };
 }
 
 export async function fund(stack: TestStack, wallet: string, usd: number): Promise<void> {

@@ -13,23 +13,26 @@ import {
 } from '@paper/contracts';
 import { eventLogBounds, readEvents } from '@paper/exchange-data';
 import { APP_CONFIG, guardedPgClient } from '@paper/nest-infra';
+import { ConnectionLiveness } from '@paper/tools-runtime';
 import type { ServerResponse } from 'node:http';
 import type pg from 'pg';
 import { DataSource } from 'typeorm';
 import type { ToolsGatewayConfig } from '../config/tools-gateway.config';
 import { PriceRelay } from './price-relay';
 import { HEARTBEAT_FRAME, RETRY_FRAME, resetFrame } from './sse-frames';
-import { StreamClient } from './stream-client';
+import { StreamClient, type StreamOwner } from './stream-client';
 import type { StreamFilter } from './stream-filter';
 
 /** While LISTEN is down, the log is read this often instead; while it is up, every few seconds as a backstop. */
 const FALLBACK_POLL_MS = 1000;
 const BACKSTOP_EVERY = 5;
 const MAX_RECONNECT_MS = 10_000;
+/** How often the connections (grants) of open /me streams are read: the bound on a revocation ending them. */
+export const REVOCATION_CHECK_MS = 500;
 
 type HubConfig = Pick<
   ToolsGatewayConfig,
-  'DATABASE_URL' | 'EVENT_STREAM_MAX_CLIENTS' | 'EVENT_STREAM_MAX_BUFFER_BYTES'
+  'DATABASE_URL' | 'EVENT_STREAM_MAX_CLIENTS' | 'EVENT_STREAM_MAX_BUFFER_BYTES' | 'EVENT_STREAM_MAX_PER_CALLER'
 >;
 
 /**
@@ -39,11 +42,19 @@ type HubConfig = Pick<
  * 5,000). While the LISTEN connection is down it reads the log every second; it reconnects with backoff
  * and never takes the process down. Every gateway replica runs its own hub, so streams fan out across
  * replicas with no coordination.
+ *
+ * Every stream is re-authorized while it lasts: a /me stream ends (`event: close`) when its token expires
+ * (`token_expired`) and within REVOCATION_CHECK_MS of its connection being revoked (`connection_revoked`;
+ * the grants of all open streams are read in one statement). A caller holds at most
+ * EVENT_STREAM_MAX_PER_CALLER streams on a gateway.
  */
 @Injectable()
 export class EventHub implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('EventStreams');
   private readonly clients = new Set<StreamClient>();
+  /** Open streams per caller. */
+  private readonly perCaller = new Map<string, number>();
+  private checkingGrants = false;
   private head = 0n;
   private reading: Promise<void> | null = null;
   private again = false;
@@ -56,6 +67,7 @@ export class EventHub implements OnApplicationBootstrap, BeforeApplicationShutdo
   constructor(
     private readonly db: DataSource,
     private readonly prices: PriceRelay,
+    private readonly connections: ConnectionLiveness,
     @Inject(APP_CONFIG) private readonly config: HubConfig,
   ) {}
 
@@ -71,6 +83,7 @@ export class EventHub implements OnApplicationBootstrap, BeforeApplicationShutdo
       setInterval(() => {
         for (const c of this.clients) c.write(HEARTBEAT_FRAME);
       }, EVENT_STREAM_HEARTBEAT_MS).unref(),
+      setInterval(() => void this.endRevoked(), REVOCATION_CHECK_MS).unref(),
     );
     this.prices.start((market, frame) => {
       for (const c of this.clients)
@@ -87,11 +100,21 @@ export class EventHub implements OnApplicationBootstrap, BeforeApplicationShutdo
     return this.clients.size >= this.config.EVENT_STREAM_MAX_CLIENTS;
   }
 
+  /** Whether the caller holds as many streams as one caller may. */
+  atCallerCap(caller: string): boolean {
+    return (this.perCaller.get(caller) ?? 0) >= this.config.EVENT_STREAM_MAX_PER_CALLER;
+  }
+
   /**
    * Starts a stream on the response: live from now, or (with a cursor) the log after the cursor first,
    * then live without a gap or a duplicate.
    */
-  async attach(res: ServerResponse, filter: StreamFilter, resumeAfter: string | undefined): Promise<void> {
+  async attach(
+    res: ServerResponse,
+    filter: StreamFilter,
+    resumeAfter: string | undefined,
+    owner: StreamOwner,
+  ): Promise<void> {
     // The stream ends only when the connection closes, so it is sent as it is (no chunked framing: one
     // write per frame per client, the fan-out's whole cost) and the connection is not reused.
     res.removeHeader('Transfer-Encoding');
@@ -105,12 +128,34 @@ export class EventHub implements OnApplicationBootstrap, BeforeApplicationShutdo
     const client = new StreamClient(
       res,
       filter,
+      owner,
       this.config.EVENT_STREAM_MAX_BUFFER_BYTES,
       resumeAfter === undefined ? this.head : BigInt(resumeAfter),
       resumeAfter === undefined,
     );
     this.clients.add(client);
-    res.once('close', () => this.clients.delete(client));
+    this.perCaller.set(owner.caller, (this.perCaller.get(owner.caller) ?? 0) + 1);
+    const expiry =
+      owner.expiresAt === undefined
+        ? undefined
+        : setTimeout(
+            () =>
+              client.close('token_expired', 'The access token expired; refresh it and reconnect with Last-Event-ID.'),
+            Math.max(0, owner.expiresAt * 1000 - Date.now()),
+          ).unref();
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      clearTimeout(expiry);
+      this.clients.delete(client);
+      const left = (this.perCaller.get(owner.caller) ?? 1) - 1;
+      if (left > 0) this.perCaller.set(owner.caller, left);
+      else this.perCaller.delete(owner.caller);
+    };
+    res.once('close', release);
+    // A client that left while its token was being checked closed before the listener existed.
+    if (res.destroyed) release();
     if (resumeAfter !== undefined) await this.catchUp(client, resumeAfter);
   }
 
@@ -135,6 +180,26 @@ export class EventHub implements OnApplicationBootstrap, BeforeApplicationShutdo
       if (page.length < EVENT_PAGE_MAX) break;
     }
     client.goLive();
+  }
+
+  /** Ends the streams whose connection was revoked (one read of every open stream's grant). */
+  private async endRevoked(): Promise<void> {
+    if (this.checkingGrants || this.stopped) return;
+    const grants = new Set<string>();
+    for (const c of this.clients) if (c.open && c.owner.grantId !== undefined) grants.add(c.owner.grantId);
+    if (grants.size === 0) return;
+    this.checkingGrants = true;
+    try {
+      const live = await this.connections.liveOf([...grants]);
+      for (const c of this.clients) {
+        if (c.owner.grantId !== undefined && !live.has(c.owner.grantId))
+          c.close('connection_revoked', 'The wallet owner revoked this connection; connect again to keep streaming.');
+      }
+    } catch (error) {
+      this.logger.warn(`checking the connections of streams failed (retried): ${(error as Error).message}`);
+    } finally {
+      this.checkingGrants = false;
+    }
   }
 
   /** Reads what the log gained since the hub's head and offers it to every client (one read at a time). */

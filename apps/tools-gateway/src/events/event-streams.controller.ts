@@ -1,21 +1,28 @@
-import { Controller, Get, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Query, Req, Res } from '@nestjs/common';
 import { EVENT_STREAM_PATHS, SCOPES, ToolErrorCode } from '@paper/contracts';
 import { bearerChallenge, ToolError } from '@paper/tools-runtime';
+import { APP_CONFIG, clientIp } from '@paper/nest-infra';
 import type { Request, Response } from 'express';
+import type { ToolsGatewayConfig } from '../config/tools-gateway.config';
 import { RestToolCalls } from '../tools/rest-tool-calls.service';
 import { EventHub } from './event-hub.service';
 import { resumeCursor, streamFilter } from './stream-filter';
 
+/** Retry-After of a caller refused for holding too many streams. */
+const STREAM_CAP_RETRY_AFTER_SECONDS = 5;
+
 /**
  * The exchange's server-sent-event streams (docs/tool-api.md, "Event streams"): `GET /api/v1/events`,
  * public (trades, market status, live prices), and `GET /api/v1/me/events`, everything of the
- * connected wallet (bearer token with trade:read). Both resume from `Last-Event-ID`.
+ * connected wallet (bearer token with trade:read). Both resume from `Last-Event-ID`. A /me stream ends at
+ * its token's expiry or its connection's revocation; a caller holds at most EVENT_STREAM_MAX_PER_CALLER.
  */
 @Controller()
 export class EventStreamsController {
   constructor(
     private readonly hub: EventHub,
     private readonly calls: RestToolCalls,
+    @Inject(APP_CONFIG) private readonly config: Pick<ToolsGatewayConfig, 'EVENT_STREAM_MAX_PER_CALLER'>,
   ) {}
 
   @Get(EVENT_STREAM_PATHS.public.slice(1))
@@ -27,8 +34,9 @@ export class EventStreamsController {
     const filter = streamFilter(query, {});
     const resume = resumeCursor(req.headers['last-event-id'], query);
     await this.calls.limitPublic(req);
-    this.refuseWhenFull();
-    await this.hub.attach(res, filter, resume);
+    const owner = { caller: `ip:${clientIp(req)}` };
+    this.refuseWhenFull(owner.caller);
+    await this.hub.attach(res, filter, resume, owner);
   }
 
   @Get(EVENT_STREAM_PATHS.me.slice(1))
@@ -46,11 +54,19 @@ export class EventStreamsController {
     const filter = streamFilter(query, { connectedWallet: ctx.wallet! });
     const resume = resumeCursor(req.headers['last-event-id'], query);
     res.setHeader('Vary', 'Authorization');
-    this.refuseWhenFull();
-    await this.hub.attach(res, filter, resume);
+    const owner = { caller: `wallet:${ctx.wallet!}`, grantId: ctx.grantId, expiresAt: ctx.tokenExpiresAt };
+    this.refuseWhenFull(owner.caller);
+    await this.hub.attach(res, filter, resume, owner);
   }
 
-  private refuseWhenFull(): void {
+  private refuseWhenFull(caller: string): void {
+    if (this.hub.atCallerCap(caller)) {
+      throw new ToolError(
+        ToolErrorCode.RateLimited,
+        `Too many event streams: one caller may hold ${this.config.EVENT_STREAM_MAX_PER_CALLER} open at once (per wallet on /api/v1/me/events, per client address on /api/v1/events). Close one, or retry when one has ended.`,
+        { 'Retry-After': String(STREAM_CAP_RETRY_AFTER_SECONDS) },
+      );
+    }
     if (this.hub.full) {
       throw new ToolError(
         ToolErrorCode.ExchangeUnavailable,

@@ -42,7 +42,7 @@ export function priceFrame(tick: PriceEvent): Buffer {
 }
 
 /** Why the server ends a stream (`event: close`), documented in docs/tool-api.md. */
-export type CloseReason = 'slow_consumer' | 'shutdown';
+export type CloseReason = 'slow_consumer' | 'shutdown' | 'token_expired' | 'connection_revoked';
 
 export function closeFrame(reason: CloseReason, message: string): string {
   return `event: close\ndata: ${JSON.stringify({ reason, message })}\n\n`;

@@ -3,6 +3,16 @@ import type { ServerResponse } from 'node:http';
 import { type CloseReason, closeFrame, eventCursor, eventFrame } from './sse-frames';
 import { matches, type StreamFilter } from './stream-filter';
 
+/** Who holds a stream: the caller it counts against, and for a /me stream the token's connection and expiry. */
+export interface StreamOwner {
+  /** `wallet:<address>` on /me, `ip:<address>` on the public stream. */
+  readonly caller: string;
+  /** The connection (OAuth grant) of the token: the stream ends when it is revoked. */
+  readonly grantId?: string;
+  /** Unix seconds: the stream ends when the token expires. */
+  readonly expiresAt?: number;
+}
+
 /** Events a client catching up may have waiting from the live feed before it counts as too slow. */
 const MAX_PENDING = 10_000;
 
@@ -22,6 +32,7 @@ export class StreamClient {
   constructor(
     private readonly res: ServerResponse,
     readonly filter: StreamFilter,
+    readonly owner: StreamOwner,
     private readonly maxBufferBytes: number,
     cursor: bigint,
     live: boolean,

@@ -19,7 +19,10 @@ const STREAM_DESCRIPTION =
   'replay what you missed from the log, then continue live without a gap or a duplicate. A cursor older than the retention gets ' +
   '`event: reset` first (data: `{reason: "cursor_expired", cursor, resumeAfter}`) and the stream continues from the oldest event kept. ' +
   `A comment line \`: hb\` is sent at least every ${EVENT_STREAM_HEARTBEAT_MS / 1000} s. The server ends a stream with \`event: close\` ` +
-  '(data: `{reason: "slow_consumer" | "shutdown", message}`) when the client reads slower than events arrive or the server restarts: reconnect with Last-Event-ID.';
+  '(data: `{reason, message}`): `slow_consumer` when the client reads slower than events arrive, `shutdown` when the server restarts ' +
+  '(reconnect with Last-Event-ID); on the /me stream `token_expired` when the access token expires (refresh it, then reconnect) and ' +
+  '`connection_revoked` when the owner revoked the connection. One caller holds at most 20 streams at once by default (per wallet on /me, per ' +
+  'client address on the public stream): one more is 429 with Retry-After.';
 
 const typesParameter = (allowed: readonly string[]): Json => ({
   name: 'types',

@@ -41,10 +41,14 @@ export class ApprovalCache {
 
 export type SessionKeyCheck = { ok: true; guardrails: Guardrails } | { ok: false; outcome: IntentOutcome };
 
-/** The session-key rows of the given addresses (one statement for a whole batch). */
+/**
+ * The session-key rows of the given addresses (one statement for a whole batch), share-locked until the
+ * batch commits: a revocation waits for batches that read the key as active, so once the exchange has a
+ * key revoked (and the owner is told so) no intent signed by it fills any more.
+ */
 export async function loadSessionKeys(sql: Sql, addresses: readonly string[]): Promise<Map<string, SessionKeyRow>> {
   const { rows } = await sql<SessionKeyRow>(
-    `SELECT address, wallet, guardrails, expires_at, approval_signature, revoked_at FROM exchange.session_keys WHERE address = ANY($1::varchar[])`,
+    `SELECT address, wallet, guardrails, expires_at, approval_signature, revoked_at FROM exchange.session_keys WHERE address = ANY($1::varchar[]) FOR SHARE`,
     [[...new Set(addresses.map((a) => a.toLowerCase()))]],
   );
   return new Map(rows.map((r) => [r.address, r]));

@@ -1,5 +1,6 @@
 import { ConsentRequestEntity } from './entities/consent-request.entity';
 import { OidcModelEntity } from './entities/oidc-model.entity';
+import { PendingRevocationEntity } from './entities/pending-revocation.entity';
 import { SessionKeySecretEntity } from './entities/session-key-secret.entity';
 import { SigningKeyEntity } from './entities/signing-key.entity';
 import { WalletChallengeEntity } from './entities/wallet-challenge.entity';
@@ -13,4 +14,5 @@ export const OAUTH_ENTITIES: Function[] = [
   WalletChallengeEntity,
   WalletSessionEntity,
   ConsentRequestEntity,
+  PendingRevocationEntity,
 ];

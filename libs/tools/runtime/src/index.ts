@@ -8,6 +8,7 @@ export * from './validation/query-coercion';
 export * from './executor/tool-executor';
 export * from './executor/error-mapping';
 export * from './auth/access-token.verifier';
+export * from './auth/connection-liveness';
 export * from './cache/tool-result.cache';
 export * from './rate-limit/rate-limiter';
 export * from './handlers/tool-handler';

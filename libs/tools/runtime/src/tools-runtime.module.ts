@@ -4,6 +4,7 @@ import { createUpstreamClient } from '@paper/upstream';
 import { AccessTokenVerifier } from './auth/access-token.verifier';
 import { OauthDatabase } from './auth/oauth-database';
 import { ScopeStepUps } from './auth/scope-step-ups';
+import { ConnectionLiveness } from './auth/connection-liveness';
 import { ToolResultCache } from './cache/tool-result.cache';
 import { CandleSource } from './exchange/candle.source';
 import { ExchangeStateReader } from './exchange/exchange-state.reader';
@@ -78,6 +79,7 @@ const SERVICES = [
   TradeChecks,
   ToolResultCache,
   RateLimiter,
+  ConnectionLiveness,
   AccessTokenVerifier,
   ToolExecutor,
 ];
@@ -107,6 +109,7 @@ export class ToolsRuntimeModule {
         ToolResultCache,
         RateLimiter,
         AccessTokenVerifier,
+        ConnectionLiveness,
         CandleSource,
         PriceReader,
       ],

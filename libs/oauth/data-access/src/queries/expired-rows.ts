@@ -1,4 +1,5 @@
 import { type QueryExecutor, queryAffected } from '@paper/sql-rows';
+import { deleteConfirmedRevocations } from './pending-revocations';
 
 /** Tables whose rows carry an expiry: provider artefacts, consent progress (with pending keys), sign-in state, scope requests. */
 const EXPIRING_TABLES = [
@@ -11,12 +12,13 @@ const EXPIRING_TABLES = [
 
 /**
  * Deletes rows that expired more than a minute ago (they already read as absent). Abandoned consent
- * requests go too, so a pending session key that was never approved does not linger. Returns the count.
+ * requests go too, so a pending session key that was never approved does not linger, and revocations the
+ * exchange confirmed more than a week ago. Returns the count.
  */
 export async function deleteExpiredRows(db: QueryExecutor): Promise<number> {
   let deleted = 0;
   for (const table of EXPIRING_TABLES) {
     deleted += await queryAffected(db, `DELETE FROM oauth.${table} WHERE expires_at <= now() - interval '1 minute'`);
   }
-  return deleted;
+  return deleted + (await deleteConfirmedRevocations(db));
 }

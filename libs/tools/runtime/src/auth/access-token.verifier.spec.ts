@@ -5,6 +5,7 @@ import { type JWK, SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { ToolError } from '../errors/tool.error';
 import type { ToolsRuntimeOptions } from '../runtime-options';
 import { AccessTokenVerifier } from './access-token.verifier';
+import type { ConnectionLiveness } from './connection-liveness';
 import { isNetworkFailure } from './jwks-fetch';
 
 const ISSUER = 'https://perps.example';
@@ -22,12 +23,19 @@ async function startJwks(jwk: JWK): Promise<{ url: string; status: { code: numbe
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks`, status, server };
 }
 
+/** Grants the fake connection store holds (a revoked connection's grant is deleted). */
+const liveGrants = new Set<string>(['grant-live']);
+const connections = { isLive: async (grantId: string) => liveGrants.has(grantId) } as unknown as ConnectionLiveness;
+
 function verifierFor(jwksUrl: string): AccessTokenVerifier {
-  return new AccessTokenVerifier({
-    oauthJwksUrl: jwksUrl,
-    tokenIssuer: ISSUER,
-    tokenAudiences: AUDIENCES,
-  } as ToolsRuntimeOptions);
+  return new AccessTokenVerifier(
+    {
+      oauthJwksUrl: jwksUrl,
+      tokenIssuer: ISSUER,
+      tokenAudiences: AUDIENCES,
+    } as ToolsRuntimeOptions,
+    connections,
+  );
 }
 
 async function failure(promise: Promise<unknown>): Promise<ToolError> {
@@ -43,8 +51,8 @@ describe('AccessTokenVerifier', () => {
   let key: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
   let jwks: Awaited<ReturnType<typeof startJwks>>;
 
-  const mint = (header: { typ?: string } = { typ: 'at+jwt' }, audience = AUDIENCES[0]!) =>
-    new SignJWT({ wallet: WALLET, scope: 'trade:read' })
+  const mint = (header: { typ?: string } = { typ: 'at+jwt' }, audience = AUDIENCES[0]!, claims = {}) =>
+    new SignJWT({ wallet: WALLET, scope: 'trade:read', ...claims })
       .setProtectedHeader({ alg: 'ES256', kid: 'k1', ...header })
       .setIssuer(ISSUER)
       .setAudience(audience)
@@ -86,6 +94,18 @@ describe('AccessTokenVerifier', () => {
     const error = await failure(verifierFor(jwks.url).verify(await mint(header)));
     expect({ status: error.status, code: error.code }).toEqual({ status: 401, code: ToolErrorCode.InvalidToken });
     expect(error.message).toContain('typ must be at+jwt');
+    expect(error.headers['WWW-Authenticate']).toContain('error="invalid_token"');
+  });
+
+  it('refuses the token of a revoked connection (its grant is gone) with 401 invalid_token', async () => {
+    const verifier = verifierFor(jwks.url);
+    await expect(verifier.verify(await mint(undefined, undefined, { grant_id: 'grant-live' }))).resolves.toMatchObject({
+      wallet: WALLET,
+      grantId: 'grant-live',
+    });
+    const error = await failure(verifier.verify(await mint(undefined, undefined, { grant_id: 'grant-revoked' })));
+    expect({ status: error.status, code: error.code }).toEqual({ status: 401, code: ToolErrorCode.InvalidToken });
+    expect(error.message).toContain('the connection was revoked');
     expect(error.headers['WWW-Authenticate']).toContain('error="invalid_token"');
   });
 

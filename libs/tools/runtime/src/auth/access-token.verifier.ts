@@ -3,6 +3,7 @@ import { SCOPES, ToolErrorCode } from '@paper/contracts';
 import { createRemoteJWKSet, customFetch, errors, jwtVerify } from 'jose';
 import { RETRY_AFTER_SECONDS, ToolError } from '../errors/tool.error';
 import { TOOLS_RUNTIME_OPTIONS, type ToolsRuntimeOptions } from '../runtime-options';
+import { ConnectionLiveness } from './connection-liveness';
 import { JwksUnavailableError, jwksFetch } from './jwks-fetch';
 
 /** What the resource servers take from a verified access token. */
@@ -11,7 +12,10 @@ export interface VerifiedToken {
   scopes: string[];
   sessionKey?: string;
   clientId?: string;
+  /** The connection (OAuth grant) the token was issued for (`grant_id` claim). */
+  grantId?: string;
   subject: string;
+  /** Unix seconds. */
   expiresAt: number;
 }
 
@@ -36,13 +40,18 @@ export function bearerChallenge(
  * header `typ: at+jwt` (RFC 9068, so an ID token or another JWT of the issuer is not taken for an access
  * token), signature, issuer, audience (the resources the hosting transport accepts) and expiry. When the
  * JWKS cannot be fetched the answer is 502 `auth_unavailable` with Retry-After, not a token error.
+ * A token of a connection that was revoked since (its grant is gone) is refused like an invalid one, on
+ * every call (ConnectionLiveness: read at most GRANT_LIVE_CACHE_MS earlier).
  */
 @Injectable()
 export class AccessTokenVerifier {
   private readonly logger = new Logger('AccessTokens');
   private readonly jwks: ReturnType<typeof createRemoteJWKSet>;
 
-  constructor(@Inject(TOOLS_RUNTIME_OPTIONS) private readonly options: ToolsRuntimeOptions) {
+  constructor(
+    @Inject(TOOLS_RUNTIME_OPTIONS) private readonly options: ToolsRuntimeOptions,
+    private readonly connections: ConnectionLiveness,
+  ) {
     this.jwks = createRemoteJWKSet(new URL(options.oauthJwksUrl), {
       cacheMaxAge: 10 * 60_000,
       cooldownDuration: 10_000,
@@ -104,11 +113,15 @@ export class AccessTokenVerifier {
       typeof payload['session_key'] === 'string' && ADDRESS.test(payload['session_key'])
         ? payload['session_key'].toLowerCase()
         : undefined;
+    const grantId = typeof payload['grant_id'] === 'string' ? payload['grant_id'] : undefined;
+    if (grantId !== undefined && !(await this.connections.isLive(grantId)))
+      throw this.invalid('the connection was revoked');
     return {
       wallet: wallet.toLowerCase(),
       scopes: scope.split(/\s+/).filter(Boolean),
       sessionKey,
       clientId: typeof payload['client_id'] === 'string' ? payload['client_id'] : undefined,
+      grantId,
       subject: String(payload['sub']),
       expiresAt: Number(payload['exp']),
     };

@@ -11,6 +11,10 @@ export interface ToolContext {
   /** The session key named by the token (`session_key` claim), lower-case. */
   readonly sessionKey?: string;
   readonly clientId?: string;
+  /** The connection (OAuth grant) of the token, when it names one. */
+  readonly grantId?: string;
+  /** When the token expires (unix seconds): long-lived calls (event streams) end then. */
+  readonly tokenExpiresAt?: number;
   /** Key of the per-caller rate limit: the client IP on the public family, the token subject on /me. */
   readonly callerId: string;
 }
@@ -31,6 +35,8 @@ export function tokenContext(token: {
   scopes: readonly string[];
   sessionKey?: string;
   clientId?: string;
+  grantId?: string;
+  expiresAt?: number;
 }): TokenContext {
   const callerId = `sub:${token.wallet}:${token.clientId ?? '-'}`;
   return {
@@ -39,6 +45,8 @@ export function tokenContext(token: {
     scopes: token.scopes,
     sessionKey: token.sessionKey,
     clientId: token.clientId,
+    grantId: token.grantId,
+    tokenExpiresAt: token.expiresAt,
     callerId,
   };
 }

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class AddScopeStepUps1763700400000 implements MigrationInterface {
-  name = 'AddScopeStepUps1763700400000';
+export class AddScopeStepUps1763700500000 implements MigrationInterface {
+  name = 'AddScopeStepUps1763700500000';
 
   async up(q: QueryRunner): Promise<void> {
     // A client refused for a scope its connection lacks (403 insufficient_scope from a resource server):
