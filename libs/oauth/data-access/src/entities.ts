@@ -1,6 +1,7 @@
 import { ConsentRequestEntity } from './entities/consent-request.entity';
 import { OidcModelEntity } from './entities/oidc-model.entity';
 import { PendingRevocationEntity } from './entities/pending-revocation.entity';
+import { ScopeStepUpEntity } from './entities/scope-step-up.entity';
 import { SessionKeySecretEntity } from './entities/session-key-secret.entity';
 import { SigningKeyEntity } from './entities/signing-key.entity';
 import { WalletChallengeEntity } from './entities/wallet-challenge.entity';
@@ -15,4 +16,5 @@ export const OAUTH_ENTITIES: Function[] = [
   WalletSessionEntity,
   ConsentRequestEntity,
   PendingRevocationEntity,
+  ScopeStepUpEntity,
 ];

@@ -9,6 +9,7 @@ export * from './entities/wallet-challenge.entity';
 export * from './entities/wallet-session.entity';
 export * from './entities/consent-request.entity';
 export * from './entities/pending-revocation.entity';
+export * from './entities/scope-step-up.entity';
 export * from './queries/oidc-models';
 export * from './queries/grants';
 export * from './queries/signing-keys';
