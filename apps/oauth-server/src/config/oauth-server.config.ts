@@ -49,12 +49,12 @@ export const oauthServerConfigSchema = z
     RATE_LIMIT_REGISTER_PER_MINUTE: env
       .positiveInt(20)
       .describe(
-        'Client registrations (POST /register) accepted per client IP per minute, shared by every replica (Redis); more get 429 with Retry-After.',
+        'Client registrations (POST /register) accepted per client IP per minute (a token bucket: all at once, then one every 60/N s), shared by every replica (Redis); more get 429 with Retry-After.',
       ),
     RATE_LIMIT_SIGN_IN_PER_MINUTE: env
       .positiveInt(30)
       .describe(
-        "Wallet sign-in messages (the consent and connections pages' challenge endpoints) issued per client IP per minute, shared by every replica (Redis).",
+        "Wallet sign-in messages (the consent and connections pages' challenge endpoints) issued per client IP per minute (a token bucket: all at once, then one every 60/N s), shared by every replica (Redis).",
       ),
     OAUTH_COOKIE_KEYS: env
       .list()

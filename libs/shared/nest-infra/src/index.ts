@@ -32,3 +32,4 @@ export * from './http/mcp-transport-security';
 export * from './http/mcp-tool-call-check';
 export * from './http/open-cors';
 export * from './http/route-methods';
+export * from './rate-limit/rate-limiter';

@@ -1,45 +1,39 @@
 import { randomBytes } from 'node:crypto';
-import { ToolErrorCode } from '@paper/contracts';
 import { testRedisUrl } from '@paper/dev-stack';
 import { Redis } from 'ioredis';
-import { ToolError } from '../errors/tool.error';
-import type { ToolsRuntimeOptions } from '../runtime-options';
-import { RateLimiter } from './rate-limiter';
+import { type RateLimited, RedisRateLimiter, perMinute } from './rate-limiter';
 
-describe('RateLimiter (Redis token bucket with leases)', () => {
-  const options = { redisPrefix: `rl${randomBytes(4).toString('hex')}` } as ToolsRuntimeOptions;
+describe('RedisRateLimiter (Redis token bucket with leases)', () => {
+  const prefix = `rl${randomBytes(4).toString('hex')}`;
   const clients: Redis[] = [];
   const limiter = () => {
     const redis = new Redis(testRedisUrl());
     clients.push(redis);
-    return new RateLimiter(redis, options);
+    return new RedisRateLimiter(redis, `${prefix}:ratelimit`);
   };
 
   afterAll(async () => {
     const cleanup = new Redis(testRedisUrl());
-    const keys = await cleanup.keys(`${options.redisPrefix}:*`);
+    const keys = await cleanup.keys(`${prefix}:*`);
     if (keys.length > 0) await cleanup.del(...keys);
     cleanup.disconnect();
     for (const c of clients) c.disconnect();
   });
 
-  async function outcomes(takes: Promise<void>[]): Promise<{ allowed: number; refused: ToolError[] }> {
-    const settled = await Promise.allSettled(takes);
-    const refused = settled
-      .filter((s): s is PromiseRejectedResult => s.status === 'rejected')
-      .map((s) => s.reason as ToolError);
-    return { allowed: settled.length - refused.length, refused };
+  async function outcomes(
+    takes: Promise<RateLimited | undefined>[],
+  ): Promise<{ allowed: number; refused: RateLimited[] }> {
+    const refused = (await Promise.all(takes)).filter((r): r is RateLimited => r !== undefined);
+    return { allowed: takes.length - refused.length, refused };
   }
 
-  it('allows the burst, then refuses with 429 rate_limited and Retry-After', async () => {
+  it('allows the burst, then reports "limited, retry in N s"', async () => {
     const rl = limiter();
-    const result = await outcomes(Array.from({ length: 9 }, () => rl.take('ip:a', { perSecond: 2, burst: 6 })));
+    const limit = { perSecond: 2, burst: 6 };
+    const result = await outcomes(Array.from({ length: 9 }, () => rl.take('ip:a', limit)));
     expect(result.allowed).toBe(6);
     expect(result.refused).toHaveLength(3);
-    expect(result.refused[0]).toBeInstanceOf(ToolError);
-    expect(result.refused[0]!.code).toBe(ToolErrorCode.RateLimited);
-    expect(result.refused[0]!.status).toBe(429);
-    expect(result.refused[0]!.headers['Retry-After']).toBe('1');
+    expect(result.refused[0]).toEqual({ retryAfterSeconds: 1, limit });
   });
 
   it('shares one bucket between replicas and keeps callers apart', async () => {
@@ -66,8 +60,28 @@ describe('RateLimiter (Redis token bucket with leases)', () => {
     const refilled = Math.ceil(((performance.now() - started) / 1000) * 100);
     expect(result.allowed).toBeGreaterThanOrEqual(20);
     expect(result.allowed).toBeLessThanOrEqual(22 + refilled);
-    const state = await clients[0]!.hgetall(`${options.redisPrefix}:ratelimit:ip:c`);
+    const state = await clients[0]!.hgetall(`${prefix}:ratelimit:ip:c`);
     expect(Number(state['t'])).toBeLessThan(2);
+  });
+
+  it('spends a leased token synchronously, and goes to Redis once the lease is used up', async () => {
+    const rl = limiter();
+    const limit = { perSecond: 50, burst: 50 };
+    await expect(rl.take('ip:e', limit)).resolves.toBeUndefined();
+    // The lease was 5 tokens (a tenth of a second's worth): the caller kept one, 4 are left locally.
+    for (let i = 0; i < 4; i += 1) expect(rl.spend('ip:e', limit)).toBeUndefined();
+    const next = rl.spend('ip:e', limit);
+    expect(next).toBeInstanceOf(Promise);
+    await expect(next).resolves.toBeUndefined();
+  });
+
+  it('limits per minute: the whole allowance at once, then a retry time of the refill of one token', async () => {
+    const rl = limiter();
+    const limit = perMinute(3);
+    const result = await outcomes(Array.from({ length: 4 }, () => rl.take('ip:f', limit)));
+    expect(result.allowed).toBe(3);
+    expect(result.refused[0]!.retryAfterSeconds).toBeGreaterThanOrEqual(19);
+    expect(result.refused[0]!.retryAfterSeconds).toBeLessThanOrEqual(20);
   });
 
   it('lets calls through when Redis cannot be reached', async () => {
@@ -77,6 +91,6 @@ describe('RateLimiter (Redis token bucket with leases)', () => {
       lazyConnect: true,
     });
     clients.push(down);
-    await expect(new RateLimiter(down, options).take('ip:d', { perSecond: 1, burst: 1 })).resolves.toBeUndefined();
+    await expect(new RedisRateLimiter(down, prefix).take('ip:d', { perSecond: 1, burst: 1 })).resolves.toBeUndefined();
   });
 });
