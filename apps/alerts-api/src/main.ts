@@ -4,6 +4,8 @@ import type { Express, NextFunction, Request, Response } from 'express';
 import { AppModule } from './app/app.module';
 import { buildOpenApiDocument } from './app/openapi';
 import { type AlertsApiConfig, alertsApiConfigSchema } from './config/alerts-api.config';
+import { AlertsRateLimits } from './rate-limit/alerts-rate-limits';
+import { limitRequests } from './rate-limit/rate-limit.middleware';
 
 const alertsErrors = respondInStyle('alerts');
 
@@ -16,6 +18,8 @@ void runApp({
   bodyErrors: (req, res, refusal) => (req.path === '/mcp' ? respondJsonRpc : alertsErrors)(req, res, refusal),
   configure: (app) => {
     const config = app.get<AlertsApiConfig>(APP_CONFIG);
+    // Every caller bounded: per client address, per account (docs/alerts-api.md, "Rate limits").
+    app.use(limitRequests(app.get(AlertsRateLimits)));
     // Account data and secrets (the account token, webhook signing secrets) are never stored by caches;
     // the exchange proxy passes on the exchange's own caching.
     app.use((req: Request, res: Response, next: NextFunction) => {

@@ -6,6 +6,7 @@ import { ChannelsModule } from '../channels/channels.module';
 import { DeliveriesModule } from '../deliveries/deliveries.module';
 import { McpModule } from '../mcp/mcp.module';
 import { ProtocolRulesModule } from '../protocol-rules/protocol-rules.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { StatusModule } from '../status/status.module';
 import { StorageModule } from '../storage/storage.module';
 import { TelegramLinkModule } from '../telegram/telegram-link.module';
@@ -28,5 +29,5 @@ export const ALERTS_API_FEATURES = [
 ];
 
 /** The alerts endpoints: one feature module per resource, the account rules from @paper/alerts-accounts. */
-@Module({ imports: [AuthModule, ...ALERTS_API_FEATURES] })
+@Module({ imports: [AuthModule, RateLimitModule, ...ALERTS_API_FEATURES] })
 export class AlertsApiModule {}

@@ -85,6 +85,13 @@ function describeRefusals(document: OpenAPIObject): void {
         continue;
       }
       operation.security ??= [];
+      if (path !== '/healthz')
+        responses['429'] ??= {
+          ...errorBody,
+          description:
+            'Too many requests (`rate_limited`): per account with a token, per client address without one, account creation per client address; `Retry-After` in seconds',
+          headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
+        };
       responses['400'] ??= {
         ...errorBody,
         description:

@@ -2,6 +2,7 @@ import { alertsAccountsEnvShape } from '@paper/alerts-accounts';
 import { destinationRateEnvShape } from '@paper/alerts-delivery';
 import { baseEnvShape, databaseEnvShape, env, mcpTransportEnvShape, redisEnvShape } from '@paper/nest-infra';
 import { z } from 'zod';
+import { alertsRateLimitEnvShape } from '../rate-limit/alerts-rate-limit.config';
 
 /** Unset and empty both mean "not configured". */
 const optionalText = (pattern: RegExp, message: string) =>
@@ -43,6 +44,7 @@ export const alertsApiConfigSchema = z.object({
   ...destinationRateEnvShape,
   ...alertsAccountsEnvShape,
   ...mcpTransportEnvShape,
+  ...alertsRateLimitEnvShape,
 });
 
 export type AlertsApiConfig = z.infer<typeof alertsApiConfigSchema>;

@@ -10,7 +10,8 @@ const envelopeOutput = looseObject({
   error: looseObject({ code: z.string(), message: z.string() }).optional(),
 });
 
-export function registerExchangeTools(server: McpServer, upstream: UpstreamClient): void {
+/** The exchange's public tools, called on behalf of the MCP client at `callerIp` (forwarded to the exchange). */
+export function registerExchangeTools(server: McpServer, upstream: UpstreamClient, callerIp: string): void {
   // The exchange's public tools as the catalog defines them (title, description, input schema), under `exchange_<tool>`.
   for (const def of PROXIED_EXCHANGE_TOOLS) {
     server.registerTool(
@@ -24,7 +25,7 @@ export function registerExchangeTools(server: McpServer, upstream: UpstreamClien
       },
       (args: Record<string, unknown>) =>
         run(async () => {
-          const envelope = await upstream.callTool(def.name, args);
+          const envelope = await upstream.callTool(def.name, args, callerIp);
           if (envelope['ok'] !== true) {
             const error = (envelope['error'] ?? {}) as { code?: string; message?: string };
             return {

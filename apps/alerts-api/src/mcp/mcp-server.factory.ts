@@ -59,12 +59,13 @@ export class McpServerFactory {
     // The SDK keeps registered tools in a plain object; their names are read once from a first server.
     this.toolNames = new Set(
       Object.keys(
-        (this.create(undefined) as unknown as { _registeredTools: Record<string, unknown> })._registeredTools,
+        (this.create(undefined, '') as unknown as { _registeredTools: Record<string, unknown> })._registeredTools,
       ),
     );
   }
 
-  create(accountId: string | undefined): McpServer {
+  /** A server for one request: the account of its token (if any), and the client's address (for the exchange). */
+  create(accountId: string | undefined, callerIp: string): McpServer {
     const server = new McpServer(
       { name: 'paper-wallet-alerts', version: '1.0.0' },
       { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator: this.validator },
@@ -80,7 +81,7 @@ export class McpServerFactory {
       },
       async () => ok({ ...(await this.status.status()) }),
     );
-    registerExchangeTools(server, this.upstream);
+    registerExchangeTools(server, this.upstream, callerIp);
     registerAccountTools(server, accountId, this.services);
     return server;
   }

@@ -2,7 +2,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { applyDecorators, Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { isCodedError } from '@paper/contracts';
-import { JSON_RPC, jsonRpcErrorBody, refusedToolCall } from '@paper/nest-infra';
+import { JSON_RPC, clientIp, jsonRpcErrorBody, refusedToolCall } from '@paper/nest-infra';
 import type { SchemaObject } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AccountAuthService } from '../auth/account-auth.service';
@@ -48,6 +48,7 @@ const RPC_ERRORS: Record<number, string> = {
   406: 'The Accept header must list application/json and text/event-stream',
   413: 'The body is larger than 256 kB',
   415: 'The body must be JSON (`Content-Type: application/json`)',
+  429: 'Too many requests from this account (with a token) or this address (without): `Retry-After` in seconds',
   503: 'Storage schema not applied yet (`Retry-After: 300`); only with a token',
 };
 
@@ -113,7 +114,7 @@ export class McpController {
       res.status(200).json(refused);
       return;
     }
-    const server = this.factory.create(accountId);
+    const server = this.factory.create(accountId, clientIp(req));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

@@ -62,7 +62,8 @@ async function readBounded(response: Response, max: number, abort: AbortControll
 
 /**
  * GETs from the exchange tool API's public family: no client headers, cookies or credentials are
- * forwarded, redirects are not followed, answers are bounded in time and in size (enforced while streaming). 2xx and 4xx answers
+ * forwarded, only the caller's address as `X-Forwarded-For` (the exchange limits each caller, and trusts
+ * this service as a proxy when its address is in the exchange's TRUSTED_PROXIES); redirects are not followed, answers are bounded in time and in size (enforced while streaming). 2xx and 4xx answers
  * pass through; 3xx, 5xx, timeouts and network failures become 502 `upstream_unavailable`.
  */
 @Injectable()
@@ -73,7 +74,7 @@ export class UpstreamClient {
     return PUBLIC_EXCHANGE_TOOLS.includes(name);
   }
 
-  async get(path: UpstreamPath, search = ''): Promise<UpstreamResponse> {
+  async get(path: UpstreamPath, search: string, callerIp: string): Promise<UpstreamResponse> {
     const base = this.config.EXCHANGE_API_URL.replace(/\/+$/, '');
     const url = `${base}${path === 'openapi.json' ? '/openapi.json' : `/api/v1/${path}`}${search.length > 1 ? search : ''}`;
     const abort = new AbortController();
@@ -83,7 +84,7 @@ export class UpstreamClient {
       response = await fetch(url, {
         method: 'GET',
         redirect: 'manual',
-        headers: { accept: 'application/json', 'user-agent': 'paper-alerts-proxy/1' },
+        headers: { accept: 'application/json', 'user-agent': 'paper-alerts-proxy/1', 'x-forwarded-for': callerIp },
         signal: AbortSignal.any([abort.signal, AbortSignal.timeout(this.config.UPSTREAM_TIMEOUT_MS)]),
       });
       body = await readBounded(response, MAX_BODY_BYTES, abort);
@@ -107,8 +108,8 @@ export class UpstreamClient {
     };
   }
 
-  /** Runs a public tool with query-string arguments and returns its result envelope. */
-  async callTool(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
+  /** Runs a public tool with query-string arguments for the caller at `callerIp` and returns its result envelope. */
+  async callTool(name: string, args: Record<string, unknown>, callerIp: string): Promise<Record<string, unknown>> {
     if (!this.isPublicTool(name))
       throw new AlertsException(AlertsErrorCode.NotFound, `${name} is not a public read-only exchange tool.`);
     const params = new URLSearchParams();
@@ -116,7 +117,7 @@ export class UpstreamClient {
       if (value !== undefined && value !== null) params.set(key, String(value));
     }
     const query = params.toString();
-    const response = await this.get(`tools/${name}`, query ? `?${query}` : '');
+    const response = await this.get(`tools/${name}`, query ? `?${query}` : '', callerIp);
     try {
       return JSON.parse(response.body.toString('utf8')) as Record<string, unknown>;
     } catch {

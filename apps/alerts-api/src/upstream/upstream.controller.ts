@@ -1,6 +1,7 @@
 import { All, Controller, Get, Param, Req, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { AlertsErrorCode } from '@paper/contracts';
+import { clientIp } from '@paper/nest-infra';
 import type { Request, Response } from 'express';
 import { AlertsException, ApiErrors } from '@paper/alerts-accounts';
 import { PUBLIC_EXCHANGE_TOOLS, UpstreamClient, type UpstreamPath } from './upstream-client.service';
@@ -78,7 +79,7 @@ export class UpstreamController {
   }
 
   private async forward(path: UpstreamPath, req: Request, res: Response): Promise<void> {
-    const answer = await this.upstream.get(path, search(req));
+    const answer = await this.upstream.get(path, search(req), clientIp(req));
     res.status(answer.status).setHeader('content-type', answer.contentType);
     res.setHeader('cache-control', answer.cacheControl ?? 'no-store');
     res.end(answer.body);

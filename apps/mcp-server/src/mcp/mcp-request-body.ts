@@ -1,3 +1,4 @@
+import { jsonTextTooDeep } from '@paper/nest-infra';
 import type { Request } from 'express';
 
 export type McpBody =
@@ -5,6 +6,8 @@ export type McpBody =
   /** Not a JSON content type: left unread, the transport answers 415. */
   | { kind: 'other' }
   | { kind: 'invalid' }
+  /** Nested deeper than MAX_JSON_DEPTH (checked before parsing). */
+  | { kind: 'too_deep' }
   | { kind: 'too_large' };
 
 const JSON_TYPE = /^application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i;
@@ -20,6 +23,7 @@ export async function readMcpBody(req: Request, maxBytes: number): Promise<McpBo
   if (declared > maxBytes) return { kind: 'too_large' };
   const text = await readText(req, maxBytes);
   if (text === undefined) return { kind: 'too_large' };
+  if (jsonTextTooDeep(text)) return { kind: 'too_deep' };
   try {
     return { kind: 'json', value: JSON.parse(text) as unknown };
   } catch {

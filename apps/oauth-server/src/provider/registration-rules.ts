@@ -1,4 +1,4 @@
-import { unstorableTextMessage, unstorableTextPath } from '@paper/nest-infra';
+import { jsonValueTooDeep, tooDeepMessage, unstorableTextMessage, unstorableTextPath } from '@paper/nest-infra';
 import { errors } from 'oidc-provider';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
@@ -7,13 +7,14 @@ const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:',
 
 /**
  * What dynamic registration refuses beyond oidc-provider's own checks (RFC 7591 errors, 400):
- * text PostgreSQL cannot store in a redirect URI (`invalid_redirect_uri`) or anywhere else in the metadata
+ * metadata nested deeper than MAX_JSON_DEPTH (`invalid_client_metadata`), text PostgreSQL cannot store in a redirect URI (`invalid_redirect_uri`) or anywhere else in the metadata
  * (`invalid_client_metadata`), naming the field,
  * and redirect URIs that would send codes in the clear or into the page: plain `http` only to a loopback
  * address (RFC 8252 native apps; OAuth 2.1 and RFC 9700 require TLS otherwise), never `javascript:`,
  * `data:` and the like.
  */
 export function checkRegistration(metadata: Record<string, unknown>): void {
+  if (jsonValueTooDeep(metadata)) throw new errors.InvalidClientMetadata(tooDeepMessage());
   const uris = metadata['redirect_uris'];
   // oidc-provider answers a description starting with `redirect_uris` as `invalid_redirect_uri`.
   const unstorableUri = unstorableTextPath(uris, 'redirect_uris');

@@ -28,6 +28,7 @@ export * from './http/client-ip';
 export * from './errors/error-body';
 export * from './http/storable-text';
 export * from './http/request-bodies';
+export * from './http/json-depth';
 export * from './http/mcp-transport-security';
 export * from './http/mcp-tool-call-check';
 export * from './http/open-cors';

@@ -50,6 +50,21 @@ describe('validateDto', () => {
     ).toBe('Unknown key "rules.__proto__".');
   });
 
+  it('refuses input nested deeper than 64 levels with 400 validation_failed, however deep (no stack overflow)', async () => {
+    const nest = (depth: number): unknown => {
+      let value: unknown = 1;
+      for (let i = 0; i < depth; i += 1) value = { a: value };
+      return value;
+    };
+    for (const depth of [65, 5000, 100_000]) {
+      const error = await failure(CreateWatchDto, { address, rules: nest(depth) });
+      expect([error.code, error.status]).toEqual([AlertsErrorCode.ValidationFailed, 400]);
+      expect(error.message).toContain('more than 64 levels deep');
+    }
+    // Within the bound, the ordinary rules answer.
+    expect((await failure(CreateWatchDto, { address, extra: nest(60) })).code).toBe(AlertsErrorCode.UnknownKey);
+  });
+
   it('accepts the inclusive range ends', async () => {
     const dto = await validateDto(UpdateWatchDto, {
       rules: {

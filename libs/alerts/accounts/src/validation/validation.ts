@@ -2,6 +2,7 @@ import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import { AlertsErrorCode } from '@paper/contracts';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError, type ValidatorOptions } from 'class-validator';
+import { MAX_JSON_DEPTH, tooDeepMessage } from '@paper/nest-infra';
 import { AlertsException } from '../errors/alerts.exception';
 
 const VALIDATOR_OPTIONS: ValidatorOptions = {
@@ -51,14 +52,24 @@ export function validationException(errors: readonly ValidationError[]): AlertsE
 
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** Keys that never reach a DTO instance (the object model drops them), found in the raw JSON. */
-function reservedKeyPath(value: unknown, prefix = ''): string | undefined {
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const key of Object.keys(value)) {
-    const path = prefix ? `${prefix}.${key}` : key;
-    if (RESERVED_KEYS.has(key)) return path;
-    const inner = reservedKeyPath((value as Record<string, unknown>)[key], path);
-    if (inner) return inner;
+/**
+ * Keys that never reach a DTO instance (the object model drops them), found in the raw JSON: walked
+ * depth-first without recursion, and input nested deeper than MAX_JSON_DEPTH is refused (class-transformer
+ * and class-validator recurse over whatever they are given).
+ */
+function reservedKeyPath(value: unknown): string | undefined {
+  const stack: Array<[unknown, string, number]> = [[value, '', 0]];
+  while (stack.length > 0) {
+    const [current, prefix, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) throw new AlertsException(AlertsErrorCode.ValidationFailed, tooDeepMessage());
+    const keys = Object.keys(current);
+    for (let i = keys.length - 1; i >= 0; i -= 1) {
+      const key = keys[i]!;
+      const path = prefix ? `${prefix}.${key}` : key;
+      if (RESERVED_KEYS.has(key)) return path;
+      stack.push([(current as Record<string, unknown>)[key], path, depth + 1]);
+    }
   }
   return undefined;
 }

@@ -116,6 +116,26 @@ describe('request bodies (JSON only, 415, 413, invalid JSON, text PostgreSQL can
     expect((await fetch(`${base}/search?q=a%2500b`)).status).toBe(200);
   });
 
+  it('refuses JSON nested more than 64 levels deep with 400 before parsing it, and takes 64 levels', async () => {
+    const nested = (depth: number) => `${'{"a":'.repeat(depth - 1)}[1]${'}'.repeat(depth - 1)}`;
+    // 1 kB limit: 64 levels fit; deeper bodies are arrays (two bytes a level).
+    expect((await post('/echo', nested(64), 'application/json')).status).toBe(201);
+    expect(await post('/echo', `${'['.repeat(65)}${']'.repeat(65)}`, 'application/json')).toEqual({
+      status: 400,
+      json: { code: 'validation_failed', message: expect.stringContaining('more than 64 levels deep') },
+    });
+    expect(await post('/mcp', `${'['.repeat(400)}${']'.repeat(400)}`, 'application/json')).toEqual({
+      status: 400,
+      json: {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: expect.stringContaining('64 levels'), data: { code: 'too_deep' } },
+      },
+    });
+    // Brackets inside strings are text, not nesting.
+    expect((await post('/echo', JSON.stringify({ label: '['.repeat(200) }), 'application/json')).status).toBe(201);
+  });
+
   it('answers JSON-RPC errors where the responder says so', async () => {
     expect(await post('/mcp', '{"jsonrpc":', 'application/json')).toEqual({
       status: 400,

@@ -1,11 +1,13 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
+import type { json as expressJson, NextFunction, Request, Response } from 'express';
 import type { IncomingMessage } from 'node:http';
 import { type ErrorStyle, JSON_RPC, errorBody, jsonRpcErrorBody } from '../errors/error-body';
+import { jsonTextTooDeep, tooDeepMessage } from './json-depth';
 import { unstorableTextMessage, unstorableTextPath } from './storable-text';
 
 /** Why a request body (or query string) was refused before it reached a handler. */
-export type BodyProblem = 'unsupported_media_type' | 'payload_too_large' | 'invalid_json' | 'unstorable_text';
+export type BodyProblem =
+  'unsupported_media_type' | 'payload_too_large' | 'invalid_json' | 'too_deep' | 'unstorable_text';
 
 export interface BodyRefusal {
   status: 400 | 413 | 415;
@@ -21,12 +23,14 @@ const STYLE_CODES: Record<ErrorStyle, Record<BodyProblem, string>> = {
     unsupported_media_type: 'unsupported_media_type',
     payload_too_large: 'payload_too_large',
     invalid_json: 'invalid_json',
+    too_deep: 'invalid_arguments',
     unstorable_text: 'invalid_arguments',
   },
   alerts: {
     unsupported_media_type: 'unsupported_media_type',
     payload_too_large: 'payload_too_large',
     invalid_json: 'invalid_json',
+    too_deep: 'validation_failed',
     unstorable_text: 'validation_failed',
   },
 };
@@ -38,14 +42,16 @@ export function respondInStyle(style: ErrorStyle): BodyRefusalResponder {
   };
 }
 
-/** Refusals as JSON-RPC errors (MCP endpoints): -32700 for a body that is not JSON, -32602 for bad text, else -32000. */
+/** Refusals as JSON-RPC errors (MCP endpoints): -32700 for a body that is not JSON, -32600 for one nested too deep, -32602 for bad text, else -32000. */
 export const respondJsonRpc: BodyRefusalResponder = (_req, res, refusal) => {
   const code =
     refusal.problem === 'invalid_json'
       ? JSON_RPC.parseError
-      : refusal.problem === 'unstorable_text'
-        ? JSON_RPC.invalidParams
-        : JSON_RPC.serverError;
+      : refusal.problem === 'too_deep'
+        ? JSON_RPC.invalidRequest
+        : refusal.problem === 'unstorable_text'
+          ? JSON_RPC.invalidParams
+          : JSON_RPC.serverError;
   const message = refusal.problem === 'invalid_json' ? `Parse error: ${refusal.message}` : refusal.message;
   res.status(refusal.status).json(jsonRpcErrorBody(code, message, { code: refusal.problem }));
 };
@@ -75,7 +81,8 @@ function hasBody(req: IncomingMessage): boolean {
 /**
  * Request bodies the same way on every service: JSON bodies only (`application/json` or `+json`; HTML
  * form posts only on `formPaths`), anything else with a body is refused with 415; bodies above the limit
- * 413; malformed JSON 400; and strings or keys PostgreSQL cannot store, in a body or a query string, 400
+ * 413; malformed JSON 400; JSON nested deeper than MAX_JSON_DEPTH 400 (checked on the raw bytes, before
+ * parsing, so no recursive walk downstream ever meets it); and strings or keys PostgreSQL cannot store, in a body or a query string, 400
  * naming the field. Each refusal is written by `respond`, in the service's error shape.
  */
 export function installRequestBodies(app: NestExpressApplication, options: RequestBodyOptions): void {
@@ -93,10 +100,13 @@ export function installRequestBodies(app: NestExpressApplication, options: Reque
       message: `This endpoint takes a JSON body: send it with "Content-Type: application/json" (the request had ${type ? `"${type.slice(0, 80)}"` : 'no Content-Type'}).`,
     });
   });
-  app.useBodyParser('json', {
+  // `verify` is the parser's own hook (Nest reserves it only for `rawBody`, which no app uses).
+  const json: NonNullable<Parameters<typeof expressJson>[0]> = {
     limit: options.limit,
+    verify: refuseTooDeep,
     type: (req: IncomingMessage) => !under((req as Request).path, raw) && Boolean((req as Request).is(JSON_TYPES)),
-  });
+  };
+  app.useBodyParser('json', json);
   if (forms.length > 0)
     app.useBodyParser('urlencoded', {
       extended: false,
@@ -115,6 +125,9 @@ export function installRequestBodies(app: NestExpressApplication, options: Reque
         message: `The request body is too large: at most ${options.limit.toUpperCase()} are accepted.`,
       });
     }
+    if (type === TOO_DEEP) {
+      return respond(req, res, { status: 400, problem: 'too_deep', message: tooDeepMessage() });
+    }
     if (type === 'entity.parse.failed' || type === 'charset.unsupported' || type === 'encoding.unsupported') {
       return respond(req, res, {
         status: 400,
@@ -129,6 +142,13 @@ export function installRequestBodies(app: NestExpressApplication, options: Reque
     if (field === undefined) return next();
     respond(req, res, { status: 400, problem: 'unstorable_text', message: unstorableTextMessage(field) });
   });
+}
+
+const TOO_DEEP = 'entity.too.deep';
+
+/** The JSON parser's verify step: text nested too deep is refused before it is parsed. */
+function refuseTooDeep(_req: IncomingMessage, _res: unknown, body: Buffer): void {
+  if (jsonTextTooDeep(body)) throw Object.assign(new Error('JSON nested too deep'), { type: TOO_DEEP, status: 400 });
 }
 
 /** The field of the body or query string holding text PostgreSQL cannot store (the query is parsed only when it may). */
