@@ -12,7 +12,14 @@ export interface Answer<T = Record<string, unknown>> {
 export type Call = <T = Record<string, unknown>>(
   method: string,
   path: string,
-  options?: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
+  options?: {
+    token?: string;
+    body?: unknown;
+    raw?: string;
+    headers?: Record<string, string>;
+    /** The loopback source address (127.0.0.0/8) to send from; the default is the system's choice. */
+    from?: string;
+  },
 ) => Promise<Answer<T>>;
 
 export function client(baseUrl: string): Call {
@@ -26,14 +33,61 @@ export function client(baseUrl: string): Call {
     } else if (options.raw !== undefined) {
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const res =
+      options.from === undefined
+        ? await fetch(`${baseUrl}${path}`, { method, headers, body })
+        : await sendFrom(options.from, method, `${baseUrl}${path}`, headers, body);
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : null) as never };
   };
 }
 
+/**
+ * One HTTP request sent from a given loopback source address (any of 127.0.0.0/8 is this machine), so a
+ * test can be many callers at once; a new connection each time. `localhost` in the URL is 127.0.0.1.
+ */
+export function sendFrom(
+  from: string,
+  method: string,
+  url: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Response> {
+  const target = new URL(url.replace('//localhost:', '//127.0.0.1:'));
+  return new Promise((resolve, reject) => {
+    const req = http.request(target, { method, headers, localAddress: from, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const answer = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) answer.append(name, v);
+        }
+        const status = res.statusCode ?? 0;
+        resolve(
+          new Response([204, 205, 304].includes(status) ? null : Buffer.concat(chunks), { status, headers: answer }),
+        );
+      });
+      res.once('error', reject);
+    });
+    req.once('error', reject);
+    req.end(body);
+  });
+}
+
+let sourceCounter = 0;
+
+/** A loopback source address not handed out before in this process (127.200.0.1 onwards). */
+export function nextSourceAddress(): string {
+  sourceCounter += 1;
+  return `127.200.${Math.floor(sourceCounter / 250)}.${(sourceCounter % 250) + 1}`;
+}
+
+/** Creates an account, from a fresh source address each time (account creation is limited per address). */
 export async function newAccount(call: Call): Promise<{ id: string; token: string }> {
-  const res = await call<{ account: { id: string }; token: string }>('POST', '/api/accounts');
+  const res = await call<{ account: { id: string }; token: string }>('POST', '/api/accounts', {
+    from: nextSourceAddress(),
+  });
   if (res.status !== 201) throw new Error(`account creation failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { id: res.body.account.id, token: res.body.token };
 }
