@@ -34,7 +34,7 @@ describe('alerts-api rate limits (defaults) and the exchange proxy forwarding th
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"data":{}}');
     });
     stack = await startTestStack({ apps: ['alerts-api'], env: { EXCHANGE_API_URL: exchange.url } });
-    call = client(stack.alertsUrl);
+    call = client(stack.alertsUrl, { honourRetryAfter: false });
   });
 
   afterAll(async () => {
@@ -107,7 +107,7 @@ describe('alerts-api rate limits (defaults) and the exchange proxy forwarding th
   it('the exchange proxy forwards the caller address, through the edge and straight to the app', async () => {
     exchange.received.length = 0;
     expect((await call('GET', '/api/upstream/tools/get_markets', { from: '127.35.0.7' })).status).toBe(200);
-    const direct = client(stack.appUrls['alerts-api']!);
+    const direct = client(stack.appUrls['alerts-api']!, { honourRetryAfter: false });
     expect((await direct('GET', '/api/upstream/tools', { from: '127.35.0.8' })).status).toBe(200);
     const mcp = await call('POST', '/mcp', {
       from: '127.35.0.9',
