@@ -147,10 +147,10 @@ function requestId(body: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-/** Documents the HTTP-level JSON-RPC errors of /mcp: refused bodies and query strings, and `only` (405 for GET and DELETE). */
+/** Documents the HTTP-level JSON-RPC errors of /mcp: refused bodies and query strings, rate limits, and `only` (405 for GET and DELETE). */
 function ApiRpcErrors(only?: number): MethodDecorator {
   const statuses = only
-    ? [400, 403, 413, 415, only]
+    ? [400, 403, 413, 415, 429, only]
     : Object.keys(RPC_ERRORS)
         .map(Number)
         .filter((s) => s !== 405);

@@ -28,6 +28,10 @@ describe('third-party clients: Redocly, MCP conformance, schema-driven fuzzing',
         RATE_LIMIT_ME_PER_SECOND: UNLIMITED,
         RATE_LIMIT_ME_BURST: UNLIMITED,
         RATE_LIMIT_REGISTER_PER_MINUTE: UNLIMITED,
+        ALERTS_RATE_PUBLIC_PER_SECOND: UNLIMITED,
+        ALERTS_RATE_PUBLIC_BURST: UNLIMITED,
+        ALERTS_RATE_ACCOUNT_PER_SECOND: UNLIMITED,
+        ALERTS_RATE_ACCOUNT_BURST: UNLIMITED,
       },
     });
     docs.tools = (await (await fetch(`${stack.baseUrl}/openapi.json`)).json()) as Record<string, unknown>;
