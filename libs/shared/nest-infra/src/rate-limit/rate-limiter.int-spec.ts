@@ -16,8 +16,7 @@ describe('RedisRateLimiter (Redis token bucket with leases)', () => {
     const cleanup = new Redis(testRedisUrl());
     const keys = await cleanup.keys(`${prefix}:*`);
     if (keys.length > 0) await cleanup.del(...keys);
-    cleanup.disconnect();
-    for (const c of clients) c.disconnect();
+    await Promise.all([cleanup, ...clients].map((c) => c.quit().catch(() => c.disconnect())));
   });
 
   async function outcomes(
