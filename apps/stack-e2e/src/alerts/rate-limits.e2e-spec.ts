@@ -1,4 +1,5 @@
 import { startTestStack, type TestStack } from '@paper/dev-stack';
+import { randomBytes } from 'node:crypto';
 import { type Answer, type Call, client, newAccount, type Receiver, startReceiver } from './alerts-test-kit';
 
 /** Runs the calls `width` at a time (a client's own pool), in order of the array. */
@@ -86,6 +87,20 @@ describe('alerts-api rate limits (defaults) and the exchange proxy forwarding th
     expect(refused.length).toBeGreaterThan(0);
     for (const answer of refused.slice(0, 10)) expectRateLimited(answer);
     expect((await call('GET', '/api/me', { token: calm.token })).status).toBe(200);
+  });
+
+  it('forged tokens (a fresh account id each) cannot dodge the limits: after a refused token they count per address', async () => {
+    const forged = () => `alrt_${randomBytes(16).toString('hex')}_${'A'.repeat(43)}`;
+    const from = '127.37.0.1';
+    expect((await call('GET', '/api/me', { token: forged(), from })).status).toBe(401);
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, () => call('GET', '/api/me', { token: forged(), from })),
+    );
+    expect(answers.filter((a) => a.status === 401).length).toBeLessThan(200);
+    expectRateLimited(answers.find((a) => a.status === 429)!);
+    // A real account's requests from another address are not affected.
+    const { token } = await newAccount(call);
+    expect((await call('GET', '/api/me', { token, from: '127.37.0.2' })).status).toBe(200);
   });
 
   it('answers 429 on /mcp as a JSON-RPC error', async () => {
