@@ -20,6 +20,11 @@ const UNLIMITED_PATHS = new Set(['/healthz', '/livez', '/readyz', '/metrics']);
 const REFUSED_TOKEN_MEMORY_MS = 60_000;
 const REFUSED_TOKEN_ADDRESSES = 10_000;
 
+/** The path as the router matches it (a trailing slash makes no difference), so no spelling picks another bucket. */
+function routePath(req: Request): string {
+  return req.path.length > 1 ? req.path.replace(/\/+$/, '') : req.path;
+}
+
 /** What one request is counted against, and why (for the message of a refusal). */
 interface Bucket {
   key: string;
@@ -53,7 +58,7 @@ export class AlertsRateLimits {
 
   /** Spends the request's share: undefined when it may go on, otherwise the refusal's message and wait. */
   async check(req: Request): Promise<{ limited: RateLimited; message: string } | undefined> {
-    if (UNLIMITED_PATHS.has(req.path) || req.method === 'OPTIONS') return undefined;
+    if (UNLIMITED_PATHS.has(routePath(req)) || req.method === 'OPTIONS') return undefined;
     const ip = clientIp(req);
     for (const bucket of this.buckets(req, ip)) {
       const pending = this.limiter.spend(bucket.key, bucket.limit);
@@ -75,7 +80,7 @@ export class AlertsRateLimits {
       limit: this.public,
       scope: 'from this address without an account token',
     };
-    if (req.method === 'POST' && req.path === '/api/accounts') {
+    if (req.method === 'POST' && routePath(req) === '/api/accounts') {
       return [{ key: `accounts:${ip}`, limit: this.accounts, scope: 'accounts created from this address' }];
     }
     const token = AccountAuthService.bearer(req.headers.authorization);

@@ -67,6 +67,8 @@ describe('alerts-api rate limits (defaults) and the exchange proxy forwarding th
     );
     expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 150 }, () => 201));
     expect((await call('POST', '/api/accounts', { from: '127.31.0.1' })).status).toBe(429);
+    // The same endpoint with a trailing slash (the router takes it) is the same limit.
+    expect((await call('POST', '/api/accounts/', { from: '127.31.0.1' })).status).toBe(429);
     expect((await call('POST', '/api/accounts', { from: '127.32.1.1' })).status).toBe(201);
   });
 
