@@ -18,8 +18,6 @@ void runApp({
   bodyErrors: (req, res, refusal) => (req.path === '/mcp' ? respondJsonRpc : alertsErrors)(req, res, refusal),
   configure: (app) => {
     const config = app.get<AlertsApiConfig>(APP_CONFIG);
-    // Every caller bounded: per client address, per account (docs/alerts-api.md, "Rate limits").
-    app.use(limitRequests(app.get(AlertsRateLimits)));
     // Account data and secrets (the account token, webhook signing secrets) are never stored by caches;
     // the exchange proxy passes on the exchange's own caching.
     app.use((req: Request, res: Response, next: NextFunction) => {
@@ -33,6 +31,9 @@ void runApp({
         development: config.NODE_ENV !== 'production',
       }),
     );
+    // Every caller bounded: per client address, per account (docs/alerts-api.md, "Rate limits"); after the
+    // Host and Origin checks, whose refusals cost nothing.
+    app.use(limitRequests(app.get(AlertsRateLimits)));
     const document = buildOpenApiDocument(app, config.ALERTS_BASE_URL);
     (app.getHttpAdapter().getInstance() as Express).get('/openapi.json', (_req: Request, res: Response) => {
       res.json(document);
