@@ -7,7 +7,7 @@ import { refuseWrongMethods } from '../provider/endpoint-methods';
 import { OidcProviderService } from '../provider/oidc-provider.service';
 import { openCors } from '../provider/open-cors';
 import { OAUTH_ROUTES } from '../provider/provider-configuration';
-import { limitRegistrations } from '../rate-limit/registration-rate-limit.middleware';
+import { limitRequests } from '../rate-limit/rate-limit.middleware';
 import { RateLimitService } from '../rate-limit/rate-limit.service';
 
 /** oidc-provider reads these request bodies itself (the authorization endpoint's form posts: authorization-post.ts). */
@@ -29,9 +29,9 @@ const PAGE_SECURITY_HEADERS: Record<string, string> = {
 };
 
 /**
- * Static assets (local only), security headers of the pages, open CORS on metadata and registration, 405
- * for other methods on the OAuth endpoints, form posts to the authorization endpoint, the registration
- * rate limit, and the OAuth endpoints of oidc-provider.
+ * Static assets (local only), security headers of the pages, open CORS on metadata and registration, the
+ * per-client-IP rate limits, 405 for other methods on the OAuth endpoints, form posts to the authorization
+ * endpoint, and the OAuth endpoints of oidc-provider.
  */
 export function configureHttp(app: NestExpressApplication): void {
   app.useStaticAssets(path.join(__dirname, '..', 'assets'), { prefix: `${ASSETS_PATH}/`, maxAge: '5m', index: false });
@@ -42,8 +42,8 @@ export function configureHttp(app: NestExpressApplication): void {
     next();
   });
   app.use(openCors);
+  app.use(limitRequests(app.get(RateLimitService)));
   app.use(refuseWrongMethods);
   app.use(acceptAuthorizationPosts);
-  app.use(limitRegistrations(app.get(RateLimitService)));
   app.use(app.get(OidcProviderService).middleware());
 }

@@ -46,6 +46,14 @@ export const oauthServerConfigSchema = z
       .max(3600)
       .default(900)
       .describe('Lifetime (seconds) of the access tokens oauth-server issues (`expires_in`), 10 to 3600.'),
+    RATE_LIMIT_REQUESTS_PER_SECOND: env
+      .positiveInt(20)
+      .describe(
+        'Requests per second per client IP to every endpoint and page of the authorization server (probes and static assets aside), shared by every replica (Redis); more get 429 with Retry-After.',
+      ),
+    RATE_LIMIT_REQUESTS_BURST: env
+      .positiveInt(60)
+      .describe('Burst of requests per client IP to the authorization server (a page load with its API calls).'),
     RATE_LIMIT_REGISTER_PER_MINUTE: env
       .positiveInt(20)
       .describe(

@@ -5,11 +5,13 @@ import { oauthServerConfigSchema } from '../config/oauth-server.config';
 import { RateLimitError } from './rate-limit.exception';
 import { RateLimitService } from './rate-limit.service';
 
-describe('per-IP rate limits of unauthenticated writes (Redis)', () => {
+describe('per-IP rate limits of requests and unauthenticated writes (Redis)', () => {
   const config = oauthServerConfigSchema.parse({
     REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
     RATE_LIMIT_REGISTER_PER_MINUTE: '3',
     RATE_LIMIT_SIGN_IN_PER_MINUTE: '2',
+    RATE_LIMIT_REQUESTS_PER_SECOND: '2',
+    RATE_LIMIT_REQUESTS_BURST: '4',
   });
   let redisA: Redis;
   let redisB: Redis;
@@ -42,6 +44,16 @@ describe('per-IP rate limits of unauthenticated writes (Redis)', () => {
     expect(error.retryAfterSeconds).toBeLessThanOrEqual(20);
     expect(error.headers['Retry-After']).toBe(String(error.retryAfterSeconds));
     expect(error.message).toMatch(/At most 3 per minute/);
+  });
+
+  it('limits every request per IP to its rate with a burst, apart from the write limits', async () => {
+    for (let i = 0; i < 4; i += 1) await replicaA.take('request', '203.0.113.9');
+    const refused = await replicaB.take('request', '203.0.113.9').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RateLimitError);
+    expect((refused as RateLimitError).message).toMatch(/At most 2 a second \(bursts of 4\)/);
+    expect((refused as RateLimitError).retryAfterSeconds).toBe(1);
+    await expect(replicaA.take('register', '203.0.113.9')).resolves.toBeUndefined();
+    await expect(replicaA.take('request', '203.0.113.10')).resolves.toBeUndefined();
   });
 
   it('keeps IPs and actions apart, each with its own limit', async () => {

@@ -4,18 +4,20 @@ import type { Redis } from 'ioredis';
 import type { OauthServerConfig } from '../config/oauth-server.config';
 import { RateLimitError } from './rate-limit.exception';
 
-/** The unauthenticated writes that are limited per client IP. */
-export type RateLimitedAction = 'register' | 'sign-in';
+/** What is limited per client IP: every request, and on top of that the unauthenticated writes. */
+export type RateLimitedAction = 'request' | 'register' | 'sign-in';
 
 const MESSAGES: Record<RateLimitedAction, string> = {
+  request: 'Too many requests from this network.',
   register: 'Too many client registrations from this network.',
   'sign-in': 'Too many sign-in requests from this network.',
 };
 
 /**
- * Per-client-IP limits of unauthenticated writes (client registration, wallet sign-in messages) on the
- * shared Redis token bucket: N a minute, all N at once if need be, then one more each 60/N seconds;
- * every replica shares the bucket. If Redis cannot be reached the request is let through.
+ * Per-client-IP limits on the shared Redis token bucket, which every replica shares: every request (N a
+ * second with a burst), and the unauthenticated writes (client registration, wallet sign-in messages: N a
+ * minute, all N at once if need be, then one more each 60/N seconds). If Redis cannot be reached the
+ * request is let through.
  */
 @Injectable()
 export class RateLimitService {
@@ -25,6 +27,7 @@ export class RateLimitService {
   constructor(@Inject(APP_CONFIG) config: OauthServerConfig, @Inject(REDIS) redis: Redis) {
     this.limiter = new RedisRateLimiter(redis, `${config.REDIS_PREFIX}:oauth:rate`);
     this.limits = {
+      request: { perSecond: config.RATE_LIMIT_REQUESTS_PER_SECOND, burst: config.RATE_LIMIT_REQUESTS_BURST },
       register: perMinute(config.RATE_LIMIT_REGISTER_PER_MINUTE),
       'sign-in': perMinute(config.RATE_LIMIT_SIGN_IN_PER_MINUTE),
     };
@@ -35,7 +38,7 @@ export class RateLimitService {
     const limited = await this.limiter.take(`${action}:${ip}`, this.limits[action]);
     if (!limited) return;
     throw new RateLimitError(
-      `${MESSAGES[action]} At most ${limited.limit.burst} per minute are accepted; try again in ${retryAfterText(limited)}.`,
+      `${MESSAGES[action]} ${action === 'request' ? `At most ${limited.limit.perSecond} a second (bursts of ${limited.limit.burst})` : `At most ${limited.limit.burst} per minute`} are accepted; try again in ${retryAfterText(limited)}.`,
       limited.retryAfterSeconds,
     );
   }
