@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, Inject, Post, Req, Res } from '@nestjs/common';
-import { APP_CONFIG, clientIp, refusedToolCall } from '@paper/nest-infra';
+import { APP_CONFIG, clientIp, discardUnreadBody, refusedToolCall } from '@paper/nest-infra';
 import type { Request, Response } from 'express';
 import type { McpServerConfig } from '../config/mcp-server.config';
 import { type JsonRpcId, McpAccessGate } from './mcp-access.gate';
@@ -27,7 +27,7 @@ export class McpController {
     const body = await readMcpBody(req, this.config.MCP_MAX_BODY_BYTES);
     if (body.kind === 'invalid') return sendRpcError(res, 400, PARSE_ERROR, 'Parse error: Invalid JSON');
     if (body.kind === 'too_large') {
-      res.setHeader('Connection', 'close');
+      discardUnreadBody(req, res);
       return sendRpcError(
         res,
         413,
