@@ -1,5 +1,11 @@
+import dns from 'node:dns';
 import http from 'node:http';
+import type { LookupFunction } from 'node:net';
 import { Agent } from 'undici';
+
+/** Host names resolve to IPv4 only: a 127.x source address cannot reach `::1` (`localhost` may resolve to it first). */
+const ipv4Lookup: LookupFunction = (hostname, options, callback) =>
+  dns.lookup(hostname, { ...options, family: 4 }, callback as never);
 
 /** Distinct addresses the helper hands out (127.1.0.1 to 127.255.249.250 would be more; this is plenty). */
 const MAX_ADDRESSES = 250 * 256;
@@ -45,7 +51,7 @@ export function sourceAddresses(count: number, first = 0): SourceAddresses {
     const localAddress = pick(address);
     let dispatcher = dispatchers.get(localAddress);
     if (!dispatcher) {
-      dispatcher = new Agent({ localAddress });
+      dispatcher = new Agent({ localAddress, connect: { lookup: ipv4Lookup } });
       dispatchers.set(localAddress, dispatcher);
     }
     const bound = dispatcher;
@@ -62,7 +68,7 @@ export function sourceAddresses(count: number, first = 0): SourceAddresses {
       const localAddress = pick(address);
       let agent = agents.get(localAddress);
       if (!agent) {
-        agent = new http.Agent({ keepAlive: true, localAddress });
+        agent = new http.Agent({ keepAlive: true, localAddress, lookup: ipv4Lookup });
         agents.set(localAddress, agent);
       }
       return agent;
