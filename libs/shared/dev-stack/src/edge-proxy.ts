@@ -8,7 +8,10 @@ export type Resolve = (pathname: string) => string | undefined;
 /** How the edge words its own errors: the tool API's envelope, or the alerts service's `{ code, message }`. */
 export type EdgeErrorStyle = ErrorStyle;
 
-/** The address the edge connects to the apps from: the one proxy the apps of the local stack trust. */
+/**
+ * The address the edge connects to the apps from (they listen on 127.0.0.1, so connections to them come
+ * from it): the one proxy the apps of the local stack trust.
+ */
 export const EDGE_ADDRESS = '127.0.0.1';
 
 export interface EdgeOptions {
@@ -54,7 +57,6 @@ export function startEdgeProxy(resolve: Resolve, port: number, options: EdgeOpti
     keepAlive: true,
     maxSockets: settings.maxSocketsPerApp,
     maxFreeSockets: 64,
-    localAddress: EDGE_ADDRESS,
   });
   const waiting = new Map<string, number>();
   const server = http.createServer((req, res) => forward(req, res, { resolve, agent, settings, waiting }));
