@@ -2,23 +2,13 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { WORKSPACE_ROOT } from '@paper/dev-stack';
-
-/** Preloaded into a client run as a child process: its requests come from many loopback addresses. */
-const SOURCE_ADDRESSES_PRELOAD = path.join(
-  WORKSPACE_ROOT,
-  'libs',
-  'shared',
-  'dev-stack',
-  'src',
-  'source-addresses.preload.cjs',
-);
+import { sourceAddressesEnv, WORKSPACE_ROOT } from '@paper/dev-stack';
 
 function run(
   args: string[],
   cwd: string,
   timeoutMs: number,
-  env: NodeJS.ProcessEnv = process.env,
+  env?: NodeJS.ProcessEnv,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
@@ -57,7 +47,7 @@ export async function runConformance(
       [cli, 'server', '--url', endpoint, '--expected-failures', baseline, '--output-dir', out],
       out,
       180_000,
-      { ...process.env, NODE_OPTIONS: `--require ${SOURCE_ADDRESSES_PRELOAD}`, SOURCE_ADDRESSES: '4000:32' },
+      sourceAddressesEnv(32, 4000),
     );
     const output = `${result.stdout}\n${result.stderr}`;
     const passed: Record<string, boolean> = {};
