@@ -3,6 +3,7 @@
  * Kubernetes / KEDA / Prometheus Operator schemas, and checks what the overlays must contain:
  * the apps, the migration Jobs, pinned images, consistent URLs and no committed secrets.
  */
+import { baseEnvShape } from '@paper/nest-infra';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
@@ -110,6 +111,12 @@ describe.each(OVERLAYS)('k8s/overlays/%s', (overlay) => {
         if (overlay === 'prod') expect(image).toMatch(/^[a-z0-9.-]+\.[a-z]+(:\d+)?\/paper\/[a-z-]+:[\w.-]+$/);
       }
     }
+  });
+
+  it('names the Ingress controller’s pod range as the apps’ trusted proxies, in the form the apps accept', () => {
+    const trusted = baseEnvShape.TRUSTED_PROXIES.safeParse(configOf(objects)['TRUSTED_PROXIES']);
+    expect(trusted.success).toBe(true);
+    expect(trusted.data).toEqual(['10.0.0.0/8']);
   });
 
   it('serves the URLs the apps are configured with: the Ingress hosts match PUBLIC_BASE_URL and ALERTS_BASE_URL', () => {

@@ -1,5 +1,5 @@
 import { Controller, Delete, Get, Inject, Post, Req, Res } from '@nestjs/common';
-import { APP_CONFIG, JSON_RPC, clientIp, refusedToolCall, tooDeepMessage } from '@paper/nest-infra';
+import { APP_CONFIG, JSON_RPC, clientIp, discardUnreadBody, refusedToolCall, tooDeepMessage } from '@paper/nest-infra';
 import type { Request, Response } from 'express';
 import type { McpServerConfig } from '../config/mcp-server.config';
 import { type JsonRpcId, McpAccessGate } from './mcp-access.gate';
@@ -29,7 +29,7 @@ export class McpController {
     if (body.kind === 'too_deep')
       return sendRpcError(res, 400, JSON_RPC.invalidRequest, tooDeepMessage(), null, { code: 'too_deep' });
     if (body.kind === 'too_large') {
-      res.setHeader('Connection', 'close');
+      discardUnreadBody(req, res);
       return sendRpcError(
         res,
         413,

@@ -9,14 +9,7 @@ import {
   type WebhookReceiver,
 } from '@paper/dev-stack';
 import { type Call, client, eventually, newAccount } from '../alerts/alerts-test-kit';
-import {
-  callTool,
-  NO_RATE_LIMITS,
-  setVenuePrice,
-  type Trader,
-  venueControl,
-  waitForPrices,
-} from '../tools/tool-test-kit';
+import { callTool, setVenuePrice, type Trader, venueControl, waitForPrices } from '../tools/tool-test-kit';
 import { type TestIssuer, startTestIssuer } from '../tools/token-issuer';
 import { startToolApiGate, type ToolApiGate } from './tool-api-gate';
 
@@ -71,7 +64,6 @@ export async function startDeliveryWorld(env: Record<string, string> = {}): Prom
   const stack = await startTestStack({
     apps: [...ALERTS_STACK_APPS],
     env: {
-      ...NO_RATE_LIMITS,
       OAUTH_JWKS_URL: issuer.jwksUrl,
       EXCHANGE_API_URL: gate.url,
       ALERTS_ALLOW_HOSTS: [receiver.hostPort, flaky.hostPort].join(','),

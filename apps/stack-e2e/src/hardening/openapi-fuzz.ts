@@ -14,6 +14,8 @@ export interface FuzzTarget {
   credentials(path: string): Record<string, string>;
   /** Extra headers a path needs (the Accept header of MCP). */
   headers?(path: string): Record<string, string>;
+  /** The client to send with (default: the global fetch). */
+  fetch?: typeof fetch;
 }
 
 export interface FuzzOutcome {
@@ -96,7 +98,7 @@ async function send(
   const where = `${target.name} ${op.method.toUpperCase()} ${op.path} [${c.label}${op.authenticated ? '' : ', no token'}]`;
   let res: Response;
   try {
-    res = await fetch(url, {
+    res = await (target.fetch ?? fetch)(url, {
       method: op.method.toUpperCase(),
       headers,
       body: c.body === undefined || op.method === 'get' ? undefined : new TextEncoder().encode(c.body),

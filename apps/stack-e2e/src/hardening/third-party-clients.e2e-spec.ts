@@ -1,5 +1,5 @@
 import { mcpResource } from '@paper/contracts';
-import { startTestStack, type TestStack } from '@paper/dev-stack';
+import { sourceAddresses, startTestStack, type TestStack } from '@paper/dev-stack';
 import { signStackToken } from '../mcp/stack-token';
 import { fuzzDocument, type FuzzTarget } from './openapi-fuzz';
 import { REGISTRATION_DOCUMENT } from './registration-document';
@@ -7,7 +7,9 @@ import { redoclyLint, runConformance } from './third-party-tools';
 
 const MCP_ACCEPT = { accept: 'application/json, text/event-stream' };
 const REQUIRED_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
-const UNLIMITED = '1000000';
+/** The fuzzer's callers: 64 loopback addresses and 8 wallets, so every per-caller limit stays at its default. */
+const callers = sourceAddresses(64, 3000);
+const WALLETS = 8;
 
 /**
  * Both services and the authorization server against clients and suites nobody here wrote: Redocly lint
@@ -22,23 +24,13 @@ describe('third-party clients: Redocly, MCP conformance, schema-driven fuzzing',
   beforeAll(async () => {
     stack = await startTestStack({
       apps: ['venue-sim', 'trading-executor', 'oauth-server', 'tools-gateway', 'mcp-server', 'alerts-api'],
-      env: {
-        RATE_LIMIT_PUBLIC_PER_SECOND: UNLIMITED,
-        RATE_LIMIT_PUBLIC_BURST: UNLIMITED,
-        RATE_LIMIT_ME_PER_SECOND: UNLIMITED,
-        RATE_LIMIT_ME_BURST: UNLIMITED,
-        RATE_LIMIT_REGISTER_PER_MINUTE: UNLIMITED,
-        ALERTS_RATE_PUBLIC_PER_SECOND: UNLIMITED,
-        ALERTS_RATE_PUBLIC_BURST: UNLIMITED,
-        ALERTS_RATE_ACCOUNT_PER_SECOND: UNLIMITED,
-        ALERTS_RATE_ACCOUNT_BURST: UNLIMITED,
-      },
     });
     docs.tools = (await (await fetch(`${stack.baseUrl}/openapi.json`)).json()) as Record<string, unknown>;
     docs.alerts = (await (await fetch(`${stack.alertsUrl}/openapi.json`)).json()) as Record<string, unknown>;
   });
 
   afterAll(async () => {
+    await callers.close();
     await stack?.stop();
   });
 
@@ -62,13 +54,17 @@ describe('third-party clients: Redocly, MCP conformance, schema-driven fuzzing',
   );
 
   it('fuzzes every operation of both OpenAPI documents and the registration endpoint: no 5xx, every error in its documented shape', async () => {
-    const wallet = `0x${'f1'.repeat(20)}`;
-    const token = await signStackToken(stack, {
-      wallet,
-      audience: mcpResource(stack.baseUrl),
-      scope: 'trade:read trade:write',
-    });
-    const account = (await (await fetch(`${stack.alertsUrl}/api/accounts`, { method: 'POST' })).json()) as {
+    const tokens = await Promise.all(
+      Array.from({ length: WALLETS }, (_, i) =>
+        signStackToken(stack, {
+          wallet: `0x${'f1'.repeat(19)}${String(i).padStart(2, '0')}`,
+          audience: mcpResource(stack.baseUrl),
+          scope: 'trade:read trade:write',
+        }),
+      ),
+    );
+    let turn = 0;
+    const account = (await (await callers.fetch(`${stack.alertsUrl}/api/accounts`, { method: 'POST' })).json()) as {
       token: string;
     };
     const targets: FuzzTarget[] = [
@@ -76,7 +72,8 @@ describe('third-party clients: Redocly, MCP conformance, schema-driven fuzzing',
         name: 'tools',
         baseUrl: stack.baseUrl,
         doc: docs.tools!,
-        credentials: () => ({ authorization: `Bearer ${token}` }),
+        credentials: () => ({ authorization: `Bearer ${tokens[turn++ % WALLETS]!}` }),
+        fetch: callers.fetch,
       },
       {
         name: 'alerts',
@@ -84,8 +81,15 @@ describe('third-party clients: Redocly, MCP conformance, schema-driven fuzzing',
         doc: docs.alerts!,
         credentials: () => ({ authorization: `Bearer ${account.token}` }),
         headers: (path) => (path === '/mcp' ? MCP_ACCEPT : {}),
+        fetch: callers.fetch,
       },
-      { name: 'registration', baseUrl: stack.baseUrl, doc: REGISTRATION_DOCUMENT, credentials: () => ({}) },
+      {
+        name: 'registration',
+        baseUrl: stack.baseUrl,
+        doc: REGISTRATION_DOCUMENT,
+        credentials: () => ({}),
+        fetch: callers.fetch,
+      },
     ];
     const started = Date.now();
     const outcomes = [];

@@ -2,18 +2,19 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { WORKSPACE_ROOT } from '@paper/dev-stack';
+import { sourceAddressesEnv, WORKSPACE_ROOT } from '@paper/dev-stack';
 
 function run(
   args: string[],
   cwd: string,
   timeoutMs: number,
+  env?: NodeJS.ProcessEnv,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       args,
-      { cwd, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024 },
+      { cwd, timeout: timeoutMs, maxBuffer: 32 * 1024 * 1024, env },
       (error, stdout, stderr) =>
         resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
@@ -29,7 +30,8 @@ export interface ConformanceRun {
 
 /**
  * The official MCP conformance suite (`@modelcontextprotocol/conformance`, server mode) against one MCP
- * endpoint, every active scenario, with the baseline of expected failures (conformance-baseline.yml).
+ * endpoint, every active scenario, with the baseline of expected failures (conformance-baseline.yml). Its
+ * requests come from 32 loopback addresses in turn (SOURCE_ADDRESSES), so the limits stay at their defaults.
  */
 export async function runConformance(
   endpoint: string,
@@ -45,6 +47,7 @@ export async function runConformance(
       [cli, 'server', '--url', endpoint, '--expected-failures', baseline, '--output-dir', out],
       out,
       180_000,
+      sourceAddressesEnv(32, 4000),
     );
     const output = `${result.stdout}\n${result.stderr}`;
     const passed: Record<string, boolean> = {};

@@ -5,14 +5,7 @@ import type { Browser } from 'playwright-core';
 import { runInspectorCli } from '../mcp/inspector-cli';
 import { callTool, connectMcp, type McpConnection } from '../mcp/mcp-test-client';
 import { launchChromium, screenshot } from '../oauth/consent-driver';
-import {
-  NO_RATE_LIMITS,
-  TRADING_APPS,
-  type Trader,
-  connectTrader,
-  waitFor,
-  waitForPrices,
-} from '../tools/tool-test-kit';
+import { TRADING_APPS, type Trader, connectTrader, waitFor, waitForPrices } from '../tools/tool-test-kit';
 import { type TestIssuer, startTestIssuer } from '../tools/token-issuer';
 import { AppHost, type RenderedView } from './app-host';
 
@@ -38,7 +31,7 @@ describe('MCP Apps: the views drawn by a host on the ext-apps bridge, acting thr
     issuer = await startTestIssuer();
     stack = await startTestStack({
       apps: [...TRADING_APPS, 'mcp-server'],
-      env: { OAUTH_JWKS_URL: issuer.jwksUrl, QUOTE_TTL_SECONDS: String(QUOTE_TTL_SECONDS), ...NO_RATE_LIMITS },
+      env: { OAUTH_JWKS_URL: issuer.jwksUrl, QUOTE_TTL_SECONDS: String(QUOTE_TTL_SECONDS) },
     });
     issuer.bind(stack.baseUrl);
     await waitForPrices(stack.baseUrl);

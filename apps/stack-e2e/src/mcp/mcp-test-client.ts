@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { callers } from '../tools/tool-test-kit';
 
 export const MCP_ACCEPT = 'application/json, text/event-stream';
 
@@ -11,7 +12,11 @@ export interface McpConnection {
   close(): Promise<void>;
 }
 
-/** The SDK's own client over Streamable HTTP, optionally with an OAuth provider (it then handles 401/403 challenges). */
+/**
+ * The SDK's own client over Streamable HTTP, optionally with an OAuth provider (it then handles 401/403
+ * challenges). Its requests, like those of restCall and rawMcpPost, come from the kit's many source
+ * addresses in turn, so the per-address limits stay at their defaults.
+ */
 export async function connectMcp(
   baseUrl: string,
   options: { authProvider?: OAuthClientProvider; token?: string } = {},
@@ -19,6 +24,7 @@ export async function connectMcp(
   const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
     authProvider: options.authProvider,
     requestInit: options.token ? { headers: { Authorization: `Bearer ${options.token}` } } : undefined,
+    fetch: callers.fetch,
   });
   const client = new Client({ name: 'stack-e2e', version: '1.0.0' });
   await client.connect(transport);
@@ -56,7 +62,7 @@ export async function restCall(
   const path = token ? `/api/v1/me/tools/${name}` : `/api/v1/tools/${name}`;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token) headers['authorization'] = `Bearer ${token}`;
-  const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(args) });
+  const res = await callers.fetch(`${baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(args) });
   return { status: res.status, body: (await res.json()) as RestAnswer['body'] };
 }
 
@@ -66,7 +72,7 @@ export async function rawMcpPost(
   message: unknown,
   headers: Record<string, string> = {},
 ): Promise<Response> {
-  return fetch(`${baseUrl}/mcp`, {
+  return callers.fetch(`${baseUrl}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: MCP_ACCEPT, ...headers },
     body: typeof message === 'string' ? message : JSON.stringify(message),

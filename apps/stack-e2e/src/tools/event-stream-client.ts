@@ -1,5 +1,6 @@
 import { EXCHANGE_EVENT_TYPES } from '@paper/contracts';
 import { EventSource } from 'eventsource';
+import { callers } from './tool-test-kit';
 
 /** One frame a stream client received. */
 export interface Received {
@@ -12,7 +13,8 @@ const NAMES = [...EXCHANGE_EVENT_TYPES, 'price', 'reset', 'close'];
 
 /**
  * A real EventSource client (the `eventsource` package, the WHATWG API in Node) collecting what it
- * receives; `token` sends a bearer token through the client's own fetch hook.
+ * receives; `token` sends a bearer token through the client's own fetch hook. Each stream (and each of
+ * its reconnections) comes from the next of the kit's source addresses.
  */
 export function openStream(
   url: string,
@@ -22,7 +24,7 @@ export function openStream(
   const errors: unknown[] = [];
   const source = new EventSource(url, {
     fetch: (input, init) =>
-      fetch(input, {
+      callers.fetch(input, {
         ...init,
         headers: {
           ...(init?.headers as Record<string, string>),

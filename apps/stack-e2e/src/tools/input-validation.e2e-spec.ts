@@ -1,15 +1,7 @@
 import { type TestStack, startTestStack } from '@paper/dev-stack';
 import { TOOL_CATALOG, findTool } from '@paper/contracts';
 import { type BoundCase, badCases, boundCases, enumCases } from './input-cases';
-import {
-  NO_RATE_LIMITS,
-  TRADING_APPS,
-  type CallResult,
-  type Trader,
-  callTool,
-  connectTrader,
-  waitForPrices,
-} from './tool-test-kit';
+import { TRADING_APPS, type CallResult, type Trader, callTool, connectTrader, waitForPrices } from './tool-test-kit';
 import { type TestIssuer, startTestIssuer } from './token-issuer';
 
 const WALLET = `0x${'1234567890'.repeat(4)}`;
@@ -65,11 +57,17 @@ async function inBatches<T>(items: T[], size: number, run: (item: T) => Promise<
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(run));
 }
 
+/** Connected wallets the /me calls take turns with: each wallet's own rate limit stays at its default. */
+const TRADERS = 8;
+
 describe('tool API: input validation from the catalog schemas', () => {
   let stack: TestStack;
   let issuer: TestIssuer;
-  let trader: Trader;
+  let traders: Trader[];
+  let turn = 0;
   let base: string;
+  /** The token of the next connected wallet. */
+  const meToken = () => traders[turn++ % TRADERS]!.token;
 
   beforeAll(async () => {
     issuer = await startTestIssuer();
@@ -78,7 +76,6 @@ describe('tool API: input validation from the catalog schemas', () => {
       // Many candle requests (every interval on both families): keep the venue's weight budget out of the way.
       env: {
         OAUTH_JWKS_URL: issuer.jwksUrl,
-        ...NO_RATE_LIMITS,
         SIM_WEIGHT_PER_MINUTE: '100000',
         UPSTREAM_WEIGHT_PER_MINUTE: '100000',
       },
@@ -86,7 +83,7 @@ describe('tool API: input validation from the catalog schemas', () => {
     base = stack.baseUrl;
     issuer.bind(base);
     await waitForPrices(base);
-    trader = await connectTrader(stack, issuer, { fundUsd: 100 });
+    traders = await Promise.all(Array.from({ length: TRADERS }, () => connectTrader(stack, issuer, { fundUsd: 100 })));
   });
 
   afterAll(async () => {
@@ -96,7 +93,7 @@ describe('tool API: input validation from the catalog schemas', () => {
 
   /** Inside a bound: accepted (200 for the read tools; trading tools may still be refused by business rules). Outside: 400 invalid_arguments. */
   const expectBoundAnswer = async (c: BoundCase, family: 'public' | 'me'): Promise<CallResult> => {
-    const res = await callTool(base, c.tool, c.args, { family, token: family === 'me' ? trader.token : undefined });
+    const res = await callTool(base, c.tool, c.args, { family, token: family === 'me' ? meToken() : undefined });
     if (c.inside) {
       expect(res.status).toBeLessThan(500);
       expect(['invalid_arguments', 'unknown_parameter']).not.toContain(res.body.error?.code);
@@ -162,12 +159,7 @@ describe('tool API: input validation from the catalog schemas', () => {
     ])(
       'get_price_chart returns %s candles to the count asked (%i), as far back as the venue has them',
       async (interval, count) => {
-        const res = await callTool(
-          base,
-          'get_price_chart',
-          { market: 'ETH', interval, count },
-          { token: trader.token },
-        );
+        const res = await callTool(base, 'get_price_chart', { market: 'ETH', interval, count }, { token: meToken() });
         expect(res.status).toBe(200);
         expect(res.body.data!['candles']).toHaveLength(count);
         const times = (res.body.data!['candles'] as { time: number }[]).map((c) => c.time);
@@ -183,8 +175,7 @@ describe('tool API: input validation from the catalog schemas', () => {
       async (name) => {
         const cases = badCases(VALID, 'json').filter((c) => c.tool === name);
         expect(cases.length).toBeGreaterThanOrEqual(2);
-        const families =
-          findTool(name)!.family === 'public' ? [{}, { token: trader.token }] : [{ token: trader.token }];
+        const families = findTool(name)!.family === 'public' ? [{}, { token: meToken() }] : [{ token: meToken() }];
         await inBatches(cases, 8, async (c) => {
           for (const f of families)
             expectClientError(
@@ -199,8 +190,7 @@ describe('tool API: input validation from the catalog schemas', () => {
       '%s: every bad query-string argument is a 4xx envelope, never a 5xx',
       async (name) => {
         const cases = badCases(VALID, 'query').filter((c) => c.tool === name);
-        const families =
-          findTool(name)!.family === 'public' ? [{}, { token: trader.token }] : [{ token: trader.token }];
+        const families = findTool(name)!.family === 'public' ? [{}, { token: meToken() }] : [{ token: meToken() }];
         await inBatches(cases, 8, async (c) => {
           for (const f of families)
             expectClientError(
@@ -229,7 +219,7 @@ describe('tool API: input validation from the catalog schemas', () => {
           expectClientError(
             await callTool(base, name, undefined, {
               ...familyOf(name),
-              token: familyOf(name).family ? trader.token : undefined,
+              token: familyOf(name).family ? meToken() : undefined,
               rawBody,
             }),
             `${name} body ${rawBody.slice(0, 20)}`,
@@ -238,7 +228,7 @@ describe('tool API: input validation from the catalog schemas', () => {
         expectClientError(
           await callTool(base, name, undefined, {
             ...familyOf(name),
-            token: familyOf(name).family ? trader.token : undefined,
+            token: familyOf(name).family ? meToken() : undefined,
             rawBody: 'a=1',
             contentType: 'text/plain',
           }),

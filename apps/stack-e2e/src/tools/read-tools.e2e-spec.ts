@@ -2,7 +2,6 @@ import { type TestStack, startTestStack } from '@paper/dev-stack';
 import { TOOL_CATALOG, publicTools, tradingTools } from '@paper/contracts';
 import { Redis } from 'ioredis';
 import {
-  NO_RATE_LIMITS,
   REDIS_URL,
   TRADING_APPS,
   type Trader,
@@ -47,7 +46,7 @@ describe('tool API: read tools over HTTP', () => {
     issuer = await startTestIssuer();
     stack = await startTestStack({
       apps: [...TRADING_APPS],
-      env: { OAUTH_JWKS_URL: issuer.jwksUrl, ...NO_RATE_LIMITS },
+      env: { OAUTH_JWKS_URL: issuer.jwksUrl },
     });
     base = stack.baseUrl;
     issuer.bind(base);

@@ -1,4 +1,4 @@
-import { type TestStack, startTestStack } from '@paper/dev-stack';
+import { sourceAddresses, type TestStack, startTestStack } from '@paper/dev-stack';
 import { SignJWT, generateKeyPair } from 'jose';
 import { type CallResult, callTool, venueControl } from './tool-test-kit';
 import { type TestIssuer, startTestIssuer } from './token-issuer';
@@ -16,14 +16,16 @@ function expectUnavailable(res: CallResult, code: string, what: string): void {
 
 /**
  * Without trading-executor there is no live price feed; without oauth-server nothing answers at the JWKS
- * URL; the venue can be told to fail; the gateway runs with small rate limits. Each test calls the
- * gateway directly as its own client address.
+ * URL; the venue can be told to fail; the gateway runs with small rate limits. Each caller calls the
+ * gateway directly from its own loopback address.
  */
 describe('tool API: upstream failures and rate limits', () => {
   let stack: TestStack;
   let gateway: string;
+  const callers = sourceAddresses(64, 2000);
   let client = 0;
-  const as = () => ({ headers: { 'x-forwarded-for': `198.51.100.${(client += 1)}` } });
+  /** A caller of its own: the next source address. */
+  const as = () => ({ fetch: callers.from((client += 1)) });
 
   beforeAll(async () => {
     stack = await startTestStack({
@@ -39,6 +41,7 @@ describe('tool API: upstream failures and rate limits', () => {
   });
 
   afterAll(async () => {
+    await callers.close();
     await stack?.stop();
   });
 
@@ -76,7 +79,7 @@ describe('tool API: upstream failures and rate limits', () => {
         error: { code: 'upstream_unavailable', message: expect.stringMatching(/try again/i) },
       });
       expect(res.headers.get('retry-after')).toBe('2');
-      const chart = await fetch(`${gateway}/charts/BTC?count=10`, as());
+      const chart = await as().fetch(`${gateway}/charts/BTC?count=10`);
       expect(chart.status).toBe(502);
       expect(await chart.text()).toContain('Chart unavailable');
     } finally {
@@ -112,7 +115,7 @@ describe('tool API: upstream failures and rate limits', () => {
       'auth_unavailable',
       'a tool on /me',
     );
-    const me = await fetch(`${gateway}/api/v1/me`, { headers: { ...as().headers, authorization: `Bearer ${token}` } });
+    const me = await as().fetch(`${gateway}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
     expectUnavailable(
       { status: me.status, body: (await me.json()) as CallResult['body'], headers: me.headers },
       'auth_unavailable',

@@ -1,4 +1,4 @@
-import { type TestStack, testRedisUrl } from '@paper/dev-stack';
+import { sourceAddresses, type TestStack, testRedisUrl } from '@paper/dev-stack';
 import { SESSION_KEYS_QUEUE } from '@paper/contracts';
 import { approvalFromGuardrails, signApproval, type GuardrailsInput } from '@paper/exchange-signing';
 import { SessionKeyVault } from '@paper/session-key-vault';
@@ -19,8 +19,16 @@ export interface CallResult {
   headers: Headers;
 }
 
+/**
+ * The suites' callers: each request comes from the next of 64 loopback addresses, so the per-address
+ * limits stay at their defaults while a suite makes many calls.
+ */
+export const callers = sourceAddresses(64, 1000);
+
 export interface CallOptions {
   token?: string;
+  /** The client to send with (default: `callers.fetch`, a new source address per request). */
+  fetch?: typeof fetch;
   method?: 'GET' | 'POST';
   family?: 'public' | 'me';
   /** Raw body text (POST), sent as is. */
@@ -53,7 +61,7 @@ export async function callTool(
     body = o.rawBody ?? (args === undefined ? undefined : JSON.stringify(args));
     if (body !== undefined) headers['content-type'] = o.contentType ?? 'application/json';
   }
-  const res = await fetch(url, { method, headers, body });
+  const res = await (o.fetch ?? callers.fetch)(url, { method, headers, body });
   const text = await res.text();
   let parsed: CallResult['body'];
   try {
@@ -204,14 +212,6 @@ export function redisOptions(redisUrl = REDIS_URL): { host: string; port: number
 }
 
 export const TRADING_APPS = ['venue-sim', 'trading-executor', 'tools-gateway'] as const;
-
-/** Generous limits for suites that are not about rate limiting. */
-export const NO_RATE_LIMITS = {
-  RATE_LIMIT_PUBLIC_PER_SECOND: '100000',
-  RATE_LIMIT_PUBLIC_BURST: '100000',
-  RATE_LIMIT_ME_PER_SECOND: '100000',
-  RATE_LIMIT_ME_BURST: '100000',
-};
 
 /** Waits until the executor's price ingest has written live prices the gateway can read. */
 export async function waitForPrices(baseUrl: string): Promise<void> {

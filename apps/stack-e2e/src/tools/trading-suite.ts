@@ -2,7 +2,6 @@ import { type TestStack, startTestStack } from '@paper/dev-stack';
 import { Redis } from 'ioredis';
 import {
   type CallResult,
-  NO_RATE_LIMITS,
   REDIS_URL,
   TRADING_APPS,
   type Trader,
@@ -48,7 +47,7 @@ export function useTradingSuite(env: Record<string, string> = {}): TradingSuite 
     suite.issuer = await startTestIssuer();
     suite.stack = await startTestStack({
       apps: [...TRADING_APPS],
-      env: { OAUTH_JWKS_URL: suite.issuer.jwksUrl, ...NO_RATE_LIMITS, ...env },
+      env: { OAUTH_JWKS_URL: suite.issuer.jwksUrl, ...env },
     });
     suite.base = suite.stack.baseUrl;
     suite.issuer.bind(suite.base);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import { STACK_APPS } from './apps';
 import { SERVICE_NODE_OPTIONS } from './node-options';
-import { alertsResolver, publicResolver, serverPort, startEdgeProxy } from './edge-proxy';
+import { alertsResolver, EDGE_ADDRESS, publicResolver, serverPort, startEdgeProxy } from './edge-proxy';
 
 export interface StackOptions {
   /** Workspace root (holds dist/ and apps/). */
@@ -94,6 +94,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const baseUrl = `http://localhost:${basePort}`;
   const alertsUrl = `http://localhost:${alertsPort}`;
   const sharedEnv: Record<string, string> = {
+    // The apps listen on loopback only and trust the edge's forwarded address: the edges are the only
+    // public doors, as the Ingress is in Kubernetes.
+    HOST: '127.0.0.1',
+    TRUSTED_PROXIES: EDGE_ADDRESS,
     NODE_ENV: 'development',
     LOG_LEVEL: 'info',
     DATABASE_URL: options.databaseUrl,
@@ -191,7 +195,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       }),
     );
     edges.push(await startEdgeProxy(publicResolver(appUrls), basePort));
-    edges.push(await startEdgeProxy(alertsResolver(appUrls), alertsPort, '127.0.0.1', 'alerts'));
+    edges.push(await startEdgeProxy(alertsResolver(appUrls), alertsPort, { style: 'alerts' }));
   } catch (error) {
     await stop();
     throw error;

@@ -25,6 +25,8 @@ export * from './errors/unhandled-outages';
 export * from './database/pg-connections';
 export * from './queues/wake-up';
 export * from './http/client-ip';
+export * from './http/client-errors';
+export * from './http/unread-body';
 export * from './errors/error-body';
 export * from './http/storable-text';
 export * from './http/request-bodies';

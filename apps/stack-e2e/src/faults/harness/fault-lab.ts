@@ -11,14 +11,7 @@ import { Redis } from 'ioredis';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import {
-  NO_RATE_LIMITS,
-  type Trader,
-  connectTrader,
-  redisOptions,
-  venueControl,
-  waitForPrices,
-} from '../../tools/tool-test-kit';
+import { type Trader, connectTrader, redisOptions, venueControl, waitForPrices } from '../../tools/tool-test-kit';
 import { type TestIssuer, startTestIssuer } from '../../tools/token-issuer';
 import { type PgFaultProxy, startPgFaultProxy } from './pg-fault-proxy';
 import { type PrivateRedis, startPrivateRedis } from './private-redis';
@@ -96,7 +89,6 @@ export async function startFaultLab(options: FaultLabOptions = {}): Promise<Faul
       logDir: FAULT_LOG_DIR,
       appDatabaseUrl: (database) => proxy.via(database.url),
       env: {
-        ...NO_RATE_LIMITS,
         OAUTH_JWKS_URL: issuer.jwksUrl,
         ALERTS_ALLOW_HOSTS: receiver.hostPort,
         ALERTS_POLL_MS: '2000',

@@ -1,3 +1,4 @@
+import { callers } from '../../tools/tool-test-kit';
 import type { FaultLab } from './fault-lab';
 
 /** One request to one app that needs PostgreSQL or Redis to answer it, and what came back. */
@@ -53,7 +54,7 @@ function probes(lab: FaultLab): Probe[] {
   ];
 }
 
-/** Sends every probe straight to its app (no edge in between) and records the answers. */
+/** Sends every probe straight to its app (no edge in between), each from the next source address, and records the answers. */
 export async function probeApps(lab: FaultLab): Promise<ProbeAnswer[]> {
   const out: ProbeAnswer[] = [];
   for (const p of probes(lab)) {
@@ -61,7 +62,7 @@ export async function probeApps(lab: FaultLab): Promise<ProbeAnswer[]> {
     let status = 0;
     let retryAfter: string | null = null;
     try {
-      const res = await fetch(`${lab.stack.appUrls[p.app]}${p.path}`, {
+      const res = await callers.fetch(`${lab.stack.appUrls[p.app]}${p.path}`, {
         method: p.method,
         headers: p.headers,
         body: p.body,

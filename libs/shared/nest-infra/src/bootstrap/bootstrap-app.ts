@@ -5,6 +5,7 @@ import type { Server, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { ErrorStyle } from '../errors/error-body';
 import { GlobalExceptionFilter } from '../errors/global-exception.filter';
+import { answerClientErrors } from '../http/client-errors';
 import { survivesDependencyRejections } from '../errors/unhandled-outages';
 import { type BodyRefusalResponder, installRequestBodies, respondInStyle } from '../http/request-bodies';
 import { routeMethodsOf } from '../http/route-methods';
@@ -16,7 +17,7 @@ import { httpMetrics, initMetrics } from '../metrics/metrics';
 export interface BootstrapOptions {
   app: string;
   module: unknown;
-  config: { PORT: number; HOST: string; LOG_LEVEL: string; SHUTDOWN_GRACE_MS: number };
+  config: { PORT: number; HOST: string; TRUSTED_PROXIES: string[]; LOG_LEVEL: string; SHUTDOWN_GRACE_MS: number };
   errorStyle?: ErrorStyle;
   /** Express body size limit. */
   bodyLimit?: string;
@@ -51,7 +52,9 @@ export async function bootstrapApp(options: BootstrapOptions): Promise<RunningAp
     bodyParser: false,
   });
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // X-Forwarded-For names the client only when the peer is a configured proxy; otherwise the socket's
+  // address is the client (a caller cannot pick its own rate-limit bucket by sending the header).
+  app.set('trust proxy', options.config.TRUSTED_PROXIES.length > 0 ? options.config.TRUSTED_PROXIES : false);
   // While draining, every answer closes its keep-alive connection (those already being worked on too),
   // so clients move to another replica.
   let draining = false;
@@ -81,6 +84,7 @@ export async function bootstrapApp(options: BootstrapOptions): Promise<RunningAp
   await app.listen(options.config.PORT, options.config.HOST);
   const server = app.getHttpServer() as Server;
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server, options.errorStyle ?? 'tool-envelope');
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.config.PORT;
   const url = `http://127.0.0.1:${port}`;

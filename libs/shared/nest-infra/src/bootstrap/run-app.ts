@@ -3,7 +3,13 @@ import type { z } from 'zod';
 import { loadConfigOrExit } from '../config/load-config';
 import { type BootstrapOptions, bootstrapApp, exitOnSignals, type RunningApp } from './bootstrap-app';
 
-type AppSchema = z.ZodType<{ PORT: number; HOST: string; LOG_LEVEL: string; SHUTDOWN_GRACE_MS: number }>;
+type AppSchema = z.ZodType<{
+  PORT: number;
+  HOST: string;
+  TRUSTED_PROXIES: string[];
+  LOG_LEVEL: string;
+  SHUTDOWN_GRACE_MS: number;
+}>;
 
 export interface RunAppOptions<S extends AppSchema> extends Omit<BootstrapOptions, 'module' | 'config' | 'app'> {
   name: string;

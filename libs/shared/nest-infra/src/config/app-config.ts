@@ -6,6 +6,7 @@ export interface BaseAppConfig {
   NODE_ENV: 'development' | 'test' | 'production';
   LOG_LEVEL: string;
   HOST: string;
+  TRUSTED_PROXIES: string[];
   PORT: number;
   SHUTDOWN_GRACE_MS: number;
 }

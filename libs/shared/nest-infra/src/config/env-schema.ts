@@ -1,4 +1,19 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
+
+/** Names Express accepts for address ranges in `trust proxy`. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address (`10.0.0.7`, `::1`), a CIDR range (`10.0.0.0/8`) or a named range (`loopback`). */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  const prefix = Number(bits);
+  return /^\d+$/.test(bits) && prefix <= (family === 4 ? 32 : 128);
+}
 
 /** Building blocks for per-app config schemas. Every app composes its own schema from these. */
 export const env = {
@@ -47,6 +62,14 @@ export const baseEnvShape = {
   NODE_ENV: env.nodeEnv().describe('development, test or production (production refuses development secrets).'),
   LOG_LEVEL: env.logLevel().describe('pino log level of the JSON logs.'),
   HOST: z.string().default('0.0.0.0').describe('Interface the HTTP server listens on.'),
+  TRUSTED_PROXIES: env
+    .list()
+    .refine((entries) => entries.every(isProxyEntry), {
+      message: 'each entry must be an IP address, a CIDR range (10.0.0.0/8) or loopback, linklocal, uniquelocal',
+    })
+    .describe(
+      "Comma-separated addresses or CIDR ranges of the reverse proxies in front of the app (the Ingress controller, the local edge); only a peer in this list may name the client's address in X-Forwarded-For. Empty (the default): the socket's address is the client, whatever the header says.",
+    ),
   SHUTDOWN_GRACE_MS: env
     .positiveInt(20000)
     .describe(
