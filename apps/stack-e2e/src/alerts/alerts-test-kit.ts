@@ -1,3 +1,4 @@
+import { sourceAddresses } from '@paper/dev-stack';
 import http, { type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
@@ -63,51 +64,21 @@ function baseCall(baseUrl: string): Call {
     const res =
       options.from === undefined
         ? await fetch(`${baseUrl}${path}`, { method, headers, body })
-        : await sendFrom(options.from, method, `${baseUrl}${path}`, headers, body);
+        : await callers.from(options.from)(`${baseUrl}${path}`, { method, headers, body });
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: (text ? JSON.parse(text) : null) as never };
   };
 }
 
 /**
- * One HTTP request sent from a given loopback source address (any of 127.0.0.0/8 is this machine), so a
- * test can be many callers at once; a new connection each time. `localhost` in the URL is 127.0.0.1.
+ * Callers of the alerts tests on their own loopback source addresses (127.1.160.1 onwards, apart from the
+ * other suites' callers): `from` in a call picks one, and each account is created from a fresh one.
  */
-export function sendFrom(
-  from: string,
-  method: string,
-  url: string,
-  headers: Record<string, string> = {},
-  body?: string,
-): Promise<Response> {
-  const target = new URL(url.replace('//localhost:', '//127.0.0.1:'));
-  return new Promise((resolve, reject) => {
-    const req = http.request(target, { method, headers, localAddress: from, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const answer = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) {
-          for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) answer.append(name, v);
-        }
-        const status = res.statusCode ?? 0;
-        resolve(
-          new Response([204, 205, 304].includes(status) ? null : Buffer.concat(chunks), { status, headers: answer }),
-        );
-      });
-      res.once('error', reject);
-    });
-    req.once('error', reject);
-    req.end(body);
-  });
-}
+const callers = sourceAddresses(10_000, 40_000);
 
-let sourceCounter = 0;
-
-/** A loopback source address not handed out before in this process (127.200.0.1 onwards). */
+/** A loopback source address not handed out before in this process. */
 export function nextSourceAddress(): string {
-  sourceCounter += 1;
-  return `127.200.${Math.floor(sourceCounter / 250)}.${(sourceCounter % 250) + 1}`;
+  return callers.next();
 }
 
 /** Creates an account, from a fresh source address each time (account creation is limited per address). */
