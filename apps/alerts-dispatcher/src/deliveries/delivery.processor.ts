@@ -50,8 +50,8 @@ export type DeliverResult = 'skipped' | 'postponed' | 'delivered' | 'retry_sched
  * The delivery pump: PostgreSQL is the queue. It claims the due deliveries in batches (as many as it has
  * free slots, `SKIP LOCKED`, so replicas take disjoint ones), makes one attempt of each, at least once,
  * and records the outcome; a retry or a rate-limit wait is the row's next attempt time, read again by a
- * later claim. Jobs only wake it (`deliveries-due` from the poller and the API, `deliver`, the
- * `sweep-deliveries` schedule); it also looks for due rows every ALERTS_DELIVERY_POLL_MS, so a lost
+ * later claim. Jobs only wake it (`deliveries-due` from the poller and the API, the `sweep-deliveries`
+ * schedule); it also looks for due rows every ALERTS_DELIVERY_POLL_MS, so a lost
  * wake-up delays nothing by more than that. The rows it is sending are renewed while they run; those of a dispatcher that died are
  * claimed again once ALERTS_DELIVERY_LOCK_MS passed without a renewal.
  *
@@ -97,7 +97,6 @@ export class DeliveryProcessor implements OnApplicationBootstrap, BeforeApplicat
       ALERTS_DELIVERY_QUEUE,
       {
         'deliveries-due': async () => this.wake(),
-        deliver: async () => this.wake(),
         'sweep-deliveries': async () => this.wake(),
       },
       { concurrency: 64 },

@@ -8,7 +8,7 @@ import {
 } from '@paper/alerts-accounts';
 import { createAlertsDataSource } from '@paper/alerts-data';
 import { createTestDatabase, migrateDatabase, type TestDatabase } from '@paper/dev-stack';
-import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
+import { ALERTS_DELIVERY_QUEUE, DELIVERIES_DUE_JOB_ID } from '@paper/contracts';
 import { QueueRegistry } from '@paper/nest-infra';
 import { queryRow } from '@paper/sql-rows';
 import { Redis } from 'ioredis';
@@ -153,8 +153,9 @@ export class DispatcherTestKit {
     return { id, eventId };
   }
 
-  async enqueue(id: string): Promise<void> {
-    await this.queues.add(ALERTS_DELIVERY_QUEUE, 'deliver', { deliveryId: id }, { jobId: id });
+  /** Wakes the dispatchers as the poller and the API do: one `deliveries-due` job. */
+  async wakeUp(): Promise<void> {
+    await this.queues.add(ALERTS_DELIVERY_QUEUE, 'deliveries-due', {}, { jobId: DELIVERIES_DUE_JOB_ID });
   }
 
   async row(

@@ -1,10 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  type OwnerActionResult,
-  type OwnerActionWakeUp,
-  type SignedOwnerActionPayload,
-  signedOwnerActionSchema,
-} from '@paper/contracts';
+import { type OwnerActionResult, type SignedOwnerActionPayload, signedOwnerActionSchema } from '@paper/contracts';
 import {
   microToUsdc,
   type OwnerAccount,
@@ -100,11 +95,6 @@ export class OwnerActionService {
       ),
       new Date(),
     );
-  }
-
-  /** A queue job: the id of an accepted action, or (from producers that predate the inbox) the whole signed action. */
-  wakeUp(job: OwnerActionWakeUp): Promise<OwnerActionResult | null> {
-    return 'kind' in job ? this.execute(job) : this.settle(job.actionId);
   }
 
   /** Runs every queued action nobody is running (the sweeper); returns how many ran. */

@@ -1,16 +1,15 @@
-import { Injectable } from '@nestjs/common';
-import type { IntentResult, IntentWakeUp, SignedIntentPayload } from '@paper/contracts';
+import type { IntentResult, SignedIntentPayload } from '@paper/contracts';
 import { acceptIntents } from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
-import { IntentEngine } from './intent-engine.service';
+import type { IntentEngine } from '../intents/intent-engine.service';
 
 /**
- * Intents as producers hand them over: accepted into the inbox (`exchange.intents`, the record from then
- * on) and run by the engine. A re-submission of the same signed intent is the same intent and returns its
- * stored result; a different payload under an id that is taken is refused and never stored.
+ * Intents as the tool API hands them over (tests): accepted into the inbox (`exchange.intents`, the record
+ * from then on), then run by the engine, whose result is awaited. A re-submission of the same signed
+ * intent is the same intent and returns its stored result; a different payload under an id that is taken
+ * is refused and never stored.
  */
-@Injectable()
-export class IntentExecutionService {
+export class IntentSubmitter {
   constructor(
     private readonly dataSource: DataSource,
     private readonly engine: IntentEngine,
@@ -36,10 +35,5 @@ export class IntentExecutionService {
     const result = await this.engine.settle(id);
     if (!result) throw new Error(`intent ${id} was accepted but is not in the inbox`);
     return result;
-  }
-
-  /** A queue job: the id of an accepted intent, or (from producers that predate the inbox) the whole signed intent. */
-  wakeUp(job: IntentWakeUp): Promise<IntentResult | null> {
-    return 'kind' in job ? this.execute(job) : this.engine.settle(job.intentId);
   }
 }
