@@ -1,26 +1,21 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { IntentResult } from '@paper/contracts';
 import { MARKETS, type Market } from '@paper/exchange';
-import { readIntents } from '@paper/exchange-data';
+import { readIntents, readIntentsAfterHolders, recordFailedAttempt } from '@paper/exchange-data';
 import { APP_CONFIG, databaseAnswers } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
-import { inTransaction, plainSql, type Sql } from '../database/sql-transaction';
+import { inTransaction, type Sql } from '../database/sql-transaction';
 import { intentBatchDuration, intentBatchSize, intentDuration, intentsExecuted } from '../metrics/executor-metrics';
 import { type FreshPrice, PriceBook } from '../prices/price-book.service';
-import {
-  claimIntentsById,
-  claimQueuedIntents,
-  type ClaimedIntentRow,
-  readIntentsAfterHolders,
-} from './batch/intent-claim';
+import { claimIntentsById, claimQueuedIntents, type ClaimedIntentRow } from './batch/intent-claim';
 import { executeBatch } from './batch/intent-batch';
-import { EXECUTION_FAILED, recordFailedAttempt } from '../database/failed-attempts';
 import { refused, toResultOf } from './intent-message';
 import { SignatureChecks } from './batch/signature-checks';
 import { ApprovalCache } from './session-key-check';
 import { IntentWaiters, RecentResults } from './intent-waiters';
 import { IntentResultsPublisher } from './intent-results.publisher';
+import { EXECUTION_FAILED } from '../inbox/execution-failed';
 
 type EngineConfig = Pick<TradingExecutorConfig, 'INTENT_CONCURRENCY' | 'INTENT_BATCH_MAX'>;
 type BatchPrices = Map<Market, FreshPrice | null>;
@@ -285,7 +280,7 @@ export class IntentEngine implements BeforeApplicationShutdown {
     const ids = this.foreignWaiters();
     if (ids.length === 0) return;
     const rows = waitForHolders
-      ? await readIntentsAfterHolders(plainSql(this.dataSource), ids)
+      ? await readIntentsAfterHolders(this.dataSource, ids)
       : await readIntents(this.dataSource, ids);
     const found = new Map(rows.map((r) => [r.id, r]));
     for (const id of ids) {

@@ -1,9 +1,13 @@
 import type { IntentResult, SignedIntentPayload } from '@paper/contracts';
 import type { AccountDelta, Guardrails, Market } from '@paper/exchange';
-import type { MarketState, PositionRow, RawPositionRow } from '@paper/exchange-data';
-import type { LockedAccount } from '../../database/account-balances';
-import type { LedgerTx } from '../../database/ledger-writer';
-import type { LockedPool } from '../../database/protocol-pool';
+import {
+  type MarketState,
+  type PositionRow,
+  type RawPositionRow,
+  type LockedAccount,
+  type LedgerTx,
+  type LockedPool,
+} from '@paper/exchange-data';
 import type { FreshPrice } from '../../prices/price-book.service';
 import type { IntentOutcome } from '../intent-message';
 

@@ -1,11 +1,16 @@
 import type { IntentResult } from '@paper/contracts';
 import { type AccountDelta, type Market, usdcToMicro } from '@paper/exchange';
-import { appendEvents, type NewExchangeEvent } from '@paper/exchange-data';
-import { applyAccountDeltas } from '../../database/account-balances';
-import { type LedgerTx, writeLedger } from '../../database/ledger-writer';
-import { appendPayouts, cancelOwnClaims } from '../../database/payout-claims';
-import { savePool } from '../../database/protocol-pool';
-import { type Sql, sqlExecutor } from '../../database/sql-transaction';
+import {
+  appendEvents,
+  type NewExchangeEvent,
+  applyAccountDeltas,
+  type LedgerTx,
+  writeLedger,
+  appendPayouts,
+  cancelOwnClaims,
+  savePool,
+} from '@paper/exchange-data';
+import type { Sql } from '../../database/sql-transaction';
 import { intentOutcomeEvents, positionFacts, settledEvent } from '../../events/exchange-event-builders';
 import { toResultOf } from '../intent-message';
 import type { BatchState, NewPosition, QueueOp } from './batch-state';
@@ -59,7 +64,7 @@ export async function writeBatch(
       [market, m.longDeltaMicro, m.shortDeltaMicro],
     );
   }
-  await appendEvents(sqlExecutor(sql), [...intentOutcomeEvents(results), ...settledEvents(state, results)]);
+  await appendEvents(sql, [...intentOutcomeEvents(results), ...settledEvents(state, results)]);
 }
 
 /** The positions the batch settled, closed by their intent or liquidated because the mid had passed their bust price. */

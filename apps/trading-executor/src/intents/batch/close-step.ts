@@ -1,5 +1,4 @@
-import { closeAccounting, type Market, marketConfig, type PositionAccounting } from '@paper/exchange';
-import { addDelta } from '../../database/account-balances';
+import { closeAccounting, type Market, marketConfig, type PositionAccounting, addDelta } from '@paper/exchange';
 import { settlingPosition } from '../../database/settling-position';
 import { type IntentOutcome, refused } from '../intent-message';
 import type { AdmittedIntent, BatchState, ClosePayload } from './batch-state';

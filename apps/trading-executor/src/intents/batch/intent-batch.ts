@@ -1,12 +1,18 @@
 import type { IntentResult, SignedIntentPayload } from '@paper/contracts';
 import type { Market } from '@paper/exchange';
-import { MARKET_ROWS, type MarketRow, marketStateOf, openedTodaySql } from '@paper/exchange-data';
-import { lockAccounts } from '../../database/account-balances';
-import { lockPool } from '../../database/protocol-pool';
+import {
+  lockAccounts,
+  lockPool,
+  MARKET_ROWS,
+  type MarketRow,
+  marketStateOf,
+  openedTodaySql,
+  sessionKeyApprovals,
+} from '@paper/exchange-data';
 import type { Sql } from '../../database/sql-transaction';
 import type { FreshPrice } from '../../prices/price-book.service';
 import { type IntentOutcome, refused, toResultOf } from '../intent-message';
-import { type ApprovalCache, checkSessionKey, loadSessionKeys } from '../session-key-check';
+import { type ApprovalCache, checkSessionKey } from '../session-key-check';
 import { admitAll, type SignatureCheck } from './admission';
 import {
   type AdmittedIntent,
@@ -75,7 +81,7 @@ export async function executeBatch(
     sql,
     admitted.map((a) => a.wallet),
   );
-  const keys = await loadSessionKeys(
+  const keys = await sessionKeyApprovals(
     sql,
     admitted.map((a) => a.payload.sessionKey),
   );

@@ -85,15 +85,3 @@ export function claimedPayload(row: ClaimedIntentRow): SignedIntentPayload | nul
   });
   return parsed.success ? parsed.data : null;
 }
-
-/** Stored status and result of intents, read once the batches that hold them (on any replica) have ended. */
-export async function readIntentsAfterHolders(
-  sql: Sql,
-  ids: readonly string[],
-): Promise<{ id: string; status: string; result: IntentResult | null }[]> {
-  const { rows } = await sql<{ id: string; status: string; result: IntentResult | null }>(
-    `SELECT id, status, result FROM exchange.intents WHERE id = ANY($1::varchar[]) FOR KEY SHARE`,
-    [ids],
-  );
-  return rows;
-}
