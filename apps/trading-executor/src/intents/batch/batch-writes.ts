@@ -10,6 +10,7 @@ import {
   cancelOwnClaims,
   savePool,
 } from '@paper/exchange-data';
+import { queryRows } from '@paper/sql-rows';
 import type { Sql } from '../../database/sql-transaction';
 import { intentOutcomeEvents, positionFacts, settledEvent } from '../../events/exchange-event-builders';
 import { toResultOf } from '../intent-message';
@@ -59,7 +60,7 @@ export async function writeBatch(
   for (const market of [...state.markets.keys()].sort() as Market[]) {
     const m = state.markets.get(market)!;
     if (m.longDeltaMicro === 0n && m.shortDeltaMicro === 0n) continue;
-    await sql(
+    await sql.query(
       `UPDATE exchange.markets SET long_oi_micro = long_oi_micro + $2, short_oi_micro = short_oi_micro + $3 WHERE market = $1`,
       [market, m.longDeltaMicro, m.shortDeltaMicro],
     );
@@ -92,7 +93,8 @@ function settledEvents(state: BatchState, results: readonly IntentResult[]): New
 async function insertPositions(sql: Sql, positions: readonly NewPosition[]): Promise<Map<string, string>> {
   if (positions.length === 0) return new Map();
   const col = <T>(f: (p: NewPosition) => T) => positions.map(f);
-  const { rows } = await sql<{ id: string; open_intent_id: string }>(
+  const rows = await queryRows<{ id: string; open_intent_id: string }>(
+    sql,
     `INSERT INTO exchange.positions (wallet, market, side, margin_micro, leverage, notional_micro, entry_price, bust_price, status, margin_queued_micro, open_intent_id, opened_at)
      SELECT wallet, market, side, margin, leverage, notional, entry, bust, 'open', from_queued, intent, now()
        FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::bigint[], $5::int[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::varchar[])
@@ -118,7 +120,7 @@ async function insertPositions(sql: Sql, positions: readonly NewPosition[]): Pro
 async function updateSettled(sql: Sql, state: BatchState): Promise<void> {
   const s = state.settled;
   if (s.length === 0) return;
-  await sql(
+  await sql.query(
     `UPDATE exchange.positions p
         SET status = v.status, exit_price = v.exit, pnl_micro = v.pnl, fee_micro = v.fee, queued_micro = v.queued,
             reward_minted_micro = v.minted, margin_queued_micro = 0, close_intent_id = v.intent, closed_at = now()
@@ -155,7 +157,7 @@ async function applyQueueOps(sql: Sql, ops: readonly QueueOp[]): Promise<void> {
 
 async function recordResults(sql: Sql, results: readonly IntentResult[]): Promise<void> {
   if (results.length === 0) return;
-  await sql(
+  await sql.query(
     `UPDATE exchange.intents i
         SET status = v.status, reason = v.reason, message = v.message, result = v.result, executed_at = v.at
        FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::text[], $5::jsonb[], $6::timestamptz[]) AS v(id, status, reason, message, result, at)

@@ -9,6 +9,7 @@ import {
   openedTodaySql,
   sessionKeyApprovals,
 } from '@paper/exchange-data';
+import { queryRows } from '@paper/sql-rows';
 import type { Sql } from '../../database/sql-transaction';
 import type { FreshPrice } from '../../prices/price-book.service';
 import { type IntentOutcome, refused, toResultOf } from '../intent-message';
@@ -143,7 +144,8 @@ async function loadPositions(sql: Sql, state: BatchState, intents: readonly Admi
   const closes = intents.filter((a): a is AdmittedIntent<ClosePayload> => isKind(a, 'close'));
   const ids = [...new Set(closes.flatMap((a) => closeIds(a.payload)))].filter((id) => BigInt(id) <= MAX_POSITION_ID);
   if (ids.length === 0) return;
-  const { rows } = await sql<BatchPosition>(
+  const rows = await queryRows<BatchPosition>(
+    sql,
     `SELECT id, wallet, market, side, margin_micro, leverage, notional_micro, entry_price, bust_price, margin_queued_micro, status,
             exit_price, pnl_micro, fee_micro, queued_micro, reward_minted_micro
        FROM exchange.positions WHERE id = ANY($1::bigint[]) AND wallet = ANY($2::varchar[]) ORDER BY id FOR UPDATE`,
@@ -162,8 +164,9 @@ async function loadMarkets(
   intents: readonly AdmittedIntent[],
   beforeLock: () => Promise<void>,
 ): Promise<void> {
-  const read = (lock: boolean) => sql<MarketRow>(`${MARKET_ROWS} ORDER BY m.market${lock ? ' FOR UPDATE OF m' : ''}`);
-  let { rows } = await read(false);
+  const read = (lock: boolean) =>
+    queryRows<MarketRow>(sql, `${MARKET_ROWS} ORDER BY m.market${lock ? ' FOR UPDATE OF m' : ''}`);
+  let rows = await read(false);
   const opens = intents.filter((a): a is AdmittedIntent<OpenPayload> => isKind(a, 'open'));
   const capped = opens.some((a) => {
     const row = rows.find((r) => r.market === a.payload.message.market);
@@ -171,7 +174,7 @@ async function loadMarkets(
   });
   if (capped) {
     await beforeLock();
-    ({ rows } = await read(true)); // the cap check must see every concurrent open
+    rows = await read(true); // the cap check must see every concurrent open
   }
   for (const r of rows) {
     state.markets.set(r.market, { ...marketStateOf(r), longDeltaMicro: 0n, shortDeltaMicro: 0n });
@@ -185,7 +188,8 @@ async function loadGuardrailUsage(sql: Sql, state: BatchState, intents: readonly
   const daily = [...new Set(opens.filter((a) => a.guardrails!.maxDailyNotionalUsd !== null).map((a) => a.wallet))];
   const counted = [...new Set(opens.filter((a) => a.guardrails!.maxOpenPositions !== null).map((a) => a.wallet))];
   if (daily.length > 0) {
-    const { rows } = await sql<{ wallet: string; total: string }>(
+    const rows = await queryRows<{ wallet: string; total: string }>(
+      sql,
       `SELECT wallet, sum(notional_micro) AS total FROM exchange.positions
         WHERE wallet = ANY($1::varchar[]) AND ${openedTodaySql()} GROUP BY wallet`,
       [daily],
@@ -193,7 +197,8 @@ async function loadGuardrailUsage(sql: Sql, state: BatchState, intents: readonly
     for (const r of rows) state.accounts.get(r.wallet)!.dailyNotionalMicro = BigInt(r.total);
   }
   if (counted.length > 0) {
-    const { rows } = await sql<{ wallet: string; n: string }>(
+    const rows = await queryRows<{ wallet: string; n: string }>(
+      sql,
       `SELECT wallet, count(*) AS n FROM exchange.positions WHERE wallet = ANY($1::varchar[]) AND status = 'open' GROUP BY wallet`,
       [counted],
     );

@@ -1,4 +1,5 @@
 import { type IntentResult, type SignedIntentPayload, signedIntentSchema } from '@paper/contracts';
+import { queryRows } from '@paper/sql-rows';
 import type { Sql } from '../../database/sql-transaction';
 
 /** A queued `exchange.intents` row claimed (row-locked) by a batch transaction. */
@@ -41,7 +42,8 @@ export async function claimQueuedIntents(
   max: number,
   skip: readonly string[] = [],
 ): Promise<ClaimedIntentRow[]> {
-  const { rows } = await sql<ClaimedIntentRow>(
+  const rows = await queryRows<ClaimedIntentRow>(
+    sql,
     `WITH cancels AS (
        SELECT id FROM exchange.intents WHERE status = 'queued' AND kind = 'cancel' AND id <> ALL($2::varchar[])
         ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED
@@ -66,7 +68,8 @@ export async function claimQueuedIntents(
 
 /** Claims the given intents if they are still queued and nobody else holds them. */
 export async function claimIntentsById(sql: Sql, ids: readonly string[]): Promise<ClaimedIntentRow[]> {
-  const { rows } = await sql<ClaimedIntentRow>(
+  const rows = await queryRows<ClaimedIntentRow>(
+    sql,
     `SELECT ${COLUMNS} FROM exchange.intents i WHERE i.id = ANY($1::varchar[]) AND i.status = 'queued'
       ORDER BY i.created_at, i.id FOR UPDATE SKIP LOCKED`,
     [ids],
