@@ -197,16 +197,13 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
     // The cancel runs in a batch of its own that holds the target until it commits.
     const cancelling = kit.batchHolding([cancel], hold);
     await reached;
-    let concurrent: Promise<IntentResult | null>;
+    let concurrent: Promise<IntentResult>;
     try {
-      concurrent = kit.engine.settle(target.intentId); // its claims skip the held target, then wait for the holder
-      await until(
-        () =>
-          kit.db.query(
-            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE '%FOR KEY SHARE%'`,
-          ),
-        (r) => r[0].n > 0,
-      );
+      // Another batch claims meanwhile: it skips the held target (SKIP LOCKED) and leaves it to the cancel.
+      concurrent = kit.intents.settle(target.intentId);
+      kit.engine.pump();
+      await kit.engine.idle();
+      expect(await statusOf(target)).toMatchObject({ status: 'queued' });
     } finally {
       release();
     }
@@ -227,9 +224,9 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
     // Batches of two: many claims, so both replicas take part whatever the machine's load.
     const small = { ...kit.config, INTENT_BATCH_MAX: 2 };
     const engineA = new IntentEngine(kit.db, kit.prices, kit.results, small);
-    const executorA = new IntentSubmitter(kit.db, engineA);
+    const executorA = new IntentSubmitter(kit.db, engineA, kit.config);
     const engineB = new IntentEngine(second, kit.prices, kit.results, small);
-    const executorB = new IntentSubmitter(second, engineB);
+    const executorB = new IntentSubmitter(second, engineB, kit.config);
     try {
       const traders: Trader[] = [];
       for (let i = 0; i < 12; i += 1) traders.push(await kit.trader(1000));
@@ -264,6 +261,7 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
     } finally {
       await engineA.beforeApplicationShutdown();
       await engineB.beforeApplicationShutdown();
+      await Promise.all([executorA.close(), executorB.close()]);
       await second.destroy();
       await kit.db.query(`DROP TRIGGER record_execution ON exchange.intents`);
       await kit.db.query(`DROP FUNCTION exchange.record_execution()`);

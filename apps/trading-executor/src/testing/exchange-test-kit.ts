@@ -112,7 +112,7 @@ export class ExchangeTestKit {
     };
     this.results = new IntentResultsPublisher(redis, config);
     this.engine = new IntentEngine(db, this.prices, this.results, config);
-    this.intents = new IntentSubmitter(db, this.engine);
+    this.intents = new IntentSubmitter(db, this.engine, config);
     this.sessionKeys = new SessionKeyService(db);
     this.liquidations = new LiquidationService(db, config);
     this.harvest = new HarvestService(db, config);
@@ -139,6 +139,7 @@ export class ExchangeTestKit {
 
   async stop(): Promise<void> {
     await this.engine.beforeApplicationShutdown();
+    await this.intents.close();
     await this.intentsQueue.close();
     const keys = await this.redis.keys(`${this.config.REDIS_PREFIX}:*`);
     if (keys.length > 0) await this.redis.del(...keys);
