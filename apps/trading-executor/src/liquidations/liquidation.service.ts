@@ -20,14 +20,14 @@ import {
   type NewExchangeEvent,
   reduceOpenInterest,
   savePool,
+  settlingPosition,
   writeLedger,
 } from '@paper/exchange-data';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
-import { settlingPosition } from '../database/settling-position';
 import { inTransaction, type Sql } from '../database/sql-transaction';
-import { positionFacts, settledEvent } from '../events/exchange-event-builders';
+import { settledEvent } from '../events/exchange-event-builders';
 import { liquidationsTotal } from '../metrics/executor-metrics';
 
 /**
@@ -87,7 +87,7 @@ export class LiquidationService {
       found.map((f) => f.id),
     );
     const markOf = (side: Side) => (side === 'long' ? marks.low : marks.high);
-    const rows = locked.filter((r) => isLiquidatable(r.side, markOf(r.side), BigInt(r.bust_price)));
+    const rows = locked.filter((r) => isLiquidatable(r.side, markOf(r.side), r.bustPrice));
     // None left (closed meanwhile): look again. Still open but not liquidatable cannot happen (the range scan is the same rule): stop.
     if (rows.length === 0) return { candidates: locked.length === 0 ? found.length : 0, liquidated: 0 };
 
@@ -112,9 +112,9 @@ export class LiquidationService {
       txs.push({ lines: acc.lines, reason: 'liquidation', ref: r.id });
       liquidated.push({ id: r.id, exit: markOf(r.side), mintedMicro: acc.rewardMintedMicro });
       events.push(
-        settledEvent('position.liquidated', positionFacts(r, market), {
+        settledEvent('position.liquidated', r, {
           exit: markOf(r.side),
-          pnlMicro: -BigInt(r.margin_micro),
+          pnlMicro: -r.marginMicro,
           feeMicro: 0n,
           paidMicro: 0n,
           queuedMicro: 0n,
@@ -123,8 +123,8 @@ export class LiquidationService {
         }),
       );
       paper += acc.rewardMintedMicro;
-      if (r.side === 'long') longOi += BigInt(r.notional_micro);
-      else shortOi += BigInt(r.notional_micro);
+      if (r.side === 'long') longOi += r.notionalMicro;
+      else shortOi += r.notionalMicro;
     }
     await markLiquidated(sql, liquidated);
     for (const [wallet, amount] of claims) await cancelOwnClaims(sql, wallet, amount);

@@ -12,7 +12,7 @@ import {
 } from '@paper/exchange-data';
 import { queryRows } from '@paper/sql-rows';
 import type { Sql } from '../../database/sql-transaction';
-import { intentOutcomeEvents, positionFacts, settledEvent } from '../../events/exchange-event-builders';
+import { intentOutcomeEvents, settledEvent } from '../../events/exchange-event-builders';
 import { toResultOf } from '../intent-message';
 import type { BatchState, NewPosition, QueueOp } from './batch-state';
 
@@ -74,19 +74,15 @@ function settledEvents(state: BatchState, results: readonly IntentResult[]): New
   return state.settled.map((s) => {
     const row = state.positions.get(s.id)!;
     const paidUsd = paid.get(s.id);
-    return settledEvent(
-      s.status === 'liquidated' ? 'position.liquidated' : 'position.closed',
-      positionFacts(row, row.market),
-      {
-        exit: s.exit,
-        pnlMicro: s.pnlMicro,
-        feeMicro: s.feeMicro,
-        paidMicro: paidUsd ? usdcToMicro(paidUsd) : 0n,
-        queuedMicro: s.queuedMicro,
-        rewardMintedMicro: s.rewardMintedMicro,
-        intentId: s.intentId,
-      },
-    );
+    return settledEvent(s.status === 'liquidated' ? 'position.liquidated' : 'position.closed', row, {
+      exit: s.exit,
+      pnlMicro: s.pnlMicro,
+      feeMicro: s.feeMicro,
+      paidMicro: paidUsd ? usdcToMicro(paidUsd) : 0n,
+      queuedMicro: s.queuedMicro,
+      rewardMintedMicro: s.rewardMintedMicro,
+      intentId: s.intentId,
+    });
   });
 }
 

@@ -3,6 +3,7 @@ import type { Market } from '@paper/exchange';
 import {
   lockAccounts,
   lockPool,
+  lockPositionsOf,
   MARKET_ROWS,
   type MarketRow,
   marketStateOf,
@@ -15,14 +16,7 @@ import type { FreshPrice } from '../../prices/price-book.service';
 import { type IntentOutcome, refused, toResultOf } from '../intent-message';
 import { type ApprovalCache, checkSessionKey } from '../session-key-check';
 import { admitAll, type SignatureCheck } from './admission';
-import {
-  type AdmittedIntent,
-  type BatchPosition,
-  type BatchState,
-  batchAccount,
-  type ClosePayload,
-  type OpenPayload,
-} from './batch-state';
+import { type AdmittedIntent, type BatchState, batchAccount, type ClosePayload, type OpenPayload } from './batch-state';
 import { writeBatch } from './batch-writes';
 import { cancelStep, type PendingTargets } from './cancel-step';
 import { closeIds, closeStep } from './close-step';
@@ -144,13 +138,7 @@ async function loadPositions(sql: Sql, state: BatchState, intents: readonly Admi
   const closes = intents.filter((a): a is AdmittedIntent<ClosePayload> => isKind(a, 'close'));
   const ids = [...new Set(closes.flatMap((a) => closeIds(a.payload)))].filter((id) => BigInt(id) <= MAX_POSITION_ID);
   if (ids.length === 0) return;
-  const rows = await queryRows<BatchPosition>(
-    sql,
-    `SELECT id, wallet, market, side, margin_micro, leverage, notional_micro, entry_price, bust_price, margin_queued_micro, status,
-            exit_price, pnl_micro, fee_micro, queued_micro, reward_minted_micro
-       FROM exchange.positions WHERE id = ANY($1::bigint[]) AND wallet = ANY($2::varchar[]) ORDER BY id FOR UPDATE`,
-    [ids, [...new Set(closes.map((a) => a.wallet))]],
-  );
+  const rows = await lockPositionsOf(sql, ids, [...new Set(closes.map((a) => a.wallet))]);
   for (const r of rows) state.positions.set(r.id, r);
 }
 

@@ -1,4 +1,4 @@
-import type { Market, Side } from '@paper/exchange';
+import type { Market } from '@paper/exchange';
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 
 /**
@@ -17,29 +17,6 @@ export function liquidationCandidates(
      UNION ALL
      (SELECT id, wallet FROM exchange.positions WHERE market = $1 AND side = 'short' AND status = 'open' AND bust_price <= $3 ORDER BY bust_price LIMIT $4)`,
     [market, marks.low, marks.high, limit],
-  );
-}
-
-/** An open position as a liquidation settles it (as node-postgres returns it: bigints as strings). */
-export interface LiquidationCandidateRow {
-  id: string;
-  wallet: string;
-  side: Side;
-  margin_micro: string;
-  notional_micro: string;
-  margin_queued_micro: string;
-  entry_price: string;
-  leverage: number;
-  bust_price: string;
-}
-
-/** Locks those of these positions that are still open (by id; the caller holds their accounts' locks). */
-export function lockOpenPositions(db: QueryExecutor, ids: readonly string[]): Promise<LiquidationCandidateRow[]> {
-  return queryRows<LiquidationCandidateRow>(
-    db,
-    `SELECT id, wallet, side, margin_micro, notional_micro, margin_queued_micro, entry_price, leverage, bust_price FROM exchange.positions
-      WHERE id = ANY($1::bigint[]) AND status = 'open' ORDER BY id FOR UPDATE`,
-    [ids],
   );
 }
 

@@ -1,7 +1,10 @@
-import type { Market, Side } from '@paper/exchange';
+import type { Market, SettlingPosition, Side } from '@paper/exchange';
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 
-/** A position as the tools read it from exchange.positions (money in micro-USDC, prices in the market's units). */
+/**
+ * A position as stored in exchange.positions (money in micro-USDC, prices in the market's units): what the
+ * tools read, and what the executor settles once it holds the row lock.
+ */
 export interface PositionRow {
   id: string;
   wallet: string;
@@ -12,6 +15,8 @@ export interface PositionRow {
   notionalMicro: bigint;
   entryPrice: bigint;
   bustPrice: bigint;
+  /** Margin backed by the trader's queued winnings (open positions). */
+  marginQueuedMicro: bigint;
   status: 'open' | 'closed' | 'liquidated';
   exitPrice: bigint | null;
   pnlMicro: bigint | null;
@@ -23,7 +28,7 @@ export interface PositionRow {
 }
 
 /** An `exchange.positions` row as node-postgres returns it (bigints as strings). */
-export interface RawPositionRow {
+interface RawPositionRow {
   id: string;
   wallet: string;
   market: Market;
@@ -33,6 +38,7 @@ export interface RawPositionRow {
   notional_micro: string;
   entry_price: string;
   bust_price: string;
+  margin_queued_micro: string;
   status: PositionRow['status'];
   exit_price: string | null;
   pnl_micro: string | null;
@@ -44,7 +50,7 @@ export interface RawPositionRow {
 }
 
 const COLUMNS = `id::text AS id, wallet, market, side, margin_micro, leverage, notional_micro, entry_price, bust_price,
-  status, exit_price, pnl_micro, fee_micro, queued_micro, reward_minted_micro, opened_at, closed_at`;
+  margin_queued_micro, status, exit_price, pnl_micro, fee_micro, queued_micro, reward_minted_micro, opened_at, closed_at`;
 
 function toPositionRow(raw: RawPositionRow): PositionRow {
   return {
@@ -57,6 +63,7 @@ function toPositionRow(raw: RawPositionRow): PositionRow {
     notionalMicro: BigInt(raw.notional_micro),
     entryPrice: BigInt(raw.entry_price),
     bustPrice: BigInt(raw.bust_price),
+    marginQueuedMicro: BigInt(raw.margin_queued_micro),
     status: raw.status,
     exitPrice: raw.exit_price === null ? null : BigInt(raw.exit_price),
     pnlMicro: raw.pnl_micro === null ? null : BigInt(raw.pnl_micro),
@@ -72,6 +79,37 @@ const positions = async (db: QueryExecutor, where: string, params: unknown[]): P
   (await queryRows<RawPositionRow>(db, `SELECT ${COLUMNS} FROM exchange.positions ${where}`, params)).map(
     toPositionRow,
   );
+
+/** Locks the positions of these ids that belong to these wallets (a batch's closes), by id. */
+export function lockPositionsOf(
+  db: QueryExecutor,
+  ids: readonly string[],
+  wallets: readonly string[],
+): Promise<PositionRow[]> {
+  return positions(
+    db,
+    `WHERE id = ANY($1::bigint[]) AND wallet = ANY($2::varchar[]) ORDER BY positions.id FOR UPDATE`,
+    [ids, wallets],
+  );
+}
+
+/** Locks those of these positions that are still open (the caller holds their accounts' locks), by id. */
+export function lockOpenPositions(db: QueryExecutor, ids: readonly string[]): Promise<PositionRow[]> {
+  return positions(db, `WHERE id = ANY($1::bigint[]) AND status = 'open' ORDER BY positions.id FOR UPDATE`, [ids]);
+}
+
+/** A stored open position as the exchange's settlement formulas take it. */
+export function settlingPosition(p: PositionRow): SettlingPosition {
+  return {
+    wallet: p.wallet,
+    side: p.side,
+    entryPrice: p.entryPrice,
+    marginMicro: p.marginMicro,
+    leverage: p.leverage,
+    marginQueuedMicro: p.marginQueuedMicro,
+    bustPrice: p.bustPrice,
+  };
+}
 
 /** Open positions, all or one wallet's, by id. */
 export function openPositionRows(db: QueryExecutor, wallet?: string): Promise<PositionRow[]> {
