@@ -163,16 +163,6 @@ export function readIntents(db: QueryExecutor, ids: readonly string[]): Promise<
   );
 }
 
-/** The same rows, read once the batch transactions that hold them (on any replica) have ended (`FOR KEY SHARE`). */
-export function readIntentsAfterHolders(db: QueryExecutor, ids: readonly string[]): Promise<IntentRecord[]> {
-  return queryRows<IntentRecord>(
-    db,
-    `SELECT id, kind, wallet, status, reason, message, result, created_at, executed_at FROM exchange.intents
-      WHERE id = ANY($1::varchar[]) FOR KEY SHARE`,
-    [ids.map((id) => id.toLowerCase())],
-  );
-}
-
 /** A queued intent with what it was signed with (the pending intents of a wallet). */
 export interface QueuedIntentRecord {
   id: string;
