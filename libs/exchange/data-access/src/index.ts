@@ -39,3 +39,4 @@ export * from './queries/liquidation-batch';
 export * from './queries/owner-action-runs';
 export * from './queries/session-key-approvals';
 export * from './queries/intent-expiry';
+export { IdRow, WalletRow } from './queries/row-fields';

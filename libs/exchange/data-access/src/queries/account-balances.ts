@@ -1,5 +1,7 @@
 import type { AccountDelta } from '@paper/exchange';
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+import { z } from 'zod';
+import { int8 } from './row-fields';
 
 /** An account's balances, read under its row lock. */
 export interface LockedAccount {
@@ -10,13 +12,14 @@ export interface LockedAccount {
   activated: boolean;
 }
 
-export interface AccountBalanceRow {
-  wallet: string;
-  free_micro: string;
-  locked_micro: string;
-  queued_micro: string;
-  activated: boolean;
-}
+export const AccountBalanceRow = z.object({
+  wallet: z.string(),
+  free_micro: int8,
+  locked_micro: int8,
+  queued_micro: int8,
+  activated: z.boolean(),
+});
+export type AccountBalanceRow = z.infer<typeof AccountBalanceRow>;
 
 /** Locks accounts (sorted by wallet, so concurrent transactions never deadlock on them) and reads balances. */
 export async function lockAccounts(db: QueryExecutor, wallets: readonly string[]): Promise<Map<string, LockedAccount>> {

@@ -1,11 +1,19 @@
 import { type QueryExecutor, queryRow } from '@paper/sql-rows';
+import { z } from 'zod';
+import { decimal, IdRow, int8 } from './row-fields';
+
+export const DepositProxyRow = z.object({ address: z.string(), amount: decimal });
+export type DepositProxyRow = z.infer<typeof DepositProxyRow>;
+
+export const LatestDepositRow = z.object({ status: z.enum(['credited', 'refused']), amount_micro: int8 });
+export type LatestDepositRow = z.infer<typeof LatestDepositRow>;
 
 /** The USDC at a wallet's deposit proxy, locked (none when the wallet has no proxy balance row). */
 export async function lockDepositProxy(
   db: QueryExecutor,
   wallet: string,
 ): Promise<{ address: string; amountMicro: bigint } | undefined> {
-  const row = await queryRow<{ address: string; amount: string }>(
+  const row = await queryRow<DepositProxyRow>(
     db,
     `SELECT c.address, c.amount FROM exchange.chain_balances c JOIN exchange.accounts a ON a.deposit_address = c.address
       WHERE a.wallet = $1 AND c.asset = 'USDC' FOR UPDATE OF c`,
@@ -19,7 +27,7 @@ export async function latestDeposit(
   db: QueryExecutor,
   proxy: string,
 ): Promise<{ status: 'credited' | 'refused'; amountMicro: bigint } | undefined> {
-  const row = await queryRow<{ status: 'credited' | 'refused'; amount_micro: string }>(
+  const row = await queryRow<LatestDepositRow>(
     db,
     `SELECT status, amount_micro FROM exchange.deposits WHERE proxy_address = $1 ORDER BY created_at DESC, id DESC LIMIT 1`,
     [proxy],
@@ -51,7 +59,7 @@ export async function creditDeposit(
     `UPDATE exchange.chain_balances SET amount = amount - $2, updated_at = now() WHERE address = $1 AND asset = 'USDC'`,
     [deposit.proxy, deposit.amountMicro],
   );
-  const row = await queryRow<{ id: string }>(
+  const row = await queryRow<IdRow>(
     db,
     `INSERT INTO exchange.deposits (wallet, proxy_address, amount_micro, fee_micro, status) VALUES ($1, $2, $3, $4, 'credited') RETURNING id::text AS id`,
     [deposit.wallet, deposit.proxy, deposit.amountMicro, deposit.feeMicro],

@@ -1,11 +1,10 @@
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+import { z } from 'zod';
+import { intentKind } from './row-fields';
 
 /** An intent the expiry sweep stored as expired. */
-export interface ExpiredIntentRow {
-  id: string;
-  kind: 'open' | 'close' | 'cancel';
-  wallet: string;
-}
+export const ExpiredIntentRow = z.object({ id: z.string(), kind: intentKind, wallet: z.string() });
+export type ExpiredIntentRow = z.infer<typeof ExpiredIntentRow>;
 
 /**
  * Stores queued intents past their signed expiry, or accepted more than `ttlSeconds` ago, as `expired`

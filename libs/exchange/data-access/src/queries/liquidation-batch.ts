@@ -1,17 +1,22 @@
 import type { Market } from '@paper/exchange';
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+import { z } from 'zod';
+import { int8 } from './row-fields';
 
 /**
  * Open positions of a market whose bust price the marks reached, at most `limit` per side, found by a
  * range scan of positions_open_bust_idx without locks: longs with bust >= low, shorts with bust <= high.
  */
+export const LiquidationCandidateRow = z.object({ id: int8, wallet: z.string() });
+export type LiquidationCandidateRow = z.infer<typeof LiquidationCandidateRow>;
+
 export function liquidationCandidates(
   db: QueryExecutor,
   market: Market,
   marks: { low: bigint; high: bigint },
   limit: number,
-): Promise<{ id: string; wallet: string }[]> {
-  return queryRows<{ id: string; wallet: string }>(
+): Promise<LiquidationCandidateRow[]> {
+  return queryRows<LiquidationCandidateRow>(
     db,
     `(SELECT id, wallet FROM exchange.positions WHERE market = $1 AND side = 'long' AND status = 'open' AND bust_price >= $2 ORDER BY bust_price DESC LIMIT $4)
      UNION ALL

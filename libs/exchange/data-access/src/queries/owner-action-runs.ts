@@ -1,19 +1,23 @@
-import type { OwnerActionResult, SignedOwnerActionPayload } from '@paper/contracts';
+import type { OwnerActionResult } from '@paper/contracts';
 import type { OwnerAccount } from '@paper/exchange';
 import { type QueryExecutor, queryAffected, queryRow } from '@paper/sql-rows';
+import { z } from 'zod';
+import { storedOwnerActionResult } from './intent-inbox';
+import { int4, int8, ownerActionKind, ownerActionStatus, timestamp } from './row-fields';
 
 /** An `exchange.owner_actions` row locked by the transaction that runs it. */
-export interface QueuedActionRow {
-  id: string;
-  wallet: string;
-  kind: SignedOwnerActionPayload['kind'];
-  payload: unknown;
-  signature: string;
-  status: 'queued' | 'executed' | 'refused';
-  result: OwnerActionResult | null;
-  created_at: Date;
-  attempts: number;
-}
+export const QueuedActionRow = z.object({
+  id: z.string(),
+  wallet: z.string(),
+  kind: ownerActionKind,
+  payload: z.unknown(),
+  signature: z.string(),
+  status: ownerActionStatus,
+  result: storedOwnerActionResult.nullable(),
+  created_at: timestamp,
+  attempts: int4,
+});
+export type QueuedActionRow = z.infer<typeof QueuedActionRow>;
 
 /** Locks an owner action's row (waiting for the transaction that holds it, or skipping it with `skipLocked`). */
 export function lockOwnerAction(
@@ -45,14 +49,18 @@ export async function storeOwnerActionResult(
   return changed > 0;
 }
 
-interface OwnerAccountRow {
-  free_micro: string;
-  locked_micro: string;
-  queued_micro: string;
-  paper_micro: string;
-  staked_micro: string;
-  unclaimed_micro: string;
-}
+export const OwnerAccountRow = z.object({
+  free_micro: int8,
+  locked_micro: int8,
+  queued_micro: int8,
+  paper_micro: int8,
+  staked_micro: int8,
+  unclaimed_micro: int8,
+});
+export type OwnerAccountRow = z.infer<typeof OwnerAccountRow>;
+
+export const OneRow = z.object({ one: int4 });
+export type OneRow = z.infer<typeof OneRow>;
 
 /** Locks a wallet's account and reads what its owner actions work with (none when it has no account). */
 export async function lockOwnerAccount(db: QueryExecutor, wallet: string): Promise<OwnerAccount | undefined> {
@@ -90,7 +98,7 @@ export async function applyOwnerActionEffect(
 
 /** Whether `address` is a session key registered for `wallet` (revoked or not). */
 export async function isSessionKeyOf(db: QueryExecutor, address: string, wallet: string): Promise<boolean> {
-  const row = await queryRow<{ one: number }>(
+  const row = await queryRow<OneRow>(
     db,
     `SELECT 1 AS one FROM exchange.session_keys WHERE address = $1 AND wallet = $2`,
     [address, wallet],

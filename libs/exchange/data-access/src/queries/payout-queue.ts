@@ -1,4 +1,6 @@
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+import { z } from 'zod';
+import { int8 } from './row-fields';
 
 /** An unpaid win joining the back of the payout queue: the trader's unpaid winnings and the unpaid part of the win fee. */
 export interface PayoutAppend {
@@ -39,13 +41,20 @@ export interface UnpaidPayout {
   feeRemainingMicro: bigint;
 }
 
-export interface UnpaidPayoutRow {
-  id: string;
-  wallet: string;
-  position_id: string;
-  remaining_micro: string;
-  fee_remaining_micro: string;
-}
+export const UnpaidPayoutRow = z.object({
+  id: int8,
+  wallet: z.string(),
+  position_id: int8,
+  remaining_micro: int8,
+  fee_remaining_micro: int8,
+});
+export type UnpaidPayoutRow = z.infer<typeof UnpaidPayoutRow>;
+
+export const OwnClaimRow = z.object({ id: int8, remaining_micro: int8 });
+export type OwnClaimRow = z.infer<typeof OwnClaimRow>;
+
+export const PledgedMarginRow = z.object({ id: int8, margin_queued_micro: int8 });
+export type PledgedMarginRow = z.infer<typeof PledgedMarginRow>;
 
 /** The head of the payout queue (oldest first, at most `limit`), locked when `lock` (the caller holds the protocol lock). */
 export async function unpaidPayoutHead(db: QueryExecutor, limit: number, lock: boolean): Promise<UnpaidPayout[]> {
@@ -87,7 +96,7 @@ export async function payQueueEntry(
 export async function cancelOwnClaims(db: QueryExecutor, wallet: string, amountMicro: bigint): Promise<void> {
   let left = amountMicro;
   if (left <= 0n) return;
-  const rows = await queryRows<{ id: string; remaining_micro: string }>(
+  const rows = await queryRows<OwnClaimRow>(
     db,
     `SELECT id, remaining_micro FROM exchange.payout_queue WHERE wallet = $1 AND paid_at IS NULL AND remaining_micro > 0 ORDER BY id DESC FOR UPDATE`,
     [wallet],
@@ -110,7 +119,7 @@ export async function cancelOwnClaims(db: QueryExecutor, wallet: string, amountM
 export async function releasePledgedMargin(db: QueryExecutor, wallet: string, amountMicro: bigint): Promise<void> {
   let left = amountMicro;
   if (left <= 0n) return;
-  const rows = await queryRows<{ id: string; margin_queued_micro: string }>(
+  const rows = await queryRows<PledgedMarginRow>(
     db,
     `SELECT id, margin_queued_micro FROM exchange.positions
       WHERE wallet = $1 AND status = 'open' AND margin_queued_micro > 0 ORDER BY id FOR UPDATE`,

@@ -1,19 +1,28 @@
 import type { PoolState } from '@paper/exchange';
 import { type QueryExecutor, queryRow } from '@paper/sql-rows';
+import { z } from 'zod';
+import { int8 } from './row-fields';
 
 /** The pool state read under the protocol lock, and whether trading is enabled. */
 export interface LockedPool extends PoolState {
   readonly tradingEnabled: boolean;
 }
 
-export interface ProtocolPoolRow {
-  lp_micro: string;
-  parked_micro: string;
-  reward_high_water_micro: string;
-  fees_pending_micro: string;
-  staking_reserve_micro: string;
-  trading_enabled: boolean;
-}
+export const ProtocolPoolRow = z.object({
+  lp_micro: int8,
+  parked_micro: int8,
+  reward_high_water_micro: int8,
+  fees_pending_micro: int8,
+  staking_reserve_micro: int8,
+  trading_enabled: z.boolean(),
+});
+export type ProtocolPoolRow = z.infer<typeof ProtocolPoolRow>;
+
+export const QueueNotEmptyRow = z.object({ queue_not_empty: z.boolean() });
+export type QueueNotEmptyRow = z.infer<typeof QueueNotEmptyRow>;
+
+export const PayoutFundsRow = z.object({ funds: int8 });
+export type PayoutFundsRow = z.infer<typeof PayoutFundsRow>;
 
 /**
  * Locks the protocol singleton and reads the pool state, then (in a second statement) whether the
@@ -41,7 +50,7 @@ export async function lockPool(db: QueryExecutor): Promise<LockedPool> {
 
 /** Whether some payout queue entry is unpaid. */
 export async function payoutQueueNotEmpty(db: QueryExecutor): Promise<boolean> {
-  const row = await queryRow<{ queue_not_empty: boolean }>(
+  const row = await queryRow<QueueNotEmptyRow>(
     db,
     `SELECT EXISTS (SELECT 1 FROM exchange.payout_queue WHERE paid_at IS NULL) AS queue_not_empty`,
   );
@@ -50,7 +59,7 @@ export async function payoutQueueNotEmpty(db: QueryExecutor): Promise<boolean> {
 
 /** What can pay the payout queue now (LP and parked losses), read without a lock. */
 export async function payoutFunds(db: QueryExecutor): Promise<bigint> {
-  const row = await queryRow<{ funds: string }>(
+  const row = await queryRow<PayoutFundsRow>(
     db,
     `SELECT lp_micro + parked_micro AS funds FROM exchange.protocol_state WHERE id = 1`,
   );

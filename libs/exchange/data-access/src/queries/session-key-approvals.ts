@@ -1,15 +1,18 @@
-import type { GuardrailsPayload } from '@paper/contracts';
+import { guardrailsSchema } from '@paper/contracts';
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+import { z } from 'zod';
+import { timestamp } from './row-fields';
 
 /** A session key with the owner's approval, as the executor checks it before running the key's intents. */
-export interface SessionKeyApprovalRow {
-  address: string;
-  wallet: string;
-  guardrails: GuardrailsPayload;
-  expires_at: Date;
-  approval_signature: string;
-  revoked_at: Date | null;
-}
+export const SessionKeyApprovalRow = z.object({
+  address: z.string(),
+  wallet: z.string(),
+  guardrails: guardrailsSchema,
+  expires_at: timestamp,
+  approval_signature: z.string(),
+  revoked_at: timestamp.nullable(),
+});
+export type SessionKeyApprovalRow = z.infer<typeof SessionKeyApprovalRow>;
 
 /** The session keys of the given addresses (any case), by address: one statement for a whole batch. */
 export async function sessionKeyApprovals(

@@ -1,8 +1,13 @@
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+import { z } from 'zod';
+import { int8, WalletRow } from './row-fields';
+
+export const StakeRow = z.object({ wallet: z.string(), staked_micro: int8 });
+export type StakeRow = z.infer<typeof StakeRow>;
 
 /** Wallets that stake PAPER, read without a lock (to know which accounts to lock). */
 export async function stakingWallets(db: QueryExecutor): Promise<string[]> {
-  const rows = await queryRows<{ wallet: string }>(db, `SELECT wallet FROM exchange.accounts WHERE staked_micro > 0`);
+  const rows = await queryRows<WalletRow>(db, `SELECT wallet FROM exchange.accounts WHERE staked_micro > 0`);
   return rows.map((r) => r.wallet);
 }
 
@@ -11,7 +16,7 @@ export async function stakes(
   db: QueryExecutor,
   wallets: readonly string[],
 ): Promise<{ wallet: string; stakedMicro: bigint }[]> {
-  const rows = await queryRows<{ wallet: string; staked_micro: string }>(
+  const rows = await queryRows<StakeRow>(
     db,
     `SELECT wallet, staked_micro FROM exchange.accounts WHERE wallet = ANY($1::varchar[]) AND staked_micro > 0 ORDER BY wallet`,
     [wallets],
