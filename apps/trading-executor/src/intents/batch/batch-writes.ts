@@ -11,6 +11,7 @@ import {
   savePool,
 } from '@paper/exchange-data';
 import { queryRows } from '@paper/sql-rows';
+import type { OpenedPositionRow } from './batch-rows';
 import type { Sql } from '../../database/sql-transaction';
 import { intentOutcomeEvents, settledEvent } from '../../events/exchange-event-builders';
 import { toResultOf } from '../intent-message';
@@ -89,7 +90,7 @@ function settledEvents(state: BatchState, results: readonly IntentResult[]): New
 async function insertPositions(sql: Sql, positions: readonly NewPosition[]): Promise<Map<string, string>> {
   if (positions.length === 0) return new Map();
   const col = <T>(f: (p: NewPosition) => T) => positions.map(f);
-  const rows = await queryRows<{ id: string; open_intent_id: string }>(
+  const rows = await queryRows<OpenedPositionRow>(
     sql,
     `INSERT INTO exchange.positions (wallet, market, side, margin_micro, leverage, notional_micro, entry_price, bust_price, status, margin_queued_micro, open_intent_id, opened_at)
      SELECT wallet, market, side, margin, leverage, notional, entry, bust, 'open', from_queued, intent, now()

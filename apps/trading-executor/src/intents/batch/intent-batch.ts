@@ -16,6 +16,7 @@ import type { FreshPrice } from '../../prices/price-book.service';
 import { type IntentOutcome, refused, toResultOf } from '../intent-message';
 import { type ApprovalCache, checkSessionKey } from '../session-key-check';
 import { admitAll, type SignatureCheck } from './admission';
+import type { DailyNotionalRow, OpenCountRow } from './batch-rows';
 import { type AdmittedIntent, type BatchState, batchAccount, type ClosePayload, type OpenPayload } from './batch-state';
 import { writeBatch } from './batch-writes';
 import { cancelStep, type PendingTargets } from './cancel-step';
@@ -176,7 +177,7 @@ async function loadGuardrailUsage(sql: Sql, state: BatchState, intents: readonly
   const daily = [...new Set(opens.filter((a) => a.guardrails!.maxDailyNotionalUsd !== null).map((a) => a.wallet))];
   const counted = [...new Set(opens.filter((a) => a.guardrails!.maxOpenPositions !== null).map((a) => a.wallet))];
   if (daily.length > 0) {
-    const rows = await queryRows<{ wallet: string; total: string }>(
+    const rows = await queryRows<DailyNotionalRow>(
       sql,
       `SELECT wallet, sum(notional_micro) AS total FROM exchange.positions
         WHERE wallet = ANY($1::varchar[]) AND ${openedTodaySql()} GROUP BY wallet`,
@@ -185,7 +186,7 @@ async function loadGuardrailUsage(sql: Sql, state: BatchState, intents: readonly
     for (const r of rows) state.accounts.get(r.wallet)!.dailyNotionalMicro = BigInt(r.total);
   }
   if (counted.length > 0) {
-    const rows = await queryRows<{ wallet: string; n: string }>(
+    const rows = await queryRows<OpenCountRow>(
       sql,
       `SELECT wallet, count(*) AS n FROM exchange.positions WHERE wallet = ANY($1::varchar[]) AND status = 'open' GROUP BY wallet`,
       [counted],

@@ -1,19 +1,9 @@
-import { type IntentResult, type SignedIntentPayload, signedIntentSchema } from '@paper/contracts';
+import { type SignedIntentPayload, signedIntentSchema } from '@paper/contracts';
 import { queryRows } from '@paper/sql-rows';
 import type { Sql } from '../../database/sql-transaction';
+import type { ClaimedIntentRow } from './batch-rows';
 
-/** A queued `exchange.intents` row claimed (row-locked) by a batch transaction. */
-export interface ClaimedIntentRow {
-  id: string;
-  wallet: string;
-  /** open, close or cancel (a CHECK constraint of the table). */
-  kind: IntentResult['kind'];
-  payload: unknown;
-  session_key: string;
-  signature: string;
-  created_at: Date;
-  attempts: number;
-}
+export type { ClaimedIntentRow } from './batch-rows';
 
 const COLUMNS = `i.id, i.wallet, i.kind, i.payload, i.session_key, i.signature, i.created_at, i.attempts`;
 
