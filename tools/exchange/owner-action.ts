@@ -10,7 +10,7 @@
  * inbox, then a queue job wakes the executor up. A result that does not arrive in time is reported as
  * pending (the action still runs), never as failed.
  */
-import { OWNER_ACTIONS_QUEUE, parseJob, signedOwnerActionSchema } from '@paper/contracts';
+import { OWNER_ACTIONS_QUEUE, signedOwnerActionSchema } from '@paper/contracts';
 import { acceptOwnerAction, readOwnerActions } from '@paper/exchange-data';
 import { decimalToScaled } from '@paper/exchange';
 import {
@@ -75,7 +75,6 @@ export async function runOwnerAction(
     signature: await signOwnerAction(action, key as Hex),
     actionId,
   });
-  parseJob(OWNER_ACTIONS_QUEUE, 'execute-owner-action', payload);
 
   const env = z.object({ ...redisEnvShape, ...databaseEnvShape }).safeParse(environment);
   if (!env.success)

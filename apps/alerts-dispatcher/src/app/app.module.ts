@@ -7,6 +7,7 @@ import { BotIdentity } from '../bot/bot-identity.service';
 import { TelegramBot } from '../bot/telegram-bot.service';
 import { DeliverySender } from '../deliveries/delivery-sender.service';
 import { DeliveryStore } from '../deliveries/delivery-store';
+import { DeliveryAttempts } from '../deliveries/delivery-attempts.service';
 import { DeliveryProcessor } from '../deliveries/delivery.processor';
 import { TelegramBotClient } from '../telegram/telegram-bot.client';
 import { TelegramLinkService } from '../telegram/telegram-link.service';
@@ -32,6 +33,7 @@ export class AppModule {
       providers: [
         DeliveryStore,
         DeliverySender,
+        DeliveryAttempts,
         DeliveryProcessor,
         TelegramBotClient,
         BotIdentity,

@@ -46,7 +46,7 @@ describe('rate-limited deliveries (PostgreSQL + Redis + BullMQ, local receiver)'
     const channel = await kit.channel(account, 'webhook', `${receiver.url}/limited`, SECRET);
     const d = await kit.delivery(account, channel);
     receiver.failNext(3, 429, 0.3);
-    await kit.enqueue(d.id);
+    await kit.wakeUp();
     expect(await settled(d.id)).toMatchObject({ status: 'delivered', attempts: 1, last_error: null });
     expect(await rateLimitedCount(d.id)).toBe(3);
     const times = receiver.received.filter((r) => r.eventId === d.eventId).map((r) => r.at);
@@ -63,7 +63,7 @@ describe('rate-limited deliveries (PostgreSQL + Redis + BullMQ, local receiver)'
     const d = await kit.delivery(account, channel);
     receiver.failNext(100, 429, 0.1);
     try {
-      await kit.enqueue(d.id);
+      await kit.wakeUp();
       expect(await settled(d.id)).toMatchObject({
         status: 'dead',
         attempts: 1,

@@ -8,7 +8,7 @@ import {
 } from '@paper/alerts-accounts';
 import { createAlertsDataSource } from '@paper/alerts-data';
 import { createTestDatabase, migrateDatabase, type TestDatabase } from '@paper/dev-stack';
-import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
+import { ALERTS_DELIVERY_QUEUE, DELIVERIES_DUE_JOB_ID } from '@paper/contracts';
 import { QueueRegistry } from '@paper/nest-infra';
 import { queryRow } from '@paper/sql-rows';
 import { Redis } from 'ioredis';
@@ -17,6 +17,7 @@ import type { DataSource } from 'typeorm';
 import { type AlertsDispatcherConfig, alertsDispatcherConfigSchema } from '../config/alerts-dispatcher.config';
 import { DeliverySender } from '../deliveries/delivery-sender.service';
 import { DeliveryStore } from '../deliveries/delivery-store';
+import { DeliveryAttempts } from '../deliveries/delivery-attempts.service';
 import { DeliveryProcessor } from '../deliveries/delivery.processor';
 import { BotIdentity } from '../bot/bot-identity.service';
 import { TelegramBot } from '../bot/telegram-bot.service';
@@ -28,6 +29,7 @@ import { TelegramUpdates } from '../telegram/telegram-updates.service';
 export class DispatcherTestKit {
   readonly store: DeliveryStore;
   readonly queues: QueueRegistry;
+  readonly attempts: DeliveryAttempts;
   readonly processor: DeliveryProcessor;
   readonly updates: TelegramUpdates;
   readonly links: TelegramLinkService;
@@ -43,7 +45,8 @@ export class DispatcherTestKit {
   ) {
     this.store = new DeliveryStore(db);
     this.queues = new QueueRegistry(config);
-    this.processor = new DeliveryProcessor(this.queues, this.store, new DeliverySender(config), config);
+    this.attempts = new DeliveryAttempts(this.store, new DeliverySender(config), config);
+    this.processor = new DeliveryProcessor(this.queues, this.store, this.attempts, config);
     const client = (this.client = new TelegramBotClient(config));
     const watches = new WatchesService(db, config);
     const channels = new ChannelsService(db, config);
@@ -84,6 +87,7 @@ export class DispatcherTestKit {
 
   async stop(): Promise<void> {
     await this.processor.beforeApplicationShutdown();
+    this.attempts.onApplicationShutdown();
     await this.queues.onApplicationShutdown();
     const keys = await this.redis.keys(`${this.config.REDIS_PREFIX}:*`);
     if (keys.length > 0) await this.redis.del(...keys);
@@ -153,8 +157,9 @@ export class DispatcherTestKit {
     return { id, eventId };
   }
 
-  async enqueue(id: string): Promise<void> {
-    await this.queues.add(ALERTS_DELIVERY_QUEUE, 'deliver', { deliveryId: id }, { jobId: id });
+  /** Wakes the dispatchers as the poller and the API do: one `deliveries-due` job. */
+  async wakeUp(): Promise<void> {
+    await this.queues.add(ALERTS_DELIVERY_QUEUE, 'deliveries-due', {}, { jobId: DELIVERIES_DUE_JOB_ID });
   }
 
   async row(

@@ -26,6 +26,6 @@ export function uuidFrom(name: string): string {
 
 export const alertIdFor = (accountId: string, eventId: string): string => uuidFrom(`alert|${accountId}|${eventId}`);
 
-/** The delivery of an alert to a channel; also the BullMQ job id of its `deliver` job. */
+/** The delivery of an alert to a channel (the same alert and channel always give the same id). */
 export const deliveryIdFor = (eventId: string, channelId: string): string =>
   uuidFrom(`delivery|${eventId}|${channelId}`);

@@ -49,8 +49,9 @@ export class StalePassError extends Error {
  * Commits one poll cycle atomically: rule states, new alerts (idempotent by event id), one delivery
  * per new alert and active channel, and the poll status. With a fence, the poll-status row is locked
  * first and the commit goes ahead only if no other pass committed since this one started and its
- * lease still holds. Then enqueues the `deliver` jobs (job id = delivery id). The rows are the outbox: if the process dies between the commit and the enqueue, the
- * dispatchers find the queued deliveries by themselves (they read due rows, jobs only wake them).
+ * lease still holds. Then wakes the dispatchers (one `deliveries-due` job). The rows are the outbox: if the
+ * process dies between the commit and the wake-up, the dispatchers find the queued deliveries by
+ * themselves (they read due rows, jobs only wake them).
  */
 @Injectable()
 export class AlertWriter {

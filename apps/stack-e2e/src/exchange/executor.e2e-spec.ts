@@ -1,4 +1,5 @@
 import {
+  INTENTS_DUE_JOB_ID,
   INTENTS_QUEUE,
   type IntentResult,
   SESSION_KEYS_QUEUE,
@@ -52,7 +53,6 @@ describe('trading-executor with venue-sim (signed intents over the queue)', () =
   let db: Client;
   let intents: Queue;
   let sessionKeys: Queue;
-  let events: QueueEvents;
   const owner = generatePrivateKey();
   const session = generatePrivateKey();
   const wallet = privateKeyToAccount(owner).address.toLowerCase() as Hex;
@@ -111,13 +111,10 @@ describe('trading-executor with venue-sim (signed intents over the queue)', () =
     const prefix = `${stack.redisPrefix}:bull`;
     intents = new Queue(INTENTS_QUEUE.queue, { connection, prefix });
     sessionKeys = new Queue(SESSION_KEYS_QUEUE.queue, { connection, prefix });
-    events = new QueueEvents(INTENTS_QUEUE.queue, { connection, prefix });
-    await events.waitUntilReady();
     redis = new Redis('redis://127.0.0.1:6379');
   });
 
   afterAll(async () => {
-    await events?.close();
     await intents?.close();
     await sessionKeys?.close();
     await redis?.quit();
@@ -173,12 +170,14 @@ describe('trading-executor with venue-sim (signed intents over the queue)', () =
     const payload = await openIntent(100, 500);
     // As the tool API does: the inbox row first (the intent is accepted), then the wake-up job.
     expect(await acceptIntents(db, [payload])).toEqual([{ state: 'accepted', id: payload.intentId.toLowerCase() }]);
-    const job = await intents.add(
-      'execute-intent',
-      { intentId: payload.intentId.toLowerCase() },
-      { jobId: payload.intentId.toLowerCase() },
+    await intents.add('intents-due', {}, { jobId: INTENTS_DUE_JOB_ID, removeOnComplete: true, removeOnFail: true });
+    const { result } = await until(
+      () =>
+        one<{ status: string; result: IntentResult }>(`SELECT status, result FROM exchange.intents WHERE id = $1`, [
+          payload.intentId.toLowerCase(),
+        ]),
+      (r) => r.status !== 'queued',
     );
-    const result = (await job.waitUntilFinished(events, 20_000)) as IntentResult;
     expect(result).toMatchObject({ status: 'executed', opened: { market: 'BTC', side: 'long', leverage: 500 } });
     const id = result.opened!.positionId;
     const bust = Number(result.opened!.bustPrice);
@@ -266,7 +265,7 @@ describe('trading-executor with venue-sim (signed intents over the queue)', () =
     const payloads = await Promise.all(Array.from({ length: 1000 }, () => openIntent(10, 1000)));
     await acceptIntents(db, payloads);
     const ids = payloads.map((p) => p.intentId.toLowerCase());
-    await intents.addBulk(ids.map((id) => ({ name: 'execute-intent', data: { intentId: id }, opts: { jobId: id } })));
+    await intents.add('intents-due', {}, { jobId: INTENTS_DUE_JOB_ID, removeOnComplete: true, removeOnFail: true });
     const settled = () =>
       one<{ n: number }>(
         `SELECT count(*)::int AS n FROM exchange.intents WHERE id = ANY($1::varchar[]) AND status <> 'queued'`,

@@ -1,16 +1,16 @@
+import type { QueryExecutor } from '@paper/sql-rows';
 import { createHash } from 'node:crypto';
 import type { DataSource, QueryRunner } from 'typeorm';
 
-/** A parameterised query inside one transaction: rows plus the affected row count. */
-export type Sql = <T = Record<string, string | null>>(
+/**
+ * One transaction's statements, each prepared once per connection: a query executor of the typed query
+ * modules (`sql.query(text, params)`), also callable as `sql(text, params)` for rows and the affected count.
+ */
+export type Sql = (<T = Record<string, string | null>>(
   text: string,
   params?: unknown[],
-) => Promise<{ rows: T[]; rowCount: number }>;
-
-/** The transaction as a query executor of the typed query modules (`query(text, params)` → `{ rows }`). */
-export function sqlExecutor(sql: Sql): { query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> } {
-  return { query: (text, params) => sql(text, params) };
-}
+) => Promise<{ rows: T[]; rowCount: number }>) &
+  QueryExecutor;
 
 const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serialization failure
 
@@ -44,7 +44,7 @@ function statementName(text: string): string | undefined {
 
 function sqlOf(runner: QueryRunner): Sql {
   const client = (runner as unknown as { databaseConnection?: PgClient }).databaseConnection;
-  return async <T>(text: string, params?: unknown[]) => {
+  const run = async <T>(text: string, params?: unknown[]) => {
     if (client) {
       const result = await client.query({ name: statementName(text), text, values: params });
       return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
@@ -52,6 +52,7 @@ function sqlOf(runner: QueryRunner): Sql {
     const result = await runner.query(text, params, true);
     return { rows: (result.records ?? []) as T[], rowCount: result.affected ?? 0 };
   };
+  return Object.assign(run, { query: run });
 }
 
 export function isRetryableDbError(error: unknown): boolean {
@@ -89,21 +90,4 @@ export async function inTransaction<T>(
       await runner.release();
     }
   }
-}
-
-/** Runs one statement outside a transaction. */
-export async function query<T = Record<string, string | null>>(
-  dataSource: DataSource,
-  text: string,
-  params?: unknown[],
-): Promise<T[]> {
-  return (await dataSource.query(text, params)) as T[];
-}
-
-/** An {@link Sql} outside any transaction (single reads). */
-export function plainSql(dataSource: DataSource): Sql {
-  return async <T>(text: string, params?: unknown[]) => {
-    const rows = (await dataSource.query(text, params)) as T[];
-    return { rows: Array.isArray(rows) ? rows : [], rowCount: Array.isArray(rows) ? rows.length : 0 };
-  };
 }

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { toolSuccess } from '@paper/contracts';
 import { decimalToScaled, formatUsdc, microToUsdc, scaledToDecimal, usdcToMicro } from '@paper/exchange';
-import { chainBalances, creditChainBalance, transferChainBalance } from '@paper/exchange-data';
+import { chainBalances, creditChainBalance, ensureAccount, transferChainBalance } from '@paper/exchange-data';
 import { depositProxyAddress } from '@paper/exchange-signing';
 import { DataSource } from 'typeorm';
 import { DepositSweepService } from './deposit-sweep.service';
@@ -51,10 +51,7 @@ export class DevFundingController {
     const wallet = input.wallet.toLowerCase();
     const amount = usdcToMicro(input.usdc);
     const proxy = depositProxyAddress(wallet);
-    await this.dataSource.query(
-      `INSERT INTO exchange.accounts (wallet, deposit_address) VALUES ($1, $2) ON CONFLICT (wallet) DO NOTHING`,
-      [wallet, proxy],
-    );
+    await ensureAccount(this.dataSource, wallet, proxy);
     if (!(await transferChainBalance(this.dataSource, wallet, proxy, 'USDC', amount))) {
       const have = (await chainBalances(this.dataSource, wallet)).usdcMicro;
       throw new DevFundingError(

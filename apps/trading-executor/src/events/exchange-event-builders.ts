@@ -1,6 +1,6 @@
 import type { ExchangeEventType, IntentResult } from '@paper/contracts';
 import { type Market, marketConfig, microToUsdc, scaledToPrice } from '@paper/exchange';
-import { exchangeEvent, type NewExchangeEvent, type PositionRow, type RawPositionRow } from '@paper/exchange-data';
+import { exchangeEvent, type NewExchangeEvent, type PositionRow } from '@paper/exchange-data';
 
 /**
  * The event-log records of what the executor settles, with the tools' field names and units: USDC and
@@ -62,26 +62,6 @@ export function settledEvent(
     },
     { wallet: p.wallet, market: p.market },
   );
-}
-
-/** The columns of an `exchange.positions` row the events need (as node-postgres returns them). */
-export type PositionColumns = Pick<
-  RawPositionRow,
-  'id' | 'wallet' | 'side' | 'margin_micro' | 'leverage' | 'notional_micro' | 'entry_price' | 'bust_price'
->;
-
-export function positionFacts(row: PositionColumns, market: Market): PositionFacts {
-  return {
-    id: String(row.id),
-    wallet: row.wallet,
-    market,
-    side: row.side,
-    marginMicro: BigInt(row.margin_micro),
-    leverage: row.leverage,
-    notionalMicro: BigInt(row.notional_micro),
-    entryPrice: BigInt(row.entry_price),
-    bustPrice: BigInt(row.bust_price),
-  };
 }
 
 const OUTCOME_TYPES: Record<IntentResult['status'], ExchangeEventType> = {

@@ -1,9 +1,11 @@
-import { INTENTS_QUEUE, type IntentResult, type SignedIntentPayload } from '@paper/contracts';
+import { INTENTS_DUE_JOB_ID, INTENTS_QUEUE, type IntentResult, type SignedIntentPayload } from '@paper/contracts';
 import { usdc } from '@paper/exchange';
 import { acceptIntents, acceptOwnerAction, createExchangeDataSource } from '@paper/exchange-data';
 import { generatePrivateKey } from 'viem/accounts';
+import { QueueRegistry } from '@paper/nest-infra';
 import { IntentEngine } from '../intents/intent-engine.service';
-import { IntentExecutionService } from '../intents/intent-execution.service';
+import { IntentProcessor } from '../intents/intent.processor';
+import { IntentSubmitter } from '../testing/intent-submitter';
 import { gate, until } from '../testing/conditions';
 import { ExchangeTestKit, type Trader } from '../testing/exchange-test-kit';
 import { InboxSweeper } from './inbox-sweeper.service';
@@ -44,13 +46,7 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
       state: 'accepted',
       id: withdraw.actionId.toLowerCase(),
     });
-    await kit.intentsQueue.addBulk(
-      opens.map((p) => ({
-        name: 'execute-intent',
-        data: { intentId: p.intentId.toLowerCase() },
-        opts: { jobId: p.intentId.toLowerCase() },
-      })),
-    );
+    await kit.intentsQueue.add('intents-due', {}, { jobId: INTENTS_DUE_JOB_ID });
     // Redis loses everything: the wake-up jobs are gone.
     const keys = await kit.redis.keys(`${kit.config.REDIS_PREFIX}:bull:*`);
     expect(keys.length).toBeGreaterThan(0);
@@ -201,16 +197,13 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
     // The cancel runs in a batch of its own that holds the target until it commits.
     const cancelling = kit.batchHolding([cancel], hold);
     await reached;
-    let concurrent: Promise<IntentResult | null>;
+    let concurrent: Promise<IntentResult>;
     try {
-      concurrent = kit.engine.settle(target.intentId); // its claims skip the held target, then wait for the holder
-      await until(
-        () =>
-          kit.db.query(
-            `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND query LIKE '%FOR KEY SHARE%'`,
-          ),
-        (r) => r[0].n > 0,
-      );
+      // Another batch claims meanwhile: it skips the held target (SKIP LOCKED) and leaves it to the cancel.
+      concurrent = kit.intents.settle(target.intentId);
+      kit.engine.pump();
+      await kit.engine.idle();
+      expect(await statusOf(target)).toMatchObject({ status: 'queued' });
     } finally {
       release();
     }
@@ -231,9 +224,9 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
     // Batches of two: many claims, so both replicas take part whatever the machine's load.
     const small = { ...kit.config, INTENT_BATCH_MAX: 2 };
     const engineA = new IntentEngine(kit.db, kit.prices, kit.results, small);
-    const executorA = new IntentExecutionService(kit.db, engineA);
+    const executorA = new IntentSubmitter(kit.db, engineA, kit.config);
     const engineB = new IntentEngine(second, kit.prices, kit.results, small);
-    const executorB = new IntentExecutionService(second, engineB);
+    const executorB = new IntentSubmitter(second, engineB, kit.config);
     try {
       const traders: Trader[] = [];
       for (let i = 0; i < 12; i += 1) traders.push(await kit.trader(1000));
@@ -268,6 +261,7 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
     } finally {
       await engineA.beforeApplicationShutdown();
       await engineB.beforeApplicationShutdown();
+      await Promise.all([executorA.close(), executorB.close()]);
       await second.destroy();
       await kit.db.query(`DROP TRIGGER record_execution ON exchange.intents`);
       await kit.db.query(`DROP FUNCTION exchange.record_execution()`);
@@ -275,13 +269,22 @@ describe('the intent inbox: acceptance, sweeper, batches, races (PostgreSQL + Re
     }
   });
 
-  it('wakes the executor through the intents queue and completes the job with the result', async () => {
-    const t = await kit.trader(1000);
-    const open = await kit.open(t, 'BTC', 'long', 100, 100);
-    await acceptIntents(kit.db, [open]);
-    const id = open.intentId.toLowerCase();
-    expect(await kit.intents.wakeUp({ intentId: id })).toMatchObject({ intentId: id, status: 'executed' });
-    expect(await kit.intents.wakeUp({ intentId: `0x${'ee'.repeat(32)}` })).toBeNull();
-    expect(INTENTS_QUEUE.jobs['execute-intent'].safeParse({ intentId: id }).success).toBe(true);
+  it('wakes the executor through the intents queue: an intents-due job runs what the inbox holds', async () => {
+    const registry = new QueueRegistry(kit.config);
+    new IntentProcessor(registry, kit.engine, kit.config).onApplicationBootstrap();
+    try {
+      const t = await kit.trader(1000);
+      const open = await kit.open(t, 'BTC', 'long', 100, 100);
+      await acceptIntents(kit.db, [open]);
+      await registry.wakeUp(INTENTS_QUEUE, 'intents-due', {}, { jobId: INTENTS_DUE_JOB_ID }, 1000);
+      const row = await until(
+        () => statusOf(open),
+        (r) => r?.status !== 'queued',
+      );
+      expect(row).toMatchObject({ status: 'executed', result: { opened: { market: 'BTC' } } });
+    } finally {
+      await registry.onApplicationShutdown();
+      await kit.engine.idle();
+    }
   });
 });

@@ -5,6 +5,7 @@ import { freePort, WORKSPACE_ROOT } from '@paper/dev-stack';
 import { acceptIntents } from '@paper/exchange-data';
 import { until } from '../testing/conditions';
 import { ExchangeTestKit } from '../testing/exchange-test-kit';
+import { InboxSweeper } from './inbox-sweeper.service';
 
 /**
  * A real trading-executor process claims a batch and is killed with SIGKILL in the middle of it (its
@@ -88,10 +89,14 @@ describe('recovery of a batch whose executor is killed (real child process, Post
         async () => child!.exitCode !== null || child!.signalCode !== null,
         (exited) => exited,
       );
-      // Another executor (this process's engine) claims and runs them as soon as the claims are released.
-      const results = await Promise.all(ids.map((id) => kit.engine.settle(id, 10_000)));
+      // Another executor (this process's engine, with its sweeper) claims and runs them once the claims are released.
+      const sweeper = new InboxSweeper(kit.db, kit.engine, kit.ownerActions, kit.config);
+      sweeper.onApplicationBootstrap();
+      const results = await Promise.all(ids.map((id) => kit.intents.settle(id))).finally(() =>
+        sweeper.onApplicationShutdown(),
+      );
       const recoveredMs = Date.now() - killedAt;
-      expect(results.map((r) => r?.status)).toEqual(ids.map(() => 'executed'));
+      expect(results.map((r) => r.status)).toEqual(ids.map(() => 'executed'));
       expect(recoveredMs).toBeLessThan(5000);
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

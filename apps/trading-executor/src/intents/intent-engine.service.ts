@@ -1,26 +1,20 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import type { IntentResult } from '@paper/contracts';
 import { MARKETS, type Market } from '@paper/exchange';
-import { readIntents } from '@paper/exchange-data';
+import { recordFailedAttempt } from '@paper/exchange-data';
 import { APP_CONFIG, databaseAnswers } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
-import { inTransaction, plainSql, type Sql } from '../database/sql-transaction';
+import { inTransaction, type Sql } from '../database/sql-transaction';
 import { intentBatchDuration, intentBatchSize, intentDuration, intentsExecuted } from '../metrics/executor-metrics';
 import { type FreshPrice, PriceBook } from '../prices/price-book.service';
-import {
-  claimIntentsById,
-  claimQueuedIntents,
-  type ClaimedIntentRow,
-  readIntentsAfterHolders,
-} from './batch/intent-claim';
+import { claimIntentsById, claimQueuedIntents, type ClaimedIntentRow } from './batch/intent-claim';
 import { executeBatch } from './batch/intent-batch';
-import { EXECUTION_FAILED, recordFailedAttempt } from '../database/failed-attempts';
 import { refused, toResultOf } from './intent-message';
 import { SignatureChecks } from './batch/signature-checks';
 import { ApprovalCache } from './session-key-check';
-import { IntentWaiters, RecentResults } from './intent-waiters';
 import { IntentResultsPublisher } from './intent-results.publisher';
+import { EXECUTION_FAILED } from '../inbox/execution-failed';
 
 type EngineConfig = Pick<TradingExecutorConfig, 'INTENT_CONCURRENCY' | 'INTENT_BATCH_MAX'>;
 type BatchPrices = Map<Market, FreshPrice | null>;
@@ -42,14 +36,10 @@ export class IntentEngine implements BeforeApplicationShutdown {
   private readonly approvals = new ApprovalCache();
   /** Session keys sign every intent: large batches check them on a worker thread. */
   private readonly signatures = new SignatureChecks();
-  private readonly recent = new RecentResults();
-  private readonly waiters = new IntentWaiters();
-  private readonly inflight = new Set<string>();
   /** Intents that failed on their own, and when this replica may try them again (1 s, then 2 s). */
   private readonly cooling = new Map<string, number>();
   private readonly running = new Set<Promise<void>>();
   private wanted = false;
-  private reconciling: Promise<void> | null = null;
   private backoffMs = 0;
   private backoffTimer?: NodeJS.Timeout;
   private stopped = false;
@@ -61,20 +51,6 @@ export class IntentEngine implements BeforeApplicationShutdown {
     private readonly results: IntentResultsPublisher,
     @Inject(APP_CONFIG) private readonly config: EngineConfig,
   ) {}
-
-  /**
-   * The final result of an intent, running it if it is still queued (and nobody else holds it): resolves
-   * when a batch of any replica has stored it, or with null when no such intent was accepted.
-   */
-  async settle(intentId: string, timeoutMs = 30_000): Promise<IntentResult | null> {
-    const id = intentId.toLowerCase();
-    const known = this.recent.get(id);
-    if (known) return known;
-    if (this.stopped) throw new Error('the executor is shutting down; the intent stays queued');
-    const result = this.waiters.wait(id, timeoutMs);
-    this.pump();
-    return result;
-  }
 
   /** Starts batches while slots are free and queued intents may exist (a wake-up, the sweeper). */
   pump(): void {
@@ -109,14 +85,13 @@ export class IntentEngine implements BeforeApplicationShutdown {
 
   /** Resolves when no batch runs (tests and shutdown). */
   async idle(): Promise<void> {
-    while (this.running.size > 0 || this.reconciling) await Promise.all([...this.running, this.reconciling]);
+    while (this.running.size > 0) await Promise.all(this.running);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.backoffTimer);
     await this.idle();
-    this.waiters.rejectAll(new Error('the executor is shutting down; the intent stays queued'));
     await this.signatures.close();
   }
 
@@ -193,7 +168,6 @@ export class IntentEngine implements BeforeApplicationShutdown {
       const results = await inTransaction(this.dataSource, async (sql) => {
         claimed = await claim(sql);
         onClaim(claimed);
-        for (const row of claimed) this.inflight.add(row.id);
         if (claimed.length === 0) return [];
         return executeBatch(sql, claimed, {
           prices,
@@ -208,18 +182,13 @@ export class IntentEngine implements BeforeApplicationShutdown {
       this.stored(results);
       return results;
     } finally {
-      for (const row of claimed) this.inflight.delete(row.id);
       stop();
     }
   }
 
   private stored(results: readonly IntentResult[]): void {
     this.results.publish(results);
-    for (const r of results) {
-      this.recent.set(r);
-      this.waiters.settle(r.intentId, r);
-      intentsExecuted.inc({ kind: r.kind, status: r.status });
-    }
+    for (const r of results) intentsExecuted.inc({ kind: r.kind, status: r.status });
   }
 
   private async readPrices(): Promise<BatchPrices> {
@@ -249,53 +218,8 @@ export class IntentEngine implements BeforeApplicationShutdown {
     }, this.backoffMs);
   }
 
-  /** After a batch: more claims if there may be more work, then the look-up of waiters this replica does not hold. */
+  /** After a batch: more claims if there may be more work. */
   private afterCycle(): void {
-    if (this.wanted) this.pump();
-    this.lookUpWaiters();
-  }
-
-  /**
-   * Waiters whose intents this replica does not hold (run by another replica, or unknown) are looked up
-   * in the inbox, one look-up at a time. When this replica has nothing to claim, the look-up waits for
-   * the batches that hold them (FOR KEY SHARE) instead of asking again, and runs again while such
-   * waiters remain (those waiting to be tried again after a failure are woken by their timer).
-   */
-  private lookUpWaiters(): void {
-    if (this.stopped || this.reconciling || this.foreignWaiters().length === 0) return;
-    const idle = this.running.size === 0 && !this.wanted;
-    const before = this.waiters.size;
-    this.reconciling = this.reconcile(idle)
-      .catch((error: Error) => this.logger.debug(`intent look-up failed: ${error.message}`))
-      .finally(() => {
-        this.reconciling = null;
-        if (this.stopped || this.running.size > 0 || this.wanted || this.foreignWaiters().length === 0) return;
-        // Still idle with waiters left: look again, at once if this look-up settled some, else shortly
-        // (their intents are held by another replica's batch, or by a wallet another batch is claiming).
-        if (this.waiters.size < before) this.lookUpWaiters();
-        else setTimeout(() => this.lookUpWaiters(), 25).unref();
-      });
-  }
-
-  private foreignWaiters(): string[] {
-    return this.waiters.ids().filter((id) => !this.inflight.has(id) && !this.cooling.has(id));
-  }
-
-  private async reconcile(waitForHolders: boolean): Promise<void> {
-    const ids = this.foreignWaiters();
-    if (ids.length === 0) return;
-    const rows = waitForHolders
-      ? await readIntentsAfterHolders(plainSql(this.dataSource), ids)
-      : await readIntents(this.dataSource, ids);
-    const found = new Map(rows.map((r) => [r.id, r]));
-    for (const id of ids) {
-      const row = found.get(id);
-      if (!row) this.waiters.settle(id, null);
-      else if (row.status !== 'queued' && row.result) {
-        this.recent.set(row.result);
-        this.waiters.settle(id, row.result);
-      } else if (waitForHolders) this.wanted = true;
-    }
     if (this.wanted) this.pump();
   }
 }

@@ -75,7 +75,7 @@ describe('intent execution (PostgreSQL + Redis)', () => {
     }
   });
 
-  it('returns the stored result for a redelivered job and never opens twice', async () => {
+  it('returns the stored result for a resubmitted intent and never opens twice', async () => {
     const t = await kit.trader(1000);
     const payload = await kit.open(t, 'ETH', 'short', 50, 300);
     const first = await kit.intents.execute(payload);

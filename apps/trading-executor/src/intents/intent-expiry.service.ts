@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { INTENT_TTL_SECONDS } from '@paper/exchange-signing';
 import { DataSource } from 'typeorm';
-import { appendEvents, exchangeEvent } from '@paper/exchange-data';
-import { inTransaction, sqlExecutor } from '../database/sql-transaction';
+import { appendEvents, exchangeEvent, expireQueuedIntents } from '@paper/exchange-data';
+import { inTransaction } from '../database/sql-transaction';
 import { EXPIRED_OUTCOME } from './batch/admission';
 
 /**
@@ -16,22 +16,9 @@ export class IntentExpiryService {
 
   async expireQueued(): Promise<number> {
     return inTransaction(this.dataSource, async (sql) => {
-      const { rows } = await sql<{ id: string; kind: 'open' | 'close' | 'cancel'; wallet: string }>(
-        `WITH due AS (
-           SELECT id FROM exchange.intents
-            WHERE status = 'queued' AND (expires_at <= now() OR created_at < now() - make_interval(secs => $1))
-            ORDER BY created_at LIMIT 10000 FOR UPDATE SKIP LOCKED
-         )
-         UPDATE exchange.intents i
-            SET status = 'expired', reason = $2::text, message = $3::text, executed_at = now(),
-                result = jsonb_build_object('intentId', i.id, 'kind', i.kind, 'wallet', i.wallet, 'status', 'expired', 'reason', $2::text,
-                                            'message', $3::text, 'executedAt', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-           FROM due WHERE i.id = due.id
-         RETURNING i.id, i.kind, i.wallet`,
-        [INTENT_TTL_SECONDS, EXPIRED_OUTCOME.reason, EXPIRED_OUTCOME.message],
-      );
+      const rows = await expireQueuedIntents(sql, INTENT_TTL_SECONDS, EXPIRED_OUTCOME);
       await appendEvents(
-        sqlExecutor(sql),
+        sql,
         rows.map((r) =>
           exchangeEvent(
             'intent.expired',

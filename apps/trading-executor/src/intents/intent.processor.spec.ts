@@ -2,7 +2,6 @@ import { INTENTS_DUE_JOB_ID, INTENTS_QUEUE } from '@paper/contracts';
 import type { QueueRegistry } from '@paper/nest-infra';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import type { IntentEngine } from './intent-engine.service';
-import type { IntentExecutionService } from './intent-execution.service';
 import { IntentProcessor } from './intent.processor';
 
 describe('IntentProcessor', () => {
@@ -13,8 +12,8 @@ describe('IntentProcessor', () => {
       onBacklog: (listener: () => void) => (backlog = listener),
     } as unknown as IntentEngine;
     const registry = { worker: () => ({ on: () => undefined }), wakeUp } as unknown as QueueRegistry;
-    const config = { INTENT_BATCH_MAX: 100, INTENT_CONCURRENCY: 2, INTENT_LOCK_MS: 5000 } as TradingExecutorConfig;
-    new IntentProcessor(registry, engine, {} as IntentExecutionService, config).onApplicationBootstrap();
+    const config = { INTENT_LOCK_MS: 5000 } as TradingExecutorConfig;
+    new IntentProcessor(registry, engine, config).onApplicationBootstrap();
     return { backlog: () => backlog() };
   }
 

@@ -3,7 +3,6 @@ import { INTENTS_DUE_JOB_ID, INTENTS_QUEUE } from '@paper/contracts';
 import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import { IntentEngine } from './intent-engine.service';
-import { IntentExecutionService } from './intent-execution.service';
 
 /** How long a backlog wake-up may wait for Redis (the batches go on without it). */
 const BACKLOG_WAKE_UP_TIMEOUT_MS = 1000;
@@ -13,18 +12,14 @@ const BACKLOG_WAKE_UP_TIMEOUT_MS = 1000;
  * in `exchange.intents`. `intents-due` (one job id for every producer) starts batches, and claims again
  * once the job has left the queue (after the batches running then, not beside them): an add ignored while
  * the job was active (its id taken) came after the intents it announces were committed, so that second
- * claim sees them. `execute-intent` (one intent, job id = intent id) completes with the intent's stored
- * result once a batch of any replica ran it, for producers that wait on the job; jobs of a whole batch
- * wait together, so the worker takes as many at once. A replica that finds a backlog (a full claim) adds
- * `intents-due` again, so the other replicas, blocked on the queue before it, wake up and claim beside it
- * (one add waits at a time).
+ * claim sees them. A replica that finds a backlog (a full claim) adds `intents-due` again, so the other
+ * replicas, blocked on the queue before it, wake up and claim beside it (one add waits at a time).
  */
 @Injectable()
 export class IntentProcessor implements OnApplicationBootstrap {
   constructor(
     private readonly registry: QueueRegistry,
     private readonly engine: IntentEngine,
-    private readonly execution: IntentExecutionService,
     @Inject(APP_CONFIG) private readonly config: TradingExecutorConfig,
   ) {}
 
@@ -34,18 +29,10 @@ export class IntentProcessor implements OnApplicationBootstrap {
     this.engine.onBacklog(() => this.shareBacklog());
     const worker = this.registry.worker(
       INTENTS_QUEUE,
-      {
-        'intents-due': async () => this.engine.pump(),
-        'execute-intent': (data) => this.execution.wakeUp(data),
-      },
-      {
-        concurrency: Math.max(this.config.INTENT_BATCH_MAX, this.config.INTENT_CONCURRENCY),
-        lockDuration: this.config.INTENT_LOCK_MS,
-      },
+      { 'intents-due': async () => this.engine.pump() },
+      { lockDuration: this.config.INTENT_LOCK_MS },
     );
-    worker.on('completed', (job) => {
-      if (job.name === 'intents-due') this.engine.claimAfterRunning();
-    });
+    worker.on('completed', () => this.engine.claimAfterRunning());
   }
 
   private shareBacklog(): void {

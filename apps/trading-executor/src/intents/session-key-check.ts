@@ -1,18 +1,8 @@
-import type { GuardrailsPayload } from '@paper/contracts';
 import type { Guardrails } from '@paper/exchange';
 import { approvalFromGuardrails, verifyApproval } from '@paper/exchange-signing';
 import type { Hex } from 'viem';
-import type { Sql } from '../database/sql-transaction';
+import type { SessionKeyApprovalRow } from '@paper/exchange-data';
 import { type IntentOutcome, refused } from './intent-message';
-
-export interface SessionKeyRow {
-  address: string;
-  wallet: string;
-  guardrails: GuardrailsPayload;
-  expires_at: Date;
-  approval_signature: string;
-  revoked_at: Date | null;
-}
 
 /**
  * Remembers approvals that verified (the signature covers key, wallet, guardrails and expiry, so a
@@ -23,7 +13,7 @@ export class ApprovalCache {
 
   constructor(private readonly max = 10_000) {}
 
-  async verify(row: SessionKeyRow): Promise<boolean> {
+  async verify(row: SessionKeyApprovalRow): Promise<boolean> {
     const expiresAt = BigInt(Math.floor(row.expires_at.getTime() / 1000));
     const key = `${row.address}|${row.wallet}|${row.approval_signature}|${expiresAt}|${JSON.stringify(row.guardrails)}`;
     if (this.verified.has(key)) return true;
@@ -41,22 +31,9 @@ export class ApprovalCache {
 
 export type SessionKeyCheck = { ok: true; guardrails: Guardrails } | { ok: false; outcome: IntentOutcome };
 
-/**
- * The session-key rows of the given addresses (one statement for a whole batch), share-locked until the
- * batch commits: a revocation waits for batches that read the key as active, so once the exchange has a
- * key revoked (and the owner is told so) no intent signed by it fills any more.
- */
-export async function loadSessionKeys(sql: Sql, addresses: readonly string[]): Promise<Map<string, SessionKeyRow>> {
-  const { rows } = await sql<SessionKeyRow>(
-    `SELECT address, wallet, guardrails, expires_at, approval_signature, revoked_at FROM exchange.session_keys WHERE address = ANY($1::varchar[]) FOR SHARE`,
-    [[...new Set(addresses.map((a) => a.toLowerCase()))]],
-  );
-  return new Map(rows.map((r) => [r.address, r]));
-}
-
 /** The session key must be approved for the wallet, not revoked, not expired, and its approval must verify. */
 export async function checkSessionKey(
-  row: SessionKeyRow | undefined,
+  row: SessionKeyApprovalRow | undefined,
   wallet: string,
   cache: ApprovalCache,
   now: Date,

@@ -1,29 +1,34 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { type AccountDelta, isLiquidatable, liquidationAccounting, type Market, type Side } from '@paper/exchange';
-import { appendEvents, type NewExchangeEvent } from '@paper/exchange-data';
+import {
+  type AccountDelta,
+  isLiquidatable,
+  liquidationAccounting,
+  type Market,
+  type Side,
+  addDelta,
+} from '@paper/exchange';
+import {
+  appendEvents,
+  applyAccountDeltas,
+  cancelOwnClaims,
+  type LedgerTx,
+  liquidationCandidates,
+  lockAccounts,
+  lockOpenPositions,
+  lockPool,
+  markLiquidated,
+  type NewExchangeEvent,
+  reduceOpenInterest,
+  savePool,
+  settlingPosition,
+  writeLedger,
+} from '@paper/exchange-data';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
-import { addDelta, applyAccountDeltas, lockAccounts } from '../database/account-balances';
-import { type LedgerTx, writeLedger } from '../database/ledger-writer';
-import { cancelOwnClaims } from '../database/payout-claims';
-import { lockPool, savePool } from '../database/protocol-pool';
-import { settlingPosition } from '../database/settling-position';
-import { inTransaction, type Sql, sqlExecutor } from '../database/sql-transaction';
-import { positionFacts, settledEvent } from '../events/exchange-event-builders';
+import { inTransaction, type Sql } from '../database/sql-transaction';
+import { settledEvent } from '../events/exchange-event-builders';
 import { liquidationsTotal } from '../metrics/executor-metrics';
-
-interface Candidate {
-  id: string;
-  wallet: string;
-  side: Side;
-  margin_micro: string;
-  notional_micro: string;
-  margin_queued_micro: string;
-  entry_price: string;
-  leverage: number;
-  bust_price: string;
-}
 
 /**
  * The marks a liquidation pass covers: the lowest and the highest mark seen since the previous pass
@@ -71,24 +76,18 @@ export class LiquidationService {
   }
 
   private async batch(sql: Sql, market: Market, marks: MarkRange): Promise<{ candidates: number; liquidated: number }> {
-    const { rows: found } = await sql<{ id: string; wallet: string }>(
-      `(SELECT id, wallet FROM exchange.positions WHERE market = $1 AND side = 'long' AND status = 'open' AND bust_price >= $2 ORDER BY bust_price DESC LIMIT $4)
-       UNION ALL
-       (SELECT id, wallet FROM exchange.positions WHERE market = $1 AND side = 'short' AND status = 'open' AND bust_price <= $3 ORDER BY bust_price LIMIT $4)`,
-      [market, marks.low, marks.high, this.batchSize],
-    );
+    const found = await liquidationCandidates(sql, market, marks, this.batchSize);
     if (found.length === 0) return { candidates: 0, liquidated: 0 };
     await lockAccounts(
       sql,
       found.map((f) => f.wallet),
     );
-    const { rows: locked } = await sql<Candidate>(
-      `SELECT id, wallet, side, margin_micro, notional_micro, margin_queued_micro, entry_price, leverage, bust_price FROM exchange.positions
-        WHERE id = ANY($1::bigint[]) AND status = 'open' ORDER BY id FOR UPDATE`,
-      [found.map((f) => f.id)],
+    const locked = await lockOpenPositions(
+      sql,
+      found.map((f) => f.id),
     );
     const markOf = (side: Side) => (side === 'long' ? marks.low : marks.high);
-    const rows = locked.filter((r) => isLiquidatable(r.side, markOf(r.side), BigInt(r.bust_price)));
+    const rows = locked.filter((r) => isLiquidatable(r.side, markOf(r.side), r.bustPrice));
     // None left (closed meanwhile): look again. Still open but not liquidatable cannot happen (the range scan is the same rule): stop.
     if (rows.length === 0) return { candidates: locked.length === 0 ? found.length : 0, liquidated: 0 };
 
@@ -96,7 +95,7 @@ export class LiquidationService {
     const deltas = new Map<string, AccountDelta>();
     const claims = new Map<string, bigint>();
     const txs: LedgerTx[] = [];
-    const minted: string[] = [];
+    const liquidated: { id: string; exit: bigint; mintedMicro: bigint }[] = [];
     const events: NewExchangeEvent[] = [];
     let paper = 0n;
     let longOi = 0n;
@@ -111,11 +110,11 @@ export class LiquidationService {
       if (acc.queueClaimCancelledMicro > 0n)
         claims.set(r.wallet, (claims.get(r.wallet) ?? 0n) + acc.queueClaimCancelledMicro);
       txs.push({ lines: acc.lines, reason: 'liquidation', ref: r.id });
-      minted.push(acc.rewardMintedMicro.toString());
+      liquidated.push({ id: r.id, exit: markOf(r.side), mintedMicro: acc.rewardMintedMicro });
       events.push(
-        settledEvent('position.liquidated', positionFacts(r, market), {
+        settledEvent('position.liquidated', r, {
           exit: markOf(r.side),
-          pnlMicro: -BigInt(r.margin_micro),
+          pnlMicro: -r.marginMicro,
           feeMicro: 0n,
           paidMicro: 0n,
           queuedMicro: 0n,
@@ -124,24 +123,16 @@ export class LiquidationService {
         }),
       );
       paper += acc.rewardMintedMicro;
-      if (r.side === 'long') longOi += BigInt(r.notional_micro);
-      else shortOi += BigInt(r.notional_micro);
+      if (r.side === 'long') longOi += r.notionalMicro;
+      else shortOi += r.notionalMicro;
     }
-    await sql(
-      `UPDATE exchange.positions p SET status = 'liquidated', exit_price = v.exit, pnl_micro = -p.margin_micro, reward_minted_micro = v.minted,
-              margin_queued_micro = 0, closed_at = now()
-         FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS v(id, exit, minted) WHERE p.id = v.id`,
-      [rows.map((r) => r.id), rows.map((r) => markOf(r.side).toString()), minted],
-    );
+    await markLiquidated(sql, liquidated);
     for (const [wallet, amount] of claims) await cancelOwnClaims(sql, wallet, amount);
     await applyAccountDeltas(sql, deltas, false);
     await writeLedger(sql, txs);
     await savePool(sql, pool, { paperMintedMicro: paper });
-    await sql(
-      `UPDATE exchange.markets SET long_oi_micro = long_oi_micro - $2, short_oi_micro = short_oi_micro - $3 WHERE market = $1`,
-      [market, longOi, shortOi],
-    );
-    await appendEvents(sqlExecutor(sql), events);
+    await reduceOpenInterest(sql, market, longOi, shortOi);
+    await appendEvents(sql, events);
     return { candidates: found.length, liquidated: rows.length };
   }
 }

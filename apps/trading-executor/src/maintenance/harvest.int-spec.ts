@@ -1,7 +1,7 @@
 import { usdc } from '@paper/exchange';
-import { lockPool } from '../database/protocol-pool';
 import { inTransaction } from '../database/sql-transaction';
 import { ExchangeTestKit } from '../testing/exchange-test-kit';
+import { lockPool } from '@paper/exchange-data';
 
 describe('payout-queue harvest under concurrency, and the LP cap (PostgreSQL + Redis)', () => {
   let kit: ExchangeTestKit;

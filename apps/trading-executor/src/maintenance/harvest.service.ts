@@ -7,15 +7,29 @@ import {
   type QueuedPayout,
   usdc,
 } from '@paper/exchange';
-import { appendEvents, exchangeEvent, type NewExchangeEvent } from '@paper/exchange-data';
+import {
+  appendEvents,
+  applyAccountDeltas,
+  creditStakingRewards,
+  exchangeEvent,
+  lockAccounts,
+  lockPool,
+  type NewExchangeEvent,
+  payoutFunds,
+  payoutQueueNotEmpty,
+  payQueueEntry,
+  releasePledgedMargin,
+  savePool,
+  stakes,
+  stakingWallets,
+  type UnpaidPayout,
+  unpaidPayoutHead,
+  writeLedger,
+} from '@paper/exchange-data';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
-import { applyAccountDeltas, lockAccounts } from '../database/account-balances';
-import { writeLedger } from '../database/ledger-writer';
-import { payQueueEntry, releasePledgedMargin } from '../database/payout-claims';
-import { lockPool, savePool } from '../database/protocol-pool';
-import { inTransaction, type Sql, sqlExecutor } from '../database/sql-transaction';
+import { inTransaction, type Sql } from '../database/sql-transaction';
 
 export interface HarvestReport {
   /** Paid from the queue: traders' winnings and queued win fees. */
@@ -36,14 +50,6 @@ const MAX_ENTRIES = 1000;
 /** Harvest transactions per run (each pays what it can reach; the next continues where it stopped). */
 const MAX_ROUNDS = 20;
 const ZERO: AccountDelta = { freeMicro: 0n, lockedMicro: 0n, queuedMicro: 0n, realizedPnlMicro: 0n, paperMicro: 0n };
-
-interface EntryRow {
-  id: string;
-  wallet: string;
-  position_id: string;
-  remaining_micro: string;
-  fee_remaining_micro: string;
-}
 
 interface QueueRound {
   paidMicro: bigint;
@@ -102,9 +108,7 @@ export class HarvestService {
       guess.map((e) => e.wallet),
     );
     const pool = await lockPool(sql);
-    const { rows: head } = await sql<EntryRow>(
-      `SELECT id, wallet, position_id, remaining_micro, fee_remaining_micro FROM exchange.payout_queue WHERE paid_at IS NULL ORDER BY id LIMIT ${MAX_ENTRIES} FOR UPDATE`,
-    );
+    const head = await unpaidPayoutHead(sql, MAX_ENTRIES, true);
     const byId = new Map(head.map((e) => [e.id, e]));
     const entries: QueuedPayout[] = [];
     let more = false;
@@ -115,12 +119,7 @@ export class HarvestService {
         more = true;
         break;
       }
-      const entry = {
-        id: e.id,
-        wallet: e.wallet,
-        amountMicro: BigInt(e.remaining_micro),
-        feeMicro: BigInt(e.fee_remaining_micro),
-      };
+      const entry = { id: e.id, wallet: e.wallet, amountMicro: e.remainingMicro, feeMicro: e.feeRemainingMicro };
       entries.push(entry);
       budget -= entry.amountMicro + entry.feeMicro;
     }
@@ -131,13 +130,13 @@ export class HarvestService {
     const events: NewExchangeEvent[] = [];
     for (const p of plan.payments) {
       const entry = byId.get(p.id)!;
-      const remaining = BigInt(entry.remaining_micro) - p.amountMicro;
+      const remaining = entry.remainingMicro - p.amountMicro;
       events.push(
         exchangeEvent(
           'payout.paid',
           {
             amountUsd: Number(microToUsdc(p.amountMicro)),
-            positionId: String(entry.position_id),
+            positionId: entry.positionId,
             remainingQueuedUsd: Number(microToUsdc(remaining > 0n ? remaining : 0n)),
           },
           { wallet: p.wallet },
@@ -155,13 +154,10 @@ export class HarvestService {
     await applyAccountDeltas(sql, deltas, false);
     await writeLedger(sql, [{ lines: plan.lines, reason: 'harvest', ref: null }]);
     await appendEvents(
-      sqlExecutor(sql),
+      sql,
       events.filter((e) => (e.data as { amountUsd: number }).amountUsd > 0),
     );
-    const { rows: pending } = await sql<{ any: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM exchange.payout_queue WHERE paid_at IS NULL) AS any`,
-    );
-    const stillQueued = pending[0]!.any;
+    const stillQueued = await payoutQueueNotEmpty(sql);
     await savePool(sql, { ...plan.pool, queueNotEmpty: stillQueued }, { feesCollectedMicro: plan.feesCollectedMicro });
     return {
       paidMicro: plan.paidMicro,
@@ -173,51 +169,34 @@ export class HarvestService {
   }
 
   /** Without locks: the head entries the current funds reach (only to know which accounts to lock). */
-  private async reachableHead(sql: Sql): Promise<EntryRow[]> {
-    const { rows: state } = await sql<{ funds: string }>(
-      `SELECT lp_micro + parked_micro AS funds FROM exchange.protocol_state WHERE id = 1`,
-    );
-    const { rows: head } = await sql<EntryRow>(
-      `SELECT id, wallet, remaining_micro, fee_remaining_micro FROM exchange.payout_queue WHERE paid_at IS NULL ORDER BY id LIMIT ${MAX_ENTRIES}`,
-    );
-    let budget = BigInt(state[0]!.funds);
-    const reach: EntryRow[] = [];
+  private async reachableHead(sql: Sql): Promise<UnpaidPayout[]> {
+    let budget = await payoutFunds(sql);
+    const head = await unpaidPayoutHead(sql, MAX_ENTRIES, false);
+    const reach: UnpaidPayout[] = [];
     for (const entry of head) {
       if (budget <= 0n) break;
       reach.push(entry);
-      budget -= BigInt(entry.remaining_micro) + BigInt(entry.fee_remaining_micro);
+      budget -= entry.remainingMicro + entry.feeRemainingMicro;
     }
     return reach;
   }
 
   private payStakers(): Promise<Pick<HarvestReport, 'lpSweptMicro' | 'sweptToStakersMicro' | 'feesToStakersMicro'>> {
     return inTransaction(this.dataSource, async (sql) => {
-      const { rows } = await sql<{ wallet: string }>(`SELECT wallet FROM exchange.accounts WHERE staked_micro > 0`);
-      await lockAccounts(
-        sql,
-        rows.map((r) => r.wallet),
-      );
-      const { rows: stakers } = await sql<{ wallet: string; staked_micro: string }>(
-        `SELECT wallet, staked_micro FROM exchange.accounts WHERE wallet = ANY($1::varchar[]) AND staked_micro > 0 ORDER BY wallet`,
-        [rows.map((r) => r.wallet)],
-      );
+      const wallets = await stakingWallets(sql);
+      await lockAccounts(sql, wallets);
+      const stakers = await stakes(sql, wallets);
       const pool = await lockPool(sql);
       const d = distributeToStakers(
         pool,
-        stakers.map((s) => ({ id: s.wallet, weight: BigInt(s.staked_micro) })),
+        stakers.map((s) => ({ id: s.wallet, weight: s.stakedMicro })),
         {
           lpCapMicro: usdc(this.config.LP_CAP_USDC),
           feesToStakers: this.config.FEES_TO_STAKERS,
         },
       );
       if (d.lines.length === 0) return { lpSweptMicro: 0n, sweptToStakersMicro: 0n, feesToStakersMicro: 0n };
-      if (d.credits.length > 0) {
-        await sql(
-          `UPDATE exchange.accounts a SET staking_rewards_micro = a.staking_rewards_micro + v.amount
-             FROM unnest($1::varchar[], $2::bigint[]) AS v(wallet, amount) WHERE a.wallet = v.wallet`,
-          [d.credits.map((c) => c.wallet), d.credits.map((c) => c.amountMicro.toString())],
-        );
-      }
+      await creditStakingRewards(sql, d.credits);
       await writeLedger(sql, [{ lines: d.lines, reason: 'staking_reward', ref: null }]);
       await savePool(sql, d.pool, { sweptToStakersMicro: d.reserveDistributedMicro });
       return {

@@ -1,7 +1,7 @@
 import type { OwnerActionResult, SignedOwnerActionPayload } from '@paper/contracts';
-import { EXECUTION_FAILED } from '../database/failed-attempts';
 import type { OwnerActionMessage } from '@paper/exchange-signing';
 import type { Hex } from 'viem';
+import { EXECUTION_FAILED } from '../inbox/execution-failed';
 
 /** The signed EIP-712 message of a queued owner action, with its integers back as bigint. */
 export function toOwnerActionMessage(payload: SignedOwnerActionPayload): OwnerActionMessage {

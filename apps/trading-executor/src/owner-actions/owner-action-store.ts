@@ -1,19 +1,12 @@
-import type { OwnerActionResult, SignedOwnerActionPayload } from '@paper/contracts';
-import { appendEvents, exchangeEvent, type NewExchangeEvent } from '@paper/exchange-data';
-import { type Sql, sqlExecutor } from '../database/sql-transaction';
-
-/** An `exchange.owner_actions` row locked by the transaction that runs it. */
-export interface QueuedActionRow {
-  id: string;
-  wallet: string;
-  kind: SignedOwnerActionPayload['kind'];
-  payload: unknown;
-  signature: string;
-  status: 'queued' | 'executed' | 'refused';
-  result: OwnerActionResult | null;
-  created_at: Date;
-  attempts: number;
-}
+import type { OwnerActionResult } from '@paper/contracts';
+import {
+  appendEvents,
+  exchangeEvent,
+  type NewExchangeEvent,
+  type QueuedActionRow,
+  storeOwnerActionResult,
+} from '@paper/exchange-data';
+import type { Sql } from '../database/sql-transaction';
 
 /**
  * Stores the final result of an owner action in its row (the caller holds the row lock) and records it
@@ -25,12 +18,8 @@ export async function storeResult(
   result: OwnerActionResult,
   amountMicro: bigint,
 ): Promise<void> {
-  const { rowCount } = await sql(
-    `UPDATE exchange.owner_actions SET status = $2, reason = $3, message = $4, amount_micro = $5, result = $6, executed_at = $7
-      WHERE id = $1 AND status = 'queued'`,
-    [row.id, result.status, result.reason, result.message, amountMicro, JSON.stringify(result), result.executedAt],
-  );
-  if (rowCount > 0) await appendEvents(sqlExecutor(sql), ownerActionEvents(row, result));
+  if (await storeOwnerActionResult(sql, row.id, result, amountMicro))
+    await appendEvents(sql, ownerActionEvents(row, result));
 }
 
 function ownerActionEvents(

@@ -16,7 +16,7 @@ export class OwnerActionProcessor implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     this.registry.worker(
       OWNER_ACTIONS_QUEUE,
-      { 'execute-owner-action': (data) => this.actions.wakeUp(data) },
+      { 'execute-owner-action': (data) => this.actions.settle(data.actionId) },
       {
         concurrency: 4,
         lockDuration: this.config.INTENT_LOCK_MS,

@@ -1,10 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import {
-  type OwnerActionResult,
-  type OwnerActionWakeUp,
-  type SignedOwnerActionPayload,
-  signedOwnerActionSchema,
-} from '@paper/contracts';
+import { type OwnerActionResult, type SignedOwnerActionPayload, signedOwnerActionSchema } from '@paper/contracts';
 import {
   microToUsdc,
   type OwnerAccount,
@@ -14,14 +9,23 @@ import {
   planUnstake,
   planWithdrawal,
 } from '@paper/exchange';
-import { acceptOwnerAction, creditChainBalance, queuedOwnerActionIds } from '@paper/exchange-data';
+import {
+  acceptOwnerAction,
+  applyOwnerActionEffect,
+  creditChainBalance,
+  isSessionKeyOf,
+  lockOwnerAccount,
+  lockOwnerAction,
+  type QueuedActionRow,
+  queuedOwnerActionIds,
+  recordFailedAttempt,
+  writeLedger,
+} from '@paper/exchange-data';
 import { ownerActionId, signedExpiryProblem } from '@paper/exchange-signing';
 import { APP_CONFIG, databaseAnswers } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import { type Hex, recoverAddress } from 'viem';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
-import { writeLedger } from '../database/ledger-writer';
-import { EXECUTION_FAILED, recordFailedAttempt } from '../database/failed-attempts';
 import { inTransaction, type Sql } from '../database/sql-transaction';
 import { ownerActionsExecuted } from '../metrics/executor-metrics';
 import {
@@ -31,7 +35,8 @@ import {
   toActionResult,
   toOwnerActionMessage,
 } from './owner-action-message';
-import { type QueuedActionRow, storeResult } from './owner-action-store';
+import { storeResult } from './owner-action-store';
+import { EXECUTION_FAILED } from '../inbox/execution-failed';
 
 const LEDGER_REASON = {
   withdraw: 'withdrawal',
@@ -39,15 +44,6 @@ const LEDGER_REASON = {
   stake: 'stake',
   unstake: 'unstake',
 } as const;
-
-interface AccountRow {
-  free_micro: string;
-  locked_micro: string;
-  queued_micro: string;
-  paper_micro: string;
-  staked_micro: string;
-  unclaimed_micro: string;
-}
 
 /**
  * Executes accepted owner actions (withdraw, stake, unstake, claim staking rewards) exactly once. The
@@ -102,11 +98,6 @@ export class OwnerActionService {
     );
   }
 
-  /** A queue job: the id of an accepted action, or (from producers that predate the inbox) the whole signed action. */
-  wakeUp(job: OwnerActionWakeUp): Promise<OwnerActionResult | null> {
-    return 'kind' in job ? this.execute(job) : this.settle(job.actionId);
-  }
-
   /** Runs every queued action nobody is running (the sweeper); returns how many ran. */
   async sweep(limit = 50): Promise<number> {
     let ran = 0;
@@ -123,12 +114,7 @@ export class OwnerActionService {
     let claimed: QueuedActionRow | undefined;
     try {
       const result = await inTransaction(this.dataSource, async (sql) => {
-        const { rows } = await sql<QueuedActionRow>(
-          `SELECT id, wallet, kind, payload, signature, status, result, created_at, attempts FROM exchange.owner_actions
-            WHERE id = $1 FOR UPDATE${skipLocked ? ' SKIP LOCKED' : ''}`,
-          [actionId.toLowerCase()],
-        );
-        claimed = rows[0];
+        claimed = await lockOwnerAction(sql, actionId.toLowerCase(), skipLocked);
         if (!claimed) return null;
         if (claimed.status !== 'queued') return claimed.result;
         return this.run(sql, claimed);
@@ -180,13 +166,8 @@ export class OwnerActionService {
       signer = null;
     }
     const wallet = payload.message.wallet.toLowerCase();
-    const { rows } = await sql<AccountRow>(
-      `SELECT free_micro, locked_micro, queued_micro, paper_micro, staked_micro, staking_rewards_micro - staking_claimed_micro AS unclaimed_micro
-         FROM exchange.accounts WHERE wallet = $1 FOR UPDATE`,
-      [wallet],
-    );
+    const account = await lockOwnerAccount(sql, wallet);
     const now = new Date();
-    const account = rows[0];
     let amountMicro = 0n;
     let outcome =
       (digest !== row.id
@@ -209,7 +190,7 @@ export class OwnerActionService {
       );
     }
     if (!outcome) {
-      const before = ownerAccount(wallet, account!);
+      const before = account!;
       const decision = decide(payload, before);
       if (!decision.ok) outcome = refusedAction(decision.reason, decision.message);
       else {
@@ -218,27 +199,10 @@ export class OwnerActionService {
         await writeLedger(sql, [
           { lines: effect.lines, reason: LEDGER_REASON[payload.kind], ref: `owner:${payload.actionId.toLowerCase()}` },
         ]);
-        await sql(
-          `UPDATE exchange.accounts SET free_micro = free_micro + $2, paper_micro = paper_micro + $3, staked_micro = staked_micro + $4,
-                  staking_claimed_micro = staking_claimed_micro + $5, last_active_at = now() WHERE wallet = $1`,
-          [
-            wallet,
-            effect.account.freeMicro,
-            effect.account.paperMicro,
-            effect.account.stakedMicro,
-            effect.account.claimedMicro,
-          ],
-        );
+        await applyOwnerActionEffect(sql, wallet, effect.account);
         const chainUsdc =
           payload.kind === 'withdraw'
-            ? microToUsdc(
-                await creditChainBalance(
-                  { query: (text, params) => sql(text, params) },
-                  wallet,
-                  'USDC',
-                  effect.amountMicro,
-                ),
-              )
+            ? microToUsdc(await creditChainBalance(sql, wallet, 'USDC', effect.amountMicro))
             : undefined;
         outcome = {
           status: 'executed',
@@ -259,11 +223,7 @@ export class OwnerActionService {
   private async checkSigner(sql: Sql, wallet: string, signer: string | null): Promise<OwnerActionOutcome | undefined> {
     if (signer === wallet) return undefined;
     if (signer) {
-      const { rows } = await sql(`SELECT 1 FROM exchange.session_keys WHERE address = $1 AND wallet = $2`, [
-        signer,
-        wallet,
-      ]);
-      if (rows.length > 0) {
+      if (await isSessionKeyOf(sql, signer, wallet)) {
         return refusedAction(
           'session_key_not_allowed',
           'A session key can never withdraw, stake, unstake or claim; sign this action with the wallet itself.',
@@ -294,18 +254,6 @@ export class OwnerActionService {
       );
     return undefined;
   }
-}
-
-function ownerAccount(wallet: string, row: AccountRow): OwnerAccount {
-  return {
-    wallet,
-    freeMicro: BigInt(row.free_micro),
-    queuedMicro: BigInt(row.queued_micro),
-    lockedMicro: BigInt(row.locked_micro),
-    paperMicro: BigInt(row.paper_micro),
-    stakedMicro: BigInt(row.staked_micro),
-    unclaimedRewardsMicro: BigInt(row.unclaimed_micro),
-  };
 }
 
 function decide(payload: SignedOwnerActionPayload, account: OwnerAccount): OwnerActionDecision {

@@ -45,7 +45,7 @@ import { SignatureChecks } from '../intents/batch/signature-checks';
 import { IntentResultsPublisher } from '../intents/intent-results.publisher';
 import { IntentEngine } from '../intents/intent-engine.service';
 import { ApprovalCache } from '../intents/session-key-check';
-import { IntentExecutionService } from '../intents/intent-execution.service';
+import { IntentSubmitter } from './intent-submitter';
 import { IntentExpiryService } from '../intents/intent-expiry.service';
 import { LiquidationService } from '../liquidations/liquidation.service';
 import { DailyStatsService } from '../maintenance/daily-stats.service';
@@ -82,7 +82,7 @@ export class ExchangeTestKit {
   /** Publishes each batch's results on the intent-results channel of the kit's Redis prefix. */
   readonly results: IntentResultsPublisher;
   readonly engine: IntentEngine;
-  readonly intents: IntentExecutionService;
+  readonly intents: IntentSubmitter;
   readonly sessionKeys: SessionKeyService;
   readonly liquidations: LiquidationService;
   readonly harvest: HarvestService;
@@ -112,7 +112,7 @@ export class ExchangeTestKit {
     };
     this.results = new IntentResultsPublisher(redis, config);
     this.engine = new IntentEngine(db, this.prices, this.results, config);
-    this.intents = new IntentExecutionService(db, this.engine);
+    this.intents = new IntentSubmitter(db, this.engine, config);
     this.sessionKeys = new SessionKeyService(db);
     this.liquidations = new LiquidationService(db, config);
     this.harvest = new HarvestService(db, config);
@@ -139,6 +139,7 @@ export class ExchangeTestKit {
 
   async stop(): Promise<void> {
     await this.engine.beforeApplicationShutdown();
+    await this.intents.close();
     await this.intentsQueue.close();
     const keys = await this.redis.keys(`${this.config.REDIS_PREFIX}:*`);
     if (keys.length > 0) await this.redis.del(...keys);

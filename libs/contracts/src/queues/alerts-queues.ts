@@ -17,7 +17,7 @@ export const ALERTS_POLL_QUEUE = defineQueue(
 /**
  * Wake-ups of the dispatchers, which read the due deliveries from PostgreSQL: `deliveries-due` after new
  * deliveries were committed (job id `deliveries-due`, so one waits at a time however many producers add
- * it), `deliver` for one delivery (job id = delivery id), and the `sweep-deliveries` schedule.
+ * it) and the `sweep-deliveries` schedule.
  */
 export const DELIVERIES_DUE_JOB_ID = 'deliveries-due';
 
@@ -25,12 +25,10 @@ export const ALERTS_DELIVERY_QUEUE = defineQueue(
   'alerts-deliveries',
   {
     'deliveries-due': z.object({}).strict(),
-    deliver: z.object({ deliveryId: z.string().uuid() }).strict(),
     'sweep-deliveries': z.object({}).strict(),
   },
   {
     'deliveries-due': { removeOnComplete: true, removeOnFail: 100 },
-    deliver: { removeOnComplete: 1000, removeOnFail: 5000 },
     'sweep-deliveries': { removeOnComplete: 20, removeOnFail: 50 },
   },
 );

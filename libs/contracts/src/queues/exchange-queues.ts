@@ -49,16 +49,6 @@ export const signedIntentSchema = z.discriminatedUnion('kind', [
 export type SignedIntentPayload = z.infer<typeof signedIntentSchema>;
 
 /**
- * The wake-up of one accepted intent whose producer waits on the job: its row in `exchange.intents`
- * (written before the job is added) is the record; the job completes with the intent's stored result.
- * A job with the whole signed payload (producers from before the inbox) is accepted into the inbox by
- * the executor first.
- */
-export const intentWakeUpSchema = z.union([z.object({ intentId: hex32 }).strict(), signedIntentSchema]);
-
-export type IntentWakeUp = z.infer<typeof intentWakeUpSchema>;
-
-/**
  * Job id of `intents-due`, the wake-up the tool API adds after committing intents: one waits at a time
  * however many producers add it (the executor claims every queued intent from PostgreSQL, and results
  * travel on {@link intentResultsChannel}).
@@ -66,16 +56,13 @@ export type IntentWakeUp = z.infer<typeof intentWakeUpSchema>;
 export const INTENTS_DUE_JOB_ID = 'intents-due';
 
 /**
- * Accepted trading intents, run by trading-executor from `exchange.intents`: `intents-due` wakes the
- * executors up; `execute-intent` (job id = intent id) runs one intent and completes with its result.
+ * Accepted trading intents, run by trading-executor from `exchange.intents`: the only job, `intents-due`,
+ * wakes the executors up.
  */
 export const INTENTS_QUEUE = defineQueue(
   'exchange-intents',
-  { 'intents-due': z.object({}).strict(), 'execute-intent': intentWakeUpSchema },
-  {
-    'intents-due': { removeOnComplete: true, removeOnFail: true },
-    'execute-intent': { removeOnComplete: { age: 3600 }, removeOnFail: { age: 86_400 } },
-  },
+  { 'intents-due': z.object({}).strict() },
+  { 'intents-due': { removeOnComplete: true, removeOnFail: true } },
 );
 
 /** Periodic exchange maintenance run by trading-executor. */

@@ -1,9 +1,9 @@
 import type { MarketName } from '@paper/markets';
 
 /**
- * What trading-executor returns for an intent job (the BullMQ return value) and stores in
- * `exchange.intents.result`. Money as USDC decimal strings, prices as decimal strings, PAPER as a
- * decimal string with 6 decimals. A redelivered job returns the stored result unchanged.
+ * What trading-executor stores in `exchange.intents.result` once an intent ran, and publishes on the
+ * intent-results channel. Money as USDC decimal strings, prices as decimal strings, PAPER as a decimal
+ * string with 6 decimals. A resubmission of the same intent returns the stored result unchanged.
  */
 export type IntentFinalStatus = 'executed' | 'refused' | 'cancelled' | 'expired';
 

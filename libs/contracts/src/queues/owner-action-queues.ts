@@ -46,11 +46,8 @@ export const signedOwnerActionSchema = z.discriminatedUnion('kind', [
 
 export type SignedOwnerActionPayload = z.infer<typeof signedOwnerActionSchema>;
 
-/**
- * The wake-up of an accepted owner action (its `exchange.owner_actions` row is the record); a job with the
- * whole signed payload is accepted into the inbox by the executor first.
- */
-export const ownerActionWakeUpSchema = z.union([z.object({ actionId: hex32 }).strict(), signedOwnerActionSchema]);
+/** The wake-up of an accepted owner action: its `exchange.owner_actions` row, written first, is the record. */
+export const ownerActionWakeUpSchema = z.object({ actionId: hex32 }).strict();
 
 export type OwnerActionWakeUp = z.infer<typeof ownerActionWakeUpSchema>;
 

@@ -38,6 +38,18 @@ export interface AccountDelta {
   readonly paperMicro: bigint;
 }
 
+/** Two changes of the same account as one. */
+export function addDelta(a: AccountDelta | undefined, b: AccountDelta): AccountDelta {
+  if (!a) return b;
+  return {
+    freeMicro: a.freeMicro + b.freeMicro,
+    lockedMicro: a.lockedMicro + b.lockedMicro,
+    queuedMicro: a.queuedMicro + b.queuedMicro,
+    realizedPnlMicro: a.realizedPnlMicro + b.realizedPnlMicro,
+    paperMicro: a.paperMicro + b.paperMicro,
+  };
+}
+
 export interface PositionAccounting {
   /** `liquidated` when the exit was at or past the bust price (record the position as liquidated). */
   readonly outcome: SettlementOutcome;

@@ -1,4 +1,4 @@
-import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
+import { ALERTS_DELIVERY_QUEUE, DELIVERIES_DUE_JOB_ID } from '@paper/contracts';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { client, newAccount } from '../../alerts/alerts-test-kit';
 import type { FaultLab } from './fault-lab';
@@ -16,7 +16,7 @@ export async function webhookAccount(lab: FaultLab): Promise<{ accountId: string
   return { accountId: id, channelId: hook.body.id };
 }
 
-/** `count` alerts, each with one queued delivery to the channel, and their `deliver` jobs; resolves to the deliveries. */
+/** `count` alerts, each with one queued delivery to the channel, and one `deliveries-due` wake-up; resolves to the deliveries. */
 export async function queueDeliveries(
   lab: FaultLab,
   accountId: string,
@@ -53,8 +53,7 @@ export async function queueDeliveries(
     out.push({ id, eventId });
   }
   const queue = lab.queue(ALERTS_DELIVERY_QUEUE.queue);
-  for (const d of out)
-    await queue.add('deliver', { deliveryId: d.id }, { jobId: d.id, removeOnComplete: 1000, removeOnFail: 5000 });
+  await queue.add('deliveries-due', {}, { jobId: DELIVERIES_DUE_JOB_ID, removeOnComplete: true, removeOnFail: 100 });
   return out;
 }
 

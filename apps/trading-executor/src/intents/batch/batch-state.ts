@@ -1,9 +1,12 @@
 import type { IntentResult, SignedIntentPayload } from '@paper/contracts';
 import type { AccountDelta, Guardrails, Market } from '@paper/exchange';
-import type { MarketState, PositionRow, RawPositionRow } from '@paper/exchange-data';
-import type { LockedAccount } from '../../database/account-balances';
-import type { LedgerTx } from '../../database/ledger-writer';
-import type { LockedPool } from '../../database/protocol-pool';
+import {
+  type MarketState,
+  type PositionRow,
+  type LockedAccount,
+  type LedgerTx,
+  type LockedPool,
+} from '@paper/exchange-data';
 import type { FreshPrice } from '../../prices/price-book.service';
 import type { IntentOutcome } from '../intent-message';
 
@@ -30,11 +33,6 @@ export interface BatchAccount {
   /** Guardrail usage: open positions and notional opened today (loaded only when a guardrail needs them). */
   openPositions: number;
   dailyNotionalMicro: bigint;
-}
-
-/** A position a close of the batch may settle (locked), as stored, and once settled its outcome. */
-export interface BatchPosition extends Omit<RawPositionRow, 'opened_at' | 'closed_at'> {
-  margin_queued_micro: string;
 }
 
 export interface BatchMarket extends MarketState {
@@ -76,7 +74,7 @@ export interface BatchState {
   readonly now: Date;
   readonly prices: ReadonlyMap<Market, FreshPrice | null>;
   readonly accounts: Map<string, BatchAccount>;
-  readonly positions: Map<string, BatchPosition>;
+  readonly positions: Map<string, PositionRow>;
   readonly markets: Map<Market, BatchMarket>;
   tradingEnabled: boolean;
   /** The protocol pool, locked once for the batch when a close settles anything. */

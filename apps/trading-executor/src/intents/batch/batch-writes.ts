@@ -1,12 +1,19 @@
 import type { IntentResult } from '@paper/contracts';
 import { type AccountDelta, type Market, usdcToMicro } from '@paper/exchange';
-import { appendEvents, type NewExchangeEvent } from '@paper/exchange-data';
-import { applyAccountDeltas } from '../../database/account-balances';
-import { type LedgerTx, writeLedger } from '../../database/ledger-writer';
-import { appendPayouts, cancelOwnClaims } from '../../database/payout-claims';
-import { savePool } from '../../database/protocol-pool';
-import { type Sql, sqlExecutor } from '../../database/sql-transaction';
-import { intentOutcomeEvents, positionFacts, settledEvent } from '../../events/exchange-event-builders';
+import {
+  appendEvents,
+  type NewExchangeEvent,
+  applyAccountDeltas,
+  type LedgerTx,
+  writeLedger,
+  appendPayouts,
+  cancelOwnClaims,
+  savePool,
+} from '@paper/exchange-data';
+import { queryRows } from '@paper/sql-rows';
+import type { OpenedPositionRow } from './batch-rows';
+import type { Sql } from '../../database/sql-transaction';
+import { intentOutcomeEvents, settledEvent } from '../../events/exchange-event-builders';
 import { toResultOf } from '../intent-message';
 import type { BatchState, NewPosition, QueueOp } from './batch-state';
 
@@ -54,12 +61,12 @@ export async function writeBatch(
   for (const market of [...state.markets.keys()].sort() as Market[]) {
     const m = state.markets.get(market)!;
     if (m.longDeltaMicro === 0n && m.shortDeltaMicro === 0n) continue;
-    await sql(
+    await sql.query(
       `UPDATE exchange.markets SET long_oi_micro = long_oi_micro + $2, short_oi_micro = short_oi_micro + $3 WHERE market = $1`,
       [market, m.longDeltaMicro, m.shortDeltaMicro],
     );
   }
-  await appendEvents(sqlExecutor(sql), [...intentOutcomeEvents(results), ...settledEvents(state, results)]);
+  await appendEvents(sql, [...intentOutcomeEvents(results), ...settledEvents(state, results)]);
 }
 
 /** The positions the batch settled, closed by their intent or liquidated because the mid had passed their bust price. */
@@ -68,26 +75,23 @@ function settledEvents(state: BatchState, results: readonly IntentResult[]): New
   return state.settled.map((s) => {
     const row = state.positions.get(s.id)!;
     const paidUsd = paid.get(s.id);
-    return settledEvent(
-      s.status === 'liquidated' ? 'position.liquidated' : 'position.closed',
-      positionFacts(row, row.market),
-      {
-        exit: s.exit,
-        pnlMicro: s.pnlMicro,
-        feeMicro: s.feeMicro,
-        paidMicro: paidUsd ? usdcToMicro(paidUsd) : 0n,
-        queuedMicro: s.queuedMicro,
-        rewardMintedMicro: s.rewardMintedMicro,
-        intentId: s.intentId,
-      },
-    );
+    return settledEvent(s.status === 'liquidated' ? 'position.liquidated' : 'position.closed', row, {
+      exit: s.exit,
+      pnlMicro: s.pnlMicro,
+      feeMicro: s.feeMicro,
+      paidMicro: paidUsd ? usdcToMicro(paidUsd) : 0n,
+      queuedMicro: s.queuedMicro,
+      rewardMintedMicro: s.rewardMintedMicro,
+      intentId: s.intentId,
+    });
   });
 }
 
 async function insertPositions(sql: Sql, positions: readonly NewPosition[]): Promise<Map<string, string>> {
   if (positions.length === 0) return new Map();
   const col = <T>(f: (p: NewPosition) => T) => positions.map(f);
-  const { rows } = await sql<{ id: string; open_intent_id: string }>(
+  const rows = await queryRows<OpenedPositionRow>(
+    sql,
     `INSERT INTO exchange.positions (wallet, market, side, margin_micro, leverage, notional_micro, entry_price, bust_price, status, margin_queued_micro, open_intent_id, opened_at)
      SELECT wallet, market, side, margin, leverage, notional, entry, bust, 'open', from_queued, intent, now()
        FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::bigint[], $5::int[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::varchar[])
@@ -113,7 +117,7 @@ async function insertPositions(sql: Sql, positions: readonly NewPosition[]): Pro
 async function updateSettled(sql: Sql, state: BatchState): Promise<void> {
   const s = state.settled;
   if (s.length === 0) return;
-  await sql(
+  await sql.query(
     `UPDATE exchange.positions p
         SET status = v.status, exit_price = v.exit, pnl_micro = v.pnl, fee_micro = v.fee, queued_micro = v.queued,
             reward_minted_micro = v.minted, margin_queued_micro = 0, close_intent_id = v.intent, closed_at = now()
@@ -150,7 +154,7 @@ async function applyQueueOps(sql: Sql, ops: readonly QueueOp[]): Promise<void> {
 
 async function recordResults(sql: Sql, results: readonly IntentResult[]): Promise<void> {
   if (results.length === 0) return;
-  await sql(
+  await sql.query(
     `UPDATE exchange.intents i
         SET status = v.status, reason = v.reason, message = v.message, result = v.result, executed_at = v.at
        FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::text[], $5::jsonb[], $6::timestamptz[]) AS v(id, status, reason, message, result, at)

@@ -1,13 +1,9 @@
 import type { IntentResult } from '@paper/contracts';
+import { queryRow, queryRows } from '@paper/sql-rows';
 import type { Sql } from '../../database/sql-transaction';
 import { type IntentOutcome, refused } from '../intent-message';
+import type { CancelTargetRow, ClaimedTargetRow } from './batch-rows';
 import type { AdmittedIntent, BatchState, CancelPayload } from './batch-state';
-
-interface TargetRow {
-  wallet: string;
-  kind: IntentResult['kind'];
-  status: string;
-}
 
 /** What a cancel intent may cancel: the batch's intents that have not run yet, by id. */
 export type PendingTargets = Map<string, { wallet: string; kind: IntentResult['kind'] }>;
@@ -46,8 +42,11 @@ export async function cancelStep(
         `Intent ${target} is no longer queued (it was ${done.status}); there is nothing to cancel.`,
       );
     }
-    const { rows } = await sql<TargetRow>(`SELECT wallet, kind, status FROM exchange.intents WHERE id = $1`, [target]);
-    const row = rows[0];
+    const row = await queryRow<CancelTargetRow>(
+      sql,
+      `SELECT wallet, kind, status FROM exchange.intents WHERE id = $1`,
+      [target],
+    );
     if (!row || row.wallet !== intent.wallet) return notFound;
     if (row.status !== 'queued') {
       return refused(
@@ -55,11 +54,12 @@ export async function cancelStep(
         `Intent ${target} is no longer queued (it was ${row.status}); there is nothing to cancel.`,
       );
     }
-    const claimed = await sql(
+    const claimed = await queryRows<ClaimedTargetRow>(
+      sql,
       `SELECT id FROM exchange.intents WHERE id = $1 AND status = 'queued' FOR UPDATE SKIP LOCKED`,
       [target],
     );
-    if (claimed.rows.length === 0) {
+    if (claimed.length === 0) {
       return refused(
         'intent_executing',
         `Intent ${target} is being executed right now and can no longer be cancelled; check its status in a moment.`,

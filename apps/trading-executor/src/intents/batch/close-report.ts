@@ -1,10 +1,10 @@
 import type { ClosedPositionResult } from '@paper/contracts';
 import { marketConfig, microToUsdc, type PositionAccounting, scaledToPrice } from '@paper/exchange';
-import type { BatchPosition } from './batch-state';
+import type { PositionRow } from '@paper/exchange-data';
 
 /** How a close intent reports one of its positions: settled now, or found already closed or liquidated. */
 export function describeClosed(
-  r: BatchPosition,
+  r: PositionRow,
   s: { acc: PositionAccounting; exit: bigint } | undefined,
 ): ClosedPositionResult {
   const d = marketConfig(r.market).priceDecimals;
@@ -12,7 +12,7 @@ export function describeClosed(
     positionId: r.id,
     market: r.market,
     side: r.side,
-    entryPrice: scaledToPrice(BigInt(r.entry_price), d),
+    entryPrice: scaledToPrice(r.entryPrice, d),
   };
   if (s) {
     return {
@@ -30,12 +30,12 @@ export function describeClosed(
   return {
     ...base,
     outcome: r.status === 'liquidated' ? 'already_liquidated' : 'already_closed',
-    exitPrice: r.exit_price === null ? null : scaledToPrice(BigInt(r.exit_price), d),
-    pnlUsd: r.pnl_micro === null ? null : microToUsdc(BigInt(r.pnl_micro)),
-    feeUsd: microToUsdc(BigInt(r.fee_micro)),
+    exitPrice: r.exitPrice === null ? null : scaledToPrice(r.exitPrice, d),
+    pnlUsd: r.pnlMicro === null ? null : microToUsdc(r.pnlMicro),
+    feeUsd: microToUsdc(r.feeMicro),
     paidUsd: null,
-    queuedUsd: microToUsdc(BigInt(r.queued_micro)),
-    rewardMinted: microToUsdc(BigInt(r.reward_minted_micro)),
+    queuedUsd: microToUsdc(r.queuedMicro),
+    rewardMinted: microToUsdc(r.rewardMintedMicro),
   };
 }
 

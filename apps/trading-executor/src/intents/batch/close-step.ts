@@ -1,6 +1,5 @@
-import { closeAccounting, type Market, marketConfig, type PositionAccounting } from '@paper/exchange';
-import { addDelta } from '../../database/account-balances';
-import { settlingPosition } from '../../database/settling-position';
+import { closeAccounting, type Market, marketConfig, type PositionAccounting, addDelta } from '@paper/exchange';
+import { settlingPosition } from '@paper/exchange-data';
 import { type IntentOutcome, refused } from '../intent-message';
 import type { AdmittedIntent, BatchState, ClosePayload } from './batch-state';
 import { closeSummary, describeClosed } from './close-report';
@@ -63,8 +62,8 @@ export function closeStep(state: BatchState, intent: AdmittedIntent<ClosePayload
     state.paperMintedMicro += acc.rewardMintedMicro;
     claimsCancelled += acc.queueClaimCancelledMicro;
     const m = state.markets.get(r.market)!;
-    if (r.side === 'long') m.longDeltaMicro -= BigInt(r.notional_micro);
-    else m.shortDeltaMicro -= BigInt(r.notional_micro);
+    if (r.side === 'long') m.longDeltaMicro -= r.notionalMicro;
+    else m.shortDeltaMicro -= r.notionalMicro;
     state.settled.push({
       id: r.id,
       status: liquidated ? 'liquidated' : 'closed',
@@ -91,11 +90,11 @@ export function closeStep(state: BatchState, intent: AdmittedIntent<ClosePayload
     // Later closes of the batch find it settled, as they would after this intent's commit.
     Object.assign(state.positions.get(id)!, {
       status: s.acc.outcome === 'liquidated' ? 'liquidated' : 'closed',
-      exit_price: s.exit.toString(),
-      pnl_micro: s.acc.pnlMicro.toString(),
-      fee_micro: s.acc.feeMicro.toString(),
-      queued_micro: s.acc.queuedPayoutMicro.toString(),
-      reward_minted_micro: s.acc.rewardMintedMicro.toString(),
+      exitPrice: s.exit,
+      pnlMicro: s.acc.pnlMicro,
+      feeMicro: s.acc.feeMicro,
+      queuedMicro: s.acc.queuedPayoutMicro,
+      rewardMintedMicro: s.acc.rewardMintedMicro,
     });
   }
   const liquidatedNow = new Set([...settled].filter(([, s]) => s.acc.outcome === 'liquidated').map(([id]) => id));

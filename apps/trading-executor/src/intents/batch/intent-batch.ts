@@ -1,21 +1,23 @@
 import type { IntentResult, SignedIntentPayload } from '@paper/contracts';
 import type { Market } from '@paper/exchange';
-import { MARKET_ROWS, type MarketRow, marketStateOf, openedTodaySql } from '@paper/exchange-data';
-import { lockAccounts } from '../../database/account-balances';
-import { lockPool } from '../../database/protocol-pool';
+import {
+  lockAccounts,
+  lockPool,
+  lockPositionsOf,
+  MARKET_ROWS,
+  type MarketRow,
+  marketStateOf,
+  openedTodaySql,
+  sessionKeyApprovals,
+} from '@paper/exchange-data';
+import { queryRows } from '@paper/sql-rows';
 import type { Sql } from '../../database/sql-transaction';
 import type { FreshPrice } from '../../prices/price-book.service';
 import { type IntentOutcome, refused, toResultOf } from '../intent-message';
-import { type ApprovalCache, checkSessionKey, loadSessionKeys } from '../session-key-check';
+import { type ApprovalCache, checkSessionKey } from '../session-key-check';
 import { admitAll, type SignatureCheck } from './admission';
-import {
-  type AdmittedIntent,
-  type BatchPosition,
-  type BatchState,
-  batchAccount,
-  type ClosePayload,
-  type OpenPayload,
-} from './batch-state';
+import type { DailyNotionalRow, OpenCountRow } from './batch-rows';
+import { type AdmittedIntent, type BatchState, batchAccount, type ClosePayload, type OpenPayload } from './batch-state';
 import { writeBatch } from './batch-writes';
 import { cancelStep, type PendingTargets } from './cancel-step';
 import { closeIds, closeStep } from './close-step';
@@ -75,7 +77,7 @@ export async function executeBatch(
     sql,
     admitted.map((a) => a.wallet),
   );
-  const keys = await loadSessionKeys(
+  const keys = await sessionKeyApprovals(
     sql,
     admitted.map((a) => a.payload.sessionKey),
   );
@@ -137,12 +139,7 @@ async function loadPositions(sql: Sql, state: BatchState, intents: readonly Admi
   const closes = intents.filter((a): a is AdmittedIntent<ClosePayload> => isKind(a, 'close'));
   const ids = [...new Set(closes.flatMap((a) => closeIds(a.payload)))].filter((id) => BigInt(id) <= MAX_POSITION_ID);
   if (ids.length === 0) return;
-  const { rows } = await sql<BatchPosition>(
-    `SELECT id, wallet, market, side, margin_micro, leverage, notional_micro, entry_price, bust_price, margin_queued_micro, status,
-            exit_price, pnl_micro, fee_micro, queued_micro, reward_minted_micro
-       FROM exchange.positions WHERE id = ANY($1::bigint[]) AND wallet = ANY($2::varchar[]) ORDER BY id FOR UPDATE`,
-    [ids, [...new Set(closes.map((a) => a.wallet))]],
-  );
+  const rows = await lockPositionsOf(sql, ids, [...new Set(closes.map((a) => a.wallet))]);
   for (const r of rows) state.positions.set(r.id, r);
 }
 
@@ -156,8 +153,9 @@ async function loadMarkets(
   intents: readonly AdmittedIntent[],
   beforeLock: () => Promise<void>,
 ): Promise<void> {
-  const read = (lock: boolean) => sql<MarketRow>(`${MARKET_ROWS} ORDER BY m.market${lock ? ' FOR UPDATE OF m' : ''}`);
-  let { rows } = await read(false);
+  const read = (lock: boolean) =>
+    queryRows<MarketRow>(sql, `${MARKET_ROWS} ORDER BY m.market${lock ? ' FOR UPDATE OF m' : ''}`);
+  let rows = await read(false);
   const opens = intents.filter((a): a is AdmittedIntent<OpenPayload> => isKind(a, 'open'));
   const capped = opens.some((a) => {
     const row = rows.find((r) => r.market === a.payload.message.market);
@@ -165,7 +163,7 @@ async function loadMarkets(
   });
   if (capped) {
     await beforeLock();
-    ({ rows } = await read(true)); // the cap check must see every concurrent open
+    rows = await read(true); // the cap check must see every concurrent open
   }
   for (const r of rows) {
     state.markets.set(r.market, { ...marketStateOf(r), longDeltaMicro: 0n, shortDeltaMicro: 0n });
@@ -179,7 +177,8 @@ async function loadGuardrailUsage(sql: Sql, state: BatchState, intents: readonly
   const daily = [...new Set(opens.filter((a) => a.guardrails!.maxDailyNotionalUsd !== null).map((a) => a.wallet))];
   const counted = [...new Set(opens.filter((a) => a.guardrails!.maxOpenPositions !== null).map((a) => a.wallet))];
   if (daily.length > 0) {
-    const { rows } = await sql<{ wallet: string; total: string }>(
+    const rows = await queryRows<DailyNotionalRow>(
+      sql,
       `SELECT wallet, sum(notional_micro) AS total FROM exchange.positions
         WHERE wallet = ANY($1::varchar[]) AND ${openedTodaySql()} GROUP BY wallet`,
       [daily],
@@ -187,7 +186,8 @@ async function loadGuardrailUsage(sql: Sql, state: BatchState, intents: readonly
     for (const r of rows) state.accounts.get(r.wallet)!.dailyNotionalMicro = BigInt(r.total);
   }
   if (counted.length > 0) {
-    const { rows } = await sql<{ wallet: string; n: string }>(
+    const rows = await queryRows<OpenCountRow>(
+      sql,
       `SELECT wallet, count(*) AS n FROM exchange.positions WHERE wallet = ANY($1::varchar[]) AND status = 'open' GROUP BY wallet`,
       [counted],
     );

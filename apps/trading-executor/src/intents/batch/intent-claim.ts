@@ -1,18 +1,9 @@
-import { type IntentResult, type SignedIntentPayload, signedIntentSchema } from '@paper/contracts';
+import { type SignedIntentPayload, signedIntentSchema } from '@paper/contracts';
+import { queryRows } from '@paper/sql-rows';
 import type { Sql } from '../../database/sql-transaction';
+import type { ClaimedIntentRow } from './batch-rows';
 
-/** A queued `exchange.intents` row claimed (row-locked) by a batch transaction. */
-export interface ClaimedIntentRow {
-  id: string;
-  wallet: string;
-  /** open, close or cancel (a CHECK constraint of the table). */
-  kind: IntentResult['kind'];
-  payload: unknown;
-  session_key: string;
-  signature: string;
-  created_at: Date;
-  attempts: number;
-}
+export type { ClaimedIntentRow } from './batch-rows';
 
 const COLUMNS = `i.id, i.wallet, i.kind, i.payload, i.session_key, i.signature, i.created_at, i.attempts`;
 
@@ -41,7 +32,8 @@ export async function claimQueuedIntents(
   max: number,
   skip: readonly string[] = [],
 ): Promise<ClaimedIntentRow[]> {
-  const { rows } = await sql<ClaimedIntentRow>(
+  const rows = await queryRows<ClaimedIntentRow>(
+    sql,
     `WITH cancels AS (
        SELECT id FROM exchange.intents WHERE status = 'queued' AND kind = 'cancel' AND id <> ALL($2::varchar[])
         ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED
@@ -66,7 +58,8 @@ export async function claimQueuedIntents(
 
 /** Claims the given intents if they are still queued and nobody else holds them. */
 export async function claimIntentsById(sql: Sql, ids: readonly string[]): Promise<ClaimedIntentRow[]> {
-  const { rows } = await sql<ClaimedIntentRow>(
+  const rows = await queryRows<ClaimedIntentRow>(
+    sql,
     `SELECT ${COLUMNS} FROM exchange.intents i WHERE i.id = ANY($1::varchar[]) AND i.status = 'queued'
       ORDER BY i.created_at, i.id FOR UPDATE SKIP LOCKED`,
     [ids],
@@ -84,16 +77,4 @@ export function claimedPayload(row: ClaimedIntentRow): SignedIntentPayload | nul
     intentId: row.id,
   });
   return parsed.success ? parsed.data : null;
-}
-
-/** Stored status and result of intents, read once the batches that hold them (on any replica) have ended. */
-export async function readIntentsAfterHolders(
-  sql: Sql,
-  ids: readonly string[],
-): Promise<{ id: string; status: string; result: IntentResult | null }[]> {
-  const { rows } = await sql<{ id: string; status: string; result: IntentResult | null }>(
-    `SELECT id, status, result FROM exchange.intents WHERE id = ANY($1::varchar[]) FOR KEY SHARE`,
-    [ids],
-  );
-  return rows;
 }

@@ -7,7 +7,7 @@ import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColum
  */
 export type DeliveryStatus = 'queued' | 'sending' | 'delivered' | 'failed' | 'dead';
 
-/** One alert to one channel. The BullMQ job id of its `deliver` job is the delivery id. */
+/** One alert to one channel; the row is the work item the dispatchers claim. */
 @Entity({ name: 'deliveries' })
 @Index(['alertId', 'channelId'], { unique: true })
 export class DeliveryEntity {

@@ -1,4 +1,6 @@
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+import { z } from 'zod';
+import { int8 } from './row-fields';
 
 /** The balances and lifetime totals of one exchange account, in micro-USDC. */
 export interface AccountBalances {
@@ -14,18 +16,19 @@ export interface AccountBalances {
   stakingRewardsMicro: bigint;
 }
 
-export interface AccountBalancesRow {
-  display_name: string | null;
-  free_micro: string;
-  locked_micro: string;
-  queued_micro: string;
-  paper_micro: string;
-  staked_micro: string;
-  realized_pnl_micro: string;
-  total_volume_micro: string;
-  fees_paid_micro: string;
-  staking_rewards_micro: string;
-}
+export const AccountBalancesRow = z.object({
+  display_name: z.string().nullable(),
+  free_micro: int8,
+  locked_micro: int8,
+  queued_micro: int8,
+  paper_micro: int8,
+  staked_micro: int8,
+  realized_pnl_micro: int8,
+  total_volume_micro: int8,
+  fees_paid_micro: int8,
+  staking_rewards_micro: int8,
+});
+export type AccountBalancesRow = z.infer<typeof AccountBalancesRow>;
 
 /** The account's balances, or undefined when the wallet has no exchange account yet. */
 export async function accountBalances(db: QueryExecutor, wallet: string): Promise<AccountBalances | undefined> {
@@ -58,8 +61,11 @@ export interface TradeCounts {
   liquidations: number;
 }
 
+export const TradeCountsRow = z.object({ trades: int8, wins: int8, losses: int8, liquidations: int8 });
+export type TradeCountsRow = z.infer<typeof TradeCountsRow>;
+
 export async function tradeCounts(db: QueryExecutor, wallet: string): Promise<TradeCounts> {
-  const [row] = await queryRows<{ trades: string; wins: string; losses: string; liquidations: string }>(
+  const [row] = await queryRows<TradeCountsRow>(
     db,
     `SELECT COUNT(*) FILTER (WHERE status <> 'open') AS trades,
             COUNT(*) FILTER (WHERE status = 'closed' AND pnl_micro > 0) AS wins,
@@ -76,12 +82,15 @@ export async function tradeCounts(db: QueryExecutor, wallet: string): Promise<Tr
   };
 }
 
+export const DepositAccountRow = z.object({ deposit_address: z.string(), activated: z.boolean() });
+export type DepositAccountRow = z.infer<typeof DepositAccountRow>;
+
 /** Where a wallet's deposits go and whether its account paid the activation fee; undefined before the account exists. */
 export async function depositAccount(
   db: QueryExecutor,
   wallet: string,
 ): Promise<{ depositAddress: string; activated: boolean } | undefined> {
-  const [row] = await queryRows<{ deposit_address: string; activated: boolean }>(
+  const [row] = await queryRows<DepositAccountRow>(
     db,
     `SELECT deposit_address, activated FROM exchange.accounts WHERE wallet = $1`,
     [wallet],

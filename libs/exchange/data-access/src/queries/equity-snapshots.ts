@@ -1,4 +1,6 @@
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+import { z } from 'zod';
+import { int8, timestamp } from './row-fields';
 
 /** One recorded point of a wallet's equity (micro-USDC). */
 export interface EquitySnapshot {
@@ -9,19 +11,22 @@ export interface EquitySnapshot {
   unrealizedPnlMicro: bigint;
 }
 
+export const EquitySnapshotRow = z.object({
+  taken_at: timestamp,
+  equity_micro: int8,
+  free_micro: int8,
+  locked_micro: int8,
+  unrealized_pnl_micro: int8,
+});
+export type EquitySnapshotRow = z.infer<typeof EquitySnapshotRow>;
+
 /** A wallet's equity snapshots, oldest first: all, or those of the last `interval` (a PostgreSQL interval literal from a fixed set). */
 export async function equitySnapshots(
   db: QueryExecutor,
   wallet: string,
   interval: '1 hour' | '1 day' | '7 days' | null,
 ): Promise<EquitySnapshot[]> {
-  const rows = await queryRows<{
-    taken_at: Date;
-    equity_micro: string;
-    free_micro: string;
-    locked_micro: string;
-    unrealized_pnl_micro: string;
-  }>(
+  const rows = await queryRows<EquitySnapshotRow>(
     db,
     `SELECT taken_at, equity_micro, free_micro, locked_micro, unrealized_pnl_micro FROM exchange.equity_snapshots
       WHERE wallet = $1 AND ($2::interval IS NULL OR taken_at >= now() - $2::interval) ORDER BY taken_at`,
@@ -44,8 +49,16 @@ export interface SnapshotAccount {
   queuedMicro: bigint;
 }
 
+export const SnapshotAccountRow = z.object({
+  wallet: z.string(),
+  free_micro: int8,
+  locked_micro: int8,
+  queued_micro: int8,
+});
+export type SnapshotAccountRow = z.infer<typeof SnapshotAccountRow>;
+
 export async function snapshotAccounts(db: QueryExecutor, activeWindow: string): Promise<SnapshotAccount[]> {
-  const rows = await queryRows<{ wallet: string; free_micro: string; locked_micro: string; queued_micro: string }>(
+  const rows = await queryRows<SnapshotAccountRow>(
     db,
     `SELECT wallet, free_micro, locked_micro, queued_micro FROM exchange.accounts a
       WHERE last_active_at > now() - $1::interval

@@ -1,4 +1,5 @@
 import {
+  EXCHANGE_EVENT_TYPES,
   EXCHANGE_EVENTS_CHANNEL,
   type ExchangeEvent,
   type ExchangeEventData,
@@ -6,6 +7,8 @@ import {
 } from '@paper/contracts';
 
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+import { z } from 'zod';
+import { IdRow, int8, market, timestamp } from './row-fields';
 import type { MarketName } from '@paper/markets';
 
 /**
@@ -35,14 +38,21 @@ export function exchangeEvent<T extends ExchangeEventType>(
   return { type, data, wallet: scope.wallet ?? null, market: scope.market ?? null };
 }
 
-interface EventRow {
-  id: string;
-  type: ExchangeEventType;
-  time: Date;
-  wallet: string | null;
-  market: MarketName | null;
-  data: Record<string, unknown>;
-}
+export const EventRow = z.object({
+  id: int8,
+  type: z.enum(EXCHANGE_EVENT_TYPES),
+  time: timestamp,
+  wallet: z.string().nullable(),
+  market: market.nullable(),
+  data: z.record(z.string(), z.unknown()),
+});
+export type EventRow = z.infer<typeof EventRow>;
+
+export const EventLogBoundsRow = z.object({ oldest: int8.nullable(), newest: int8.nullable() });
+export type EventLogBoundsRow = z.infer<typeof EventLogBoundsRow>;
+
+export const CountRow = z.object({ n: int8 });
+export type CountRow = z.infer<typeof CountRow>;
 
 function toEvent(row: EventRow): ExchangeEvent {
   return {
@@ -63,7 +73,7 @@ function toEvent(row: EventRow): ExchangeEvent {
  */
 export async function appendEvents(db: QueryExecutor, events: readonly NewExchangeEvent[]): Promise<string[]> {
   if (events.length === 0) return [];
-  const rows = await queryRows<{ id: string }>(
+  const rows = await queryRows<IdRow>(
     db,
     `WITH append_lock AS (
        SELECT pg_advisory_xact_lock($5, $6)
@@ -117,7 +127,7 @@ export async function readEvents(db: QueryExecutor, q: EventQuery): Promise<Exch
 
 /** The log's bounds: the oldest retained id and the newest id ('0' when empty). */
 export async function eventLogBounds(db: QueryExecutor): Promise<{ oldest: string; newest: string }> {
-  const rows = await queryRows<{ oldest: string | null; newest: string | null }>(
+  const rows = await queryRows<EventLogBoundsRow>(
     db,
     `SELECT min(id) AS oldest, max(id) AS newest FROM exchange.events`,
   );
@@ -126,7 +136,7 @@ export async function eventLogBounds(db: QueryExecutor): Promise<{ oldest: strin
 
 /** Deletes events older than `before` (retention); returns how many were deleted. */
 export async function pruneEvents(db: QueryExecutor, before: Date): Promise<number> {
-  const rows = await queryRows<{ n: string }>(
+  const rows = await queryRows<CountRow>(
     db,
     `WITH gone AS (DELETE FROM exchange.events WHERE time < $1 RETURNING 1) SELECT count(*)::text AS n FROM gone`,
     [before],

@@ -1,6 +1,7 @@
 import {
   EXCHANGE_EVENTS_CHANNEL,
   type IntentResult,
+  isIntentResult,
   type OwnerActionResult,
   type SignedIntentPayload,
   type SignedOwnerActionPayload,
@@ -8,6 +9,8 @@ import {
 import type { IntentStatus } from '../entities/intent.entity';
 import type { OwnerActionEntity } from '../entities/owner-action.entity';
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+import { z } from 'zod';
+import { IdRow, int8, intentKind, intentStatus, ownerActionStatus, timestamp } from './row-fields';
 import { EVENT_APPEND_LOCK } from './event-log';
 
 /**
@@ -27,13 +30,15 @@ export type Acceptance<S, R> =
   /** The id is taken by a different payload (or signature): nothing was accepted. */
   | { state: 'conflict'; id: string };
 
-interface AcceptRow<S, R> {
-  id: string;
-  inserted: boolean;
-  status: S | null;
-  result: R | null;
-  same: boolean | null;
-}
+/** What an accepting statement returns per input: written now, or the row found under the id. */
+export const AcceptRow = z.object({
+  id: z.string(),
+  inserted: z.boolean(),
+  status: z.string().nullable(),
+  result: z.unknown().nullable(),
+  same: z.boolean().nullable(),
+});
+type AcceptRow<S, R> = Omit<z.infer<typeof AcceptRow>, 'status' | 'result'> & { status: S | null; result: R | null };
 
 /**
  * The `intent.accepted` events of the rows an accepting statement inserted (CTEs following its
@@ -143,17 +148,18 @@ async function settleAcceptance<S, R>(
 }
 
 /** An intent row as readers need it. */
-export interface IntentRecord {
-  id: string;
-  kind: SignedIntentPayload['kind'];
-  wallet: string;
-  status: IntentStatus;
-  reason: string | null;
-  message: string | null;
-  result: IntentResult | null;
-  created_at: Date;
-  executed_at: Date | null;
-}
+export const IntentRecord = z.object({
+  id: z.string(),
+  kind: intentKind,
+  wallet: z.string(),
+  status: intentStatus,
+  reason: z.string().nullable(),
+  message: z.string().nullable(),
+  result: z.custom<IntentResult>(isIntentResult).nullable(),
+  created_at: timestamp,
+  executed_at: timestamp.nullable(),
+});
+export type IntentRecord = z.infer<typeof IntentRecord>;
 
 export function readIntents(db: QueryExecutor, ids: readonly string[]): Promise<IntentRecord[]> {
   return queryRows<IntentRecord>(
@@ -164,14 +170,15 @@ export function readIntents(db: QueryExecutor, ids: readonly string[]): Promise<
 }
 
 /** A queued intent with what it was signed with (the pending intents of a wallet). */
-export interface QueuedIntentRecord {
-  id: string;
-  kind: SignedIntentPayload['kind'];
-  payload: unknown;
-  session_key: string;
-  signature: string;
-  created_at: Date;
-}
+export const QueuedIntentRecord = z.object({
+  id: z.string(),
+  kind: intentKind,
+  payload: z.unknown(),
+  session_key: z.string(),
+  signature: z.string(),
+  created_at: timestamp,
+});
+export type QueuedIntentRecord = z.infer<typeof QueuedIntentRecord>;
 
 export function queuedIntentsOf(db: QueryExecutor, wallet: string, limit = 1000): Promise<QueuedIntentRecord[]> {
   return queryRows<QueuedIntentRecord>(
@@ -182,11 +189,17 @@ export function queuedIntentsOf(db: QueryExecutor, wallet: string, limit = 1000)
   );
 }
 
-export interface OwnerActionRecord {
-  id: string;
-  status: OwnerActionStatus;
-  result: OwnerActionResult | null;
-}
+/** A stored owner action result (an object; its fields are the executor's OwnerActionResult). */
+export const storedOwnerActionResult = z.custom<OwnerActionResult>(
+  (v) => typeof v === 'object' && v !== null && typeof (v as { actionId?: unknown }).actionId === 'string',
+);
+
+export const OwnerActionRecord = z.object({
+  id: z.string(),
+  status: ownerActionStatus,
+  result: storedOwnerActionResult.nullable(),
+});
+export type OwnerActionRecord = z.infer<typeof OwnerActionRecord>;
 
 export function readOwnerActions(db: QueryExecutor, ids: readonly string[]): Promise<OwnerActionRecord[]> {
   return queryRows<OwnerActionRecord>(
@@ -198,7 +211,7 @@ export function readOwnerActions(db: QueryExecutor, ids: readonly string[]): Pro
 
 /** Ids of the oldest queued owner actions (the sweeper runs them). */
 export async function queuedOwnerActionIds(db: QueryExecutor, limit: number): Promise<string[]> {
-  const rows = await queryRows<{ id: string }>(
+  const rows = await queryRows<IdRow>(
     db,
     `SELECT id FROM exchange.owner_actions WHERE status = 'queued' ORDER BY created_at LIMIT $1`,
     [limit],
@@ -207,11 +220,12 @@ export async function queuedOwnerActionIds(db: QueryExecutor, limit: number): Pr
 }
 
 /** How many intents and owner actions are queued, and how long the oldest has waited (the sweeper's metrics). */
-export interface InboxBacklogRow {
-  table: 'intents' | 'owner_actions';
-  n: string;
-  oldest_seconds: number | null;
-}
+export const InboxBacklogRow = z.object({
+  table: z.enum(['intents', 'owner_actions']),
+  n: int8,
+  oldest_seconds: z.number().nullable(),
+});
+export type InboxBacklogRow = z.infer<typeof InboxBacklogRow>;
 
 export function inboxBacklog(db: QueryExecutor): Promise<InboxBacklogRow[]> {
   return queryRows<InboxBacklogRow>(

@@ -1,5 +1,7 @@
-import type { AccountBalances, AccountBalancesRow } from './account-summary';
+import { type AccountBalances, AccountBalancesRow } from './account-summary';
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+import { z } from 'zod';
+import { decimal, timestamp } from './row-fields';
 
 /** A trader active in a window (traded in it, or holds an open position), with the window's realized PnL and volume. */
 export interface LeaderboardAccount extends Pick<
@@ -13,15 +15,15 @@ export interface LeaderboardAccount extends Pick<
   volumeMicro: bigint;
 }
 
-interface Row extends Pick<
-  AccountBalancesRow,
-  'display_name' | 'free_micro' | 'locked_micro' | 'queued_micro' | 'paper_micro' | 'staked_micro'
-> {
-  wallet: string;
-  last_active: Date | null;
-  realized: string;
-  volume: string;
-}
+export const LeaderboardRow = AccountBalancesRow.pick({
+  display_name: true,
+  free_micro: true,
+  locked_micro: true,
+  queued_micro: true,
+  paper_micro: true,
+  staked_micro: true,
+}).extend({ wallet: z.string(), last_active: timestamp.nullable(), realized: decimal, volume: decimal });
+type LeaderboardRow = z.infer<typeof LeaderboardRow>;
 
 const SQL = `
   WITH w AS (
@@ -39,7 +41,7 @@ const SQL = `
 
 /** Every account active since `since`, for the leaderboard (ranked by the caller with live PnL). */
 export async function leaderboardAccounts(db: QueryExecutor, since: Date): Promise<LeaderboardAccount[]> {
-  return (await queryRows<Row>(db, SQL, [since])).map((r) => ({
+  return (await queryRows<LeaderboardRow>(db, SQL, [since])).map((r) => ({
     wallet: r.wallet,
     displayName: r.display_name,
     freeMicro: BigInt(r.free_micro),

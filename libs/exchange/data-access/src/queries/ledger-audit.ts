@@ -1,4 +1,6 @@
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+import { z } from 'zod';
+import { decimal, int8 } from './row-fields';
 
 /**
  * Checks that the books balance: every ledger transaction sums to zero; each account's cached free,
@@ -8,14 +10,48 @@ import { type QueryExecutor, queryRows } from '@paper/sql-rows';
  * the traders' part equals their queued claims (queued balances plus queued-backed margin of open
  * positions). Returns one line per mismatch; an empty list means the books balance.
  */
+export const UnbalancedTxRow = z.object({ tx_id: z.string() });
+export type UnbalancedTxRow = z.infer<typeof UnbalancedTxRow>;
+
+export const AccountAuditRow = z.object({
+  wallet: z.string(),
+  free_micro: int8,
+  locked_micro: int8,
+  queued_micro: int8,
+  unclaimed_rewards: int8,
+  l_free: decimal,
+  l_locked: decimal,
+  l_queued: decimal,
+  l_stakers: decimal,
+});
+export type AccountAuditRow = z.infer<typeof AccountAuditRow>;
+
+export const ProtocolAuditRow = z.object({
+  lp_micro: int8,
+  parked_micro: int8,
+  fees_pending_micro: int8,
+  staking_reserve_micro: int8,
+  l_lp: decimal,
+  l_parked: decimal,
+  l_fees: decimal,
+  l_reserve: decimal,
+  l_fees_queued: decimal,
+  l_owed: decimal,
+  owed: decimal,
+  fees_owed: decimal,
+  owed_total: decimal,
+  claims: decimal,
+});
+export type ProtocolAuditRow = z.infer<typeof ProtocolAuditRow>;
+
 export async function auditLedger(db: QueryExecutor): Promise<string[]> {
   const problems: string[] = [];
-  const unbalanced = await queryRows(
+  const unbalanced = await queryRows<UnbalancedTxRow>(
     db,
     `SELECT tx_id FROM exchange.ledger_entries GROUP BY tx_id HAVING sum(amount_micro) <> 0`,
   );
   if (unbalanced.length > 0) problems.push(`${unbalanced.length} unbalanced ledger transactions`);
-  const accounts = await queryRows<Record<string, string>>(
+  const accounts = await queryRows<AccountAuditRow>(
     db,
     `
     WITH sums AS (
@@ -38,10 +74,10 @@ export async function auditLedger(db: QueryExecutor): Promise<string[]> {
   for (const a of accounts) {
     for (const [column, ledger] of pairs) {
       if (String(a[column]) !== String(a[ledger]))
-        problems.push(`${a['wallet']} ${column} ${a[column]} but ledger ${a[ledger]}`);
+        problems.push(`${a.wallet} ${column} ${a[column]} but ledger ${a[ledger]}`);
     }
   }
-  const [p] = await queryRows<Record<string, string>>(
+  const [p] = await queryRows<ProtocolAuditRow>(
     db,
     `
     WITH buckets AS (

@@ -1,16 +1,22 @@
 import { type Market, type MarketConfig, marketConfig, type MarketStatus } from '@paper/exchange';
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+import { z } from 'zod';
+import { decimal, int8, market } from './row-fields';
 
 /** A market row with the exchange-wide trading switch, as `MARKET_ROWS` selects it. */
-export interface MarketRow {
-  market: Market;
-  status: MarketStatus;
-  long_oi_cap_micro: string | null;
-  short_oi_cap_micro: string | null;
-  long_oi_micro: string;
-  short_oi_micro: string;
-  trading_enabled: boolean;
-}
+export const MarketRow = z.object({
+  market,
+  status: z.enum(['open', 'paused', 'close-only']) satisfies z.ZodType<MarketStatus>,
+  long_oi_cap_micro: int8.nullable(),
+  short_oi_cap_micro: int8.nullable(),
+  long_oi_micro: int8,
+  short_oi_micro: int8,
+  trading_enabled: z.boolean(),
+});
+export type MarketRow = z.infer<typeof MarketRow>;
+
+export const MarketVolumeRow = z.object({ market, volume: decimal });
+export type MarketVolumeRow = z.infer<typeof MarketVolumeRow>;
 
 /** Every market with its state and the trading switch (`m` is the markets table, for `FOR UPDATE OF m`). */
 export const MARKET_ROWS = `SELECT m.market, m.status, m.long_oi_cap_micro, m.short_oi_cap_micro, m.long_oi_micro, m.short_oi_micro, p.trading_enabled
@@ -37,7 +43,7 @@ export function marketStateOf(row: MarketRow): MarketState {
 
 /** Notional opened plus notional closed (liquidations included) in the last 24 hours, per market that traded. */
 export async function marketVolumes24h(db: QueryExecutor): Promise<Partial<Record<Market, bigint>>> {
-  const rows = await queryRows<{ market: Market; volume: string }>(
+  const rows = await queryRows<MarketVolumeRow>(
     db,
     `SELECT market,
             COALESCE(SUM(notional_micro) FILTER (WHERE opened_at >= now() - interval '24 hours'), 0)

@@ -1,7 +1,12 @@
-import type { Market, Side } from '@paper/exchange';
+import type { Market, SettlingPosition, Side } from '@paper/exchange';
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+import { z } from 'zod';
+import { IdRow, int4, int8, market, positionStatus, side, timestamp } from './row-fields';
 
-/** A position as the tools read it from exchange.positions (money in micro-USDC, prices in the market's units). */
+/**
+ * A position as stored in exchange.positions (money in micro-USDC, prices in the market's units): what the
+ * tools read, and what the executor settles once it holds the row lock.
+ */
 export interface PositionRow {
   id: string;
   wallet: string;
@@ -12,6 +17,8 @@ export interface PositionRow {
   notionalMicro: bigint;
   entryPrice: bigint;
   bustPrice: bigint;
+  /** Margin backed by the trader's queued winnings (open positions). */
+  marginQueuedMicro: bigint;
   status: 'open' | 'closed' | 'liquidated';
   exitPrice: bigint | null;
   pnlMicro: bigint | null;
@@ -23,28 +30,51 @@ export interface PositionRow {
 }
 
 /** An `exchange.positions` row as node-postgres returns it (bigints as strings). */
-export interface RawPositionRow {
-  id: string;
-  wallet: string;
-  market: Market;
-  side: Side;
-  margin_micro: string;
-  leverage: number;
-  notional_micro: string;
-  entry_price: string;
-  bust_price: string;
-  status: PositionRow['status'];
-  exit_price: string | null;
-  pnl_micro: string | null;
-  fee_micro: string;
-  queued_micro: string;
-  reward_minted_micro: string;
-  opened_at: Date;
-  closed_at: Date | null;
-}
+export const RawPositionRow = z.object({
+  id: int8,
+  wallet: z.string(),
+  market,
+  side,
+  margin_micro: int8,
+  leverage: int4,
+  notional_micro: int8,
+  entry_price: int8,
+  bust_price: int8,
+  margin_queued_micro: int8,
+  status: positionStatus,
+  exit_price: int8.nullable(),
+  pnl_micro: int8.nullable(),
+  fee_micro: int8,
+  queued_micro: int8,
+  reward_minted_micro: int8,
+  opened_at: timestamp,
+  closed_at: timestamp.nullable(),
+});
+type RawPositionRow = z.infer<typeof RawPositionRow>;
+
+export const PositionBustRow = z.object({ side, bust_price: int8, notional_micro: int8 });
+export type PositionBustRow = z.infer<typeof PositionBustRow>;
+
+export const PositionStatusRow = z.object({ id: int8, status: positionStatus });
+export type PositionStatusRow = z.infer<typeof PositionStatusRow>;
+
+export const TradeEventDbRow = z.object({
+  type: z.enum(['open', 'close', 'liquidation']),
+  id: int8,
+  wallet: z.string(),
+  market,
+  side,
+  leverage: int4,
+  margin_micro: int8,
+  notional_micro: int8,
+  price: int8.nullable(),
+  pnl: int8.nullable(),
+  at: timestamp,
+});
+export type TradeEventDbRow = z.infer<typeof TradeEventDbRow>;
 
 const COLUMNS = `id::text AS id, wallet, market, side, margin_micro, leverage, notional_micro, entry_price, bust_price,
-  status, exit_price, pnl_micro, fee_micro, queued_micro, reward_minted_micro, opened_at, closed_at`;
+  margin_queued_micro, status, exit_price, pnl_micro, fee_micro, queued_micro, reward_minted_micro, opened_at, closed_at`;
 
 function toPositionRow(raw: RawPositionRow): PositionRow {
   return {
@@ -57,6 +87,7 @@ function toPositionRow(raw: RawPositionRow): PositionRow {
     notionalMicro: BigInt(raw.notional_micro),
     entryPrice: BigInt(raw.entry_price),
     bustPrice: BigInt(raw.bust_price),
+    marginQueuedMicro: BigInt(raw.margin_queued_micro),
     status: raw.status,
     exitPrice: raw.exit_price === null ? null : BigInt(raw.exit_price),
     pnlMicro: raw.pnl_micro === null ? null : BigInt(raw.pnl_micro),
@@ -72,6 +103,37 @@ const positions = async (db: QueryExecutor, where: string, params: unknown[]): P
   (await queryRows<RawPositionRow>(db, `SELECT ${COLUMNS} FROM exchange.positions ${where}`, params)).map(
     toPositionRow,
   );
+
+/** Locks the positions of these ids that belong to these wallets (a batch's closes), by id. */
+export function lockPositionsOf(
+  db: QueryExecutor,
+  ids: readonly string[],
+  wallets: readonly string[],
+): Promise<PositionRow[]> {
+  return positions(
+    db,
+    `WHERE id = ANY($1::bigint[]) AND wallet = ANY($2::varchar[]) ORDER BY positions.id FOR UPDATE`,
+    [ids, wallets],
+  );
+}
+
+/** Locks those of these positions that are still open (the caller holds their accounts' locks), by id. */
+export function lockOpenPositions(db: QueryExecutor, ids: readonly string[]): Promise<PositionRow[]> {
+  return positions(db, `WHERE id = ANY($1::bigint[]) AND status = 'open' ORDER BY positions.id FOR UPDATE`, [ids]);
+}
+
+/** A stored open position as the exchange's settlement formulas take it. */
+export function settlingPosition(p: PositionRow): SettlingPosition {
+  return {
+    wallet: p.wallet,
+    side: p.side,
+    entryPrice: p.entryPrice,
+    marginMicro: p.marginMicro,
+    leverage: p.leverage,
+    marginQueuedMicro: p.marginQueuedMicro,
+    bustPrice: p.bustPrice,
+  };
+}
 
 /** Open positions, all or one wallet's, by id. */
 export function openPositionRows(db: QueryExecutor, wallet?: string): Promise<PositionRow[]> {
@@ -103,7 +165,7 @@ export async function openPositionBusts(
   db: QueryExecutor,
   market: Market,
 ): Promise<{ side: Side; bustPrice: bigint; notionalMicro: bigint }[]> {
-  const rows = await queryRows<{ side: Side; bust_price: string; notional_micro: string }>(
+  const rows = await queryRows<PositionBustRow>(
     db,
     `SELECT side, bust_price, notional_micro FROM exchange.positions WHERE status = 'open' AND market = $1`,
     [market],
@@ -113,7 +175,7 @@ export async function openPositionBusts(
 
 /** Ids of a wallet's open positions (of one market, or all), oldest first. */
 export async function openPositionIds(db: QueryExecutor, wallet: string, market?: Market): Promise<string[]> {
-  const rows = await queryRows<{ id: string }>(
+  const rows = await queryRows<IdRow>(
     db,
     `SELECT id::text AS id FROM exchange.positions WHERE wallet = $1 AND status = 'open' AND ($2::text IS NULL OR market = $2) ORDER BY id`,
     [wallet, market ?? null],
@@ -128,7 +190,7 @@ export async function positionStatuses(
   ids: readonly string[],
 ): Promise<Map<string, PositionRow['status']>> {
   if (ids.length === 0) return new Map();
-  const rows = await queryRows<{ id: string; status: PositionRow['status'] }>(
+  const rows = await queryRows<PositionStatusRow>(
     db,
     `SELECT id::text AS id, status FROM exchange.positions WHERE wallet = $1 AND id = ANY($2::bigint[])`,
     [wallet, ids],
@@ -158,19 +220,7 @@ export async function recentTradeEvents(
   filter: { market: Market | null; wallet: string | null },
   limit: number,
 ): Promise<TradeEventRow[]> {
-  const rows = await queryRows<{
-    type: TradeEventRow['type'];
-    id: string;
-    wallet: string;
-    market: Market;
-    side: Side;
-    leverage: number;
-    margin_micro: string;
-    notional_micro: string;
-    price: string | null;
-    pnl: string | null;
-    at: Date;
-  }>(
+  const rows = await queryRows<TradeEventDbRow>(
     db,
     `WITH p AS (
        SELECT id, wallet, market, side, leverage, margin_micro, notional_micro, entry_price, exit_price, pnl_micro, status, opened_at, closed_at

@@ -1,4 +1,6 @@
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+import { z } from 'zod';
+import { decimal, int8 } from './row-fields';
 
 const TOTALS_SQL = `
   SELECT p.trading_enabled, p.lp_micro, p.parked_micro, p.fees_micro, p.swept_to_stakers_micro, p.paper_supply_micro,
@@ -61,32 +63,61 @@ export interface ProtocolTotals {
 }
 
 type Numeric = string | number | null | undefined;
+
+export const ProtocolTotalsRow = z.object({
+  trading_enabled: z.boolean(),
+  lp_micro: int8,
+  parked_micro: int8,
+  fees_micro: int8,
+  swept_to_stakers_micro: int8,
+  paper_supply_micro: int8,
+  lifetime_volume_micro: int8,
+  staking_reserve_micro: int8,
+  free_micro: decimal,
+  locked_micro: decimal,
+  staked_micro: decimal,
+  traders: int8,
+  open_positions: int8,
+  open_notional: decimal,
+  queue_micro: decimal,
+  queue_entries: int8,
+  queue_fees_micro: decimal,
+});
+export type ProtocolTotalsRow = z.infer<typeof ProtocolTotalsRow>;
+
+export const ProtocolDayRow = z.object({
+  day: z.string(),
+  volume: decimal,
+  pnl: decimal,
+  liquidations: int8,
+  liquidated: decimal,
+  users: int8,
+  trades: int8,
+});
+export type ProtocolDayRow = z.infer<typeof ProtocolDayRow>;
 const big = (v: Numeric): bigint => (v === null || v === undefined || v === '' ? 0n : BigInt(String(v).split('.')[0]!));
 
 export async function protocolTotals(db: QueryExecutor): Promise<ProtocolTotals> {
-  const [t = {} as Record<string, Numeric | boolean>] = await queryRows<Record<string, Numeric | boolean>>(
-    db,
-    TOTALS_SQL,
-  );
-  const n = (key: string) => big(t[key] as Numeric);
+  const [t] = await queryRows<ProtocolTotalsRow>(db, TOTALS_SQL);
+  if (!t) throw new Error('exchange.protocol_state has no row (run the migrations)');
   return {
-    tradingEnabled: t['trading_enabled'] !== false,
-    lpMicro: n('lp_micro'),
-    parkedMicro: n('parked_micro'),
-    feesMicro: n('fees_micro'),
-    sweptToStakersMicro: n('swept_to_stakers_micro'),
-    paperSupplyMicro: n('paper_supply_micro'),
-    lifetimeVolumeMicro: n('lifetime_volume_micro'),
-    stakingReserveMicro: n('staking_reserve_micro'),
-    freeMicro: n('free_micro'),
-    lockedMicro: n('locked_micro'),
-    stakedMicro: n('staked_micro'),
-    traders: Number(t['traders'] ?? 0),
-    openPositions: Number(t['open_positions'] ?? 0),
-    openNotionalMicro: n('open_notional'),
-    payoutQueueMicro: n('queue_micro'),
-    payoutQueueEntries: Number(t['queue_entries'] ?? 0),
-    payoutQueueFeesMicro: n('queue_fees_micro'),
+    tradingEnabled: t.trading_enabled,
+    lpMicro: big(t.lp_micro),
+    parkedMicro: big(t.parked_micro),
+    feesMicro: big(t.fees_micro),
+    sweptToStakersMicro: big(t.swept_to_stakers_micro),
+    paperSupplyMicro: big(t.paper_supply_micro),
+    lifetimeVolumeMicro: big(t.lifetime_volume_micro),
+    stakingReserveMicro: big(t.staking_reserve_micro),
+    freeMicro: big(t.free_micro),
+    lockedMicro: big(t.locked_micro),
+    stakedMicro: big(t.staked_micro),
+    traders: Number(t.traders),
+    openPositions: Number(t.open_positions),
+    openNotionalMicro: big(t.open_notional),
+    payoutQueueMicro: big(t.queue_micro),
+    payoutQueueEntries: Number(t.queue_entries),
+    payoutQueueFeesMicro: big(t.queue_fees_micro),
   };
 }
 
@@ -103,15 +134,7 @@ export interface ProtocolDay {
 
 /** The last `days` UTC days, oldest first, computed from the positions themselves. */
 export async function protocolDays(db: QueryExecutor, days: number): Promise<ProtocolDay[]> {
-  const rows = await queryRows<{
-    day: string;
-    volume: Numeric;
-    pnl: Numeric;
-    liquidations: Numeric;
-    liquidated: Numeric;
-    users: Numeric;
-    trades: Numeric;
-  }>(db, HISTORY_SQL, [days]);
+  const rows = await queryRows<ProtocolDayRow>(db, HISTORY_SQL, [days]);
   return rows.map((r) => ({
     day: String(r.day),
     volumeMicro: big(r.volume),

@@ -1,14 +1,17 @@
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+import { z } from 'zod';
+import { timestamp } from './row-fields';
 
 /** A registered session key as stored; `guardrails` is the stored JSON, validated by its reader. */
-export interface SessionKeyRow {
-  address: string;
-  wallet: string;
-  label: string | null;
-  expires_at: Date;
-  revoked_at: Date | null;
-  guardrails: unknown;
-}
+export const SessionKeyRow = z.object({
+  address: z.string(),
+  wallet: z.string(),
+  label: z.string().nullable(),
+  expires_at: timestamp,
+  revoked_at: timestamp.nullable(),
+  guardrails: z.unknown(),
+});
+export type SessionKeyRow = z.infer<typeof SessionKeyRow>;
 
 const COLUMNS = 'address, wallet, label, expires_at, revoked_at, guardrails';
 

@@ -1,6 +1,9 @@
 import type { AccountDelta } from '@paper/exchange';
-import type { Sql } from './sql-transaction';
+import { type QueryExecutor, queryRows } from '@paper/sql-rows';
+import { z } from 'zod';
+import { int8 } from './row-fields';
 
+/** An account's balances, read under its row lock. */
 export interface LockedAccount {
   wallet: string;
   freeMicro: bigint;
@@ -9,18 +12,20 @@ export interface LockedAccount {
   activated: boolean;
 }
 
-interface AccountBalanceRow {
-  wallet: string;
-  free_micro: string;
-  locked_micro: string;
-  queued_micro: string;
-  activated: boolean;
-}
+export const AccountBalanceRow = z.object({
+  wallet: z.string(),
+  free_micro: int8,
+  locked_micro: int8,
+  queued_micro: int8,
+  activated: z.boolean(),
+});
+export type AccountBalanceRow = z.infer<typeof AccountBalanceRow>;
 
 /** Locks accounts (sorted by wallet, so concurrent transactions never deadlock on them) and reads balances. */
-export async function lockAccounts(sql: Sql, wallets: readonly string[]): Promise<Map<string, LockedAccount>> {
+export async function lockAccounts(db: QueryExecutor, wallets: readonly string[]): Promise<Map<string, LockedAccount>> {
   const sorted = [...new Set(wallets)].sort();
-  const { rows } = await sql<AccountBalanceRow>(
+  const rows = await queryRows<AccountBalanceRow>(
+    db,
     `SELECT wallet, free_micro, locked_micro, queued_micro, activated FROM exchange.accounts
       WHERE wallet = ANY($1::varchar[]) ORDER BY wallet FOR UPDATE`,
     [sorted],
@@ -39,23 +44,12 @@ export async function lockAccounts(sql: Sql, wallets: readonly string[]): Promis
   );
 }
 
-export function addDelta(a: AccountDelta | undefined, b: AccountDelta): AccountDelta {
-  if (!a) return b;
-  return {
-    freeMicro: a.freeMicro + b.freeMicro,
-    lockedMicro: a.lockedMicro + b.lockedMicro,
-    queuedMicro: a.queuedMicro + b.queuedMicro,
-    realizedPnlMicro: a.realizedPnlMicro + b.realizedPnlMicro,
-    paperMicro: a.paperMicro + b.paperMicro,
-  };
-}
-
 /**
  * Applies balance changes to many accounts in one statement (the caller holds their locks); `volumes`
- * adds notional opened to the accounts' trading volume.
+ * adds notional opened to the accounts' trading volume; `touch` marks the accounts active now.
  */
 export async function applyAccountDeltas(
-  sql: Sql,
+  db: QueryExecutor,
   deltas: ReadonlyMap<string, AccountDelta>,
   touch = true,
   volumes?: ReadonlyMap<string, bigint>,
@@ -73,7 +67,7 @@ export async function applyAccountDeltas(
       volumes?.get(wallet) ?? 0n,
     ].forEach((v, i) => cols[i]!.push(v.toString()));
   }
-  await sql(
+  await db.query(
     `UPDATE exchange.accounts a
         SET free_micro = a.free_micro + v.free, locked_micro = a.locked_micro + v.locked,
             queued_micro = a.queued_micro + v.queued, realized_pnl_micro = a.realized_pnl_micro + v.realized,
@@ -82,5 +76,13 @@ export async function applyAccountDeltas(
             AS v(wallet, free, locked, queued, realized, paper, volume)
       WHERE a.wallet = v.wallet`,
     cols,
+  );
+}
+
+/** Opens the account of a wallet with its deposit proxy address, unless it has one (development funding). */
+export async function ensureAccount(db: QueryExecutor, wallet: string, depositAddress: string): Promise<void> {
+  await db.query(
+    `INSERT INTO exchange.accounts (wallet, deposit_address) VALUES ($1, $2) ON CONFLICT (wallet) DO NOTHING`,
+    [wallet, depositAddress],
   );
 }

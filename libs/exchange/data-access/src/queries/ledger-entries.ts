@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { LedgerLine } from '@paper/exchange';
-import type { Sql } from './sql-transaction';
+import type { QueryExecutor } from '@paper/sql-rows';
+import { randomUUID } from 'node:crypto';
 
 /** One balanced transfer set (one `tx_id`) with what moved it and the position/intent/deposit it belongs to. */
 export interface LedgerTx {
@@ -10,7 +10,7 @@ export interface LedgerTx {
 }
 
 /** Inserts the lines of many ledger transactions in one statement; each set gets its own tx id. */
-export async function writeLedger(sql: Sql, txs: readonly LedgerTx[]): Promise<void> {
+export async function writeLedger(db: QueryExecutor, txs: readonly LedgerTx[]): Promise<void> {
   const txIds: string[] = [];
   const owners: string[] = [];
   const buckets: string[] = [];
@@ -30,7 +30,7 @@ export async function writeLedger(sql: Sql, txs: readonly LedgerTx[]): Promise<v
     }
   }
   if (txIds.length === 0) return;
-  await sql(
+  await db.query(
     `INSERT INTO exchange.ledger_entries (tx_id, owner, bucket, amount_micro, reason, ref)
      SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::varchar[], $4::bigint[], $5::varchar[], $6::varchar[])`,
     [txIds, owners, buckets, amounts, reasons, refs],

@@ -1,13 +1,7 @@
-import type { Sql } from './sql-transaction';
+import { type QueryExecutor, queryAffected } from '@paper/sql-rows';
 
 /** Unexpected failures after which an intent or owner action is refused instead of tried again. */
 export const MAX_EXECUTION_ATTEMPTS = 3;
-
-export const EXECUTION_FAILED = {
-  reason: 'execution_failed',
-  message:
-    'The exchange could not execute this and nothing of it was executed (every attempt was rolled back); submit it again.',
-} as const;
 
 /** A final result to store once the attempts are used up. */
 export interface FailedFinal {
@@ -19,12 +13,13 @@ export interface FailedFinal {
 }
 
 /**
- * Counts an unexpected failure of an inbox row that was run on its own while the database answered (so
- * the failure is the row's, not an outage). Below MAX_EXECUTION_ATTEMPTS the row stays queued for
- * another attempt; at the limit it ends `refused` with `final`. Returns whether the row is now final.
+ * Counts an unexpected failure of an inbox row (`exchange.intents` or `exchange.owner_actions`) that was
+ * run on its own while the database answered (so the failure is the row's, not an outage). Below
+ * MAX_EXECUTION_ATTEMPTS the row stays queued for another attempt; at the limit it ends `refused` with
+ * `final`. Returns whether the row is now final.
  */
 export async function recordFailedAttempt(
-  sql: Sql,
+  db: QueryExecutor,
   table: 'intents' | 'owner_actions',
   row: { id: string; attempts: number },
   error: unknown,
@@ -32,17 +27,18 @@ export async function recordFailedAttempt(
 ): Promise<boolean> {
   const detail = String((error as Error)?.message ?? error).slice(0, 500);
   if (row.attempts + 1 < MAX_EXECUTION_ATTEMPTS) {
-    await sql(
+    await db.query(
       `UPDATE exchange.${table} SET attempts = attempts + 1, last_error = $2 WHERE id = $1 AND status = 'queued'`,
       [row.id, detail],
     );
     return false;
   }
   const f = final();
-  const { rowCount } = await sql(
+  const changed = await queryAffected(
+    db,
     `UPDATE exchange.${table} SET attempts = attempts + 1, last_error = $2, status = $3, reason = $4, message = $5, result = $6, executed_at = $7
       WHERE id = $1 AND status = 'queued'`,
     [row.id, detail, f.status, f.reason, f.message, JSON.stringify(f.result), f.executedAt],
   );
-  return rowCount === 1;
+  return changed === 1;
 }
