@@ -1,3 +1,4 @@
+import { dropUntrustedForwardedHeaders } from './forwarded-headers';
 import { Inject, Injectable, Logger, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, HealthRegistry, isDependencyOutage } from '@paper/nest-infra';
 import { deleteExpiredRows } from '@paper/oauth-data';
@@ -72,6 +73,7 @@ export class OidcProviderService implements OnModuleInit, OnApplicationShutdown 
         });
         return;
       }
+      dropUntrustedForwardedHeaders(req);
       this.handler(req, res);
     };
   }
@@ -90,6 +92,7 @@ export class OidcProviderService implements OnModuleInit, OnApplicationShutdown 
           revokeSessionKeys: (grantId) => this.revocations.revokeForGrant(grantId),
         }),
       );
+      // Forwarded headers reach the provider only from TRUSTED_PROXIES (see dropUntrustedForwardedHeaders).
       provider.proxy = true;
       allowLoopbackRedirectsOnAnyPort(provider);
       treatOfflineAccessAsConsent(provider, OAUTH_ROUTES.authorization);
