@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { testRedisUrl } from '@paper/dev-stack';
 import { Redis } from 'ioredis';
 import { type RateLimited, RedisRateLimiter, perMinute } from './rate-limiter';
+
+/** The Redis server the tests use (TEST_REDIS_URL, default local). */
+const testRedisUrl = (): string => process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
 describe('RedisRateLimiter (Redis token bucket with leases)', () => {
   const prefix = `rl${randomBytes(4).toString('hex')}`;
