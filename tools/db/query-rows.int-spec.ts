@@ -160,6 +160,11 @@ describe('row types of the exchange query modules against the seeded database', 
     },
     { name: 'sessionKeyRows', run: (db) => data.sessionKeyRows(db, wallet), rows: [data.SessionKeyRow] },
     { name: 'sessionKeyRow', run: (db) => data.sessionKeyRow(db, wallet, sessionKey), rows: [data.SessionKeyRow] },
+    {
+      name: 'lockSessionKeyHolder',
+      run: (db) => data.lockSessionKeyHolder(db, sessionKey),
+      rows: [data.SessionKeyHolderRow],
+    },
     // Accounts and balances.
     { name: 'lockAccounts', run: (db) => data.lockAccounts(db, [wallet]), rows: [data.AccountBalanceRow] },
     { name: 'accountBalances', run: (db) => data.accountBalances(db, wallet), rows: [data.AccountBalancesRow] },

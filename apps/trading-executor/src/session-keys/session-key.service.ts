@@ -1,4 +1,3 @@
-import { queryAffected } from '@paper/sql-rows';
 import { Injectable } from '@nestjs/common';
 import type { JobPayload, SessionKeyResult } from '@paper/contracts';
 import { SESSION_KEYS_QUEUE } from '@paper/contracts';
@@ -9,6 +8,13 @@ import {
   MAX_SESSION_KEY_TTL_SECONDS,
   verifyApproval,
 } from '@paper/exchange-signing';
+import {
+  ensureAccount,
+  lockAccounts,
+  lockSessionKeyHolder,
+  revokeSessionKey,
+  upsertSessionKey,
+} from '@paper/exchange-data';
 import { DataSource } from 'typeorm';
 import type { Hex } from 'viem';
 import { inTransaction } from '../database/sql-transaction';
@@ -57,16 +63,9 @@ export class SessionKeyService {
     }
     const depositAddress = depositProxyAddress(wallet);
     return inTransaction(this.dataSource, async (sql) => {
-      await sql(
-        `INSERT INTO exchange.accounts (wallet, deposit_address) VALUES ($1, $2) ON CONFLICT (wallet) DO NOTHING`,
-        [wallet, depositAddress],
-      );
-      await sql(`SELECT wallet FROM exchange.accounts WHERE wallet = $1 FOR UPDATE`, [wallet]);
-      const { rows } = await sql<{ wallet: string; revoked_at: Date | null }>(
-        `SELECT wallet, revoked_at FROM exchange.session_keys WHERE address = $1 FOR UPDATE`,
-        [sessionKey],
-      );
-      const existing = rows[0];
+      await ensureAccount(sql, wallet, depositAddress);
+      await lockAccounts(sql, [wallet]);
+      const existing = await lockSessionKeyHolder(sql, sessionKey);
       if (existing && existing.wallet !== wallet) {
         return {
           ...base,
@@ -83,13 +82,14 @@ export class SessionKeyService {
           message: 'This session key was revoked and cannot be approved again; generate a new session key.',
         };
       }
-      await sql(
-        `INSERT INTO exchange.session_keys (address, wallet, guardrails, expires_at, approval_signature, label)
-         VALUES ($1, $2, $3, to_timestamp($4::double precision), $5, $6)
-         ON CONFLICT (address) DO UPDATE SET guardrails = EXCLUDED.guardrails, expires_at = EXCLUDED.expires_at,
-                approval_signature = EXCLUDED.approval_signature, label = EXCLUDED.label`,
-        [sessionKey, wallet, JSON.stringify(p.guardrails), expiresAt, p.approvalSignature.toLowerCase(), p.label],
-      );
+      await upsertSessionKey(sql, {
+        address: sessionKey,
+        wallet,
+        guardrails: p.guardrails,
+        expiresAt,
+        approvalSignature: p.approvalSignature.toLowerCase(),
+        label: p.label,
+      });
       return {
         ...base,
         status: 'registered' as const,
@@ -104,12 +104,8 @@ export class SessionKeyService {
   async revoke(p: RevokePayload): Promise<SessionKeyResult> {
     const wallet = p.wallet.toLowerCase();
     const sessionKey = p.sessionKey.toLowerCase();
-    const revoked = await queryAffected(
-      this.dataSource,
-      `UPDATE exchange.session_keys SET revoked_at = coalesce(revoked_at, now()) WHERE address = $1 AND wallet = $2 RETURNING address`,
-      [sessionKey, wallet],
-    );
-    if (revoked === 0) {
+    const revoked = await revokeSessionKey(this.dataSource, sessionKey, wallet);
+    if (!revoked) {
       return {
         wallet,
         sessionKey,
