@@ -2,15 +2,10 @@ import type { QueryExecutor } from '@paper/sql-rows';
 import { createHash } from 'node:crypto';
 import type { DataSource, QueryRunner } from 'typeorm';
 
-/**
- * One transaction's statements, each prepared once per connection: a query executor of the typed query
- * modules (`sql.query(text, params)`), also callable as `sql(text, params)` for rows and the affected count.
- */
-export type Sql = (<T = Record<string, string | null>>(
-  text: string,
-  params?: unknown[],
-) => Promise<{ rows: T[]; rowCount: number }>) &
-  QueryExecutor;
+/** One transaction's statements, each prepared once per connection: the executor of the typed query modules. */
+export interface Sql extends QueryExecutor {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[]; rowCount: number }>;
+}
 
 const RETRYABLE = new Set(['40P01', '40001']); // deadlock detected, serialization failure
 
@@ -52,7 +47,7 @@ function sqlOf(runner: QueryRunner): Sql {
     const result = await runner.query(text, params, true);
     return { rows: (result.records ?? []) as T[], rowCount: result.affected ?? 0 };
   };
-  return Object.assign(run, { query: run });
+  return { query: run };
 }
 
 export function isRetryableDbError(error: unknown): boolean {

@@ -59,9 +59,9 @@ describe('row types of the intent batch (PostgreSQL)', () => {
     const prices = new Map(await Promise.all(MARKETS.map(async (m) => [m, await kit.prices.fresh(m)] as const)));
     const run = (claim: (sql: Sql) => ReturnType<typeof claimQueuedIntents>) =>
       inTransaction(kit.db, async (tx) => {
-        const recording = Object.assign(tx, {
+        const recording = {
           query: async (text: string, params?: unknown[]) => {
-            const out = await tx(text, params);
+            const out = await tx.query(text, params);
             const statement = STATEMENTS.find(([, marker]) => text.includes(marker));
             if (statement)
               seen.set(statement[0], [
@@ -70,7 +70,7 @@ describe('row types of the intent batch (PostgreSQL)', () => {
               ]);
             return out;
           },
-        }) as Sql;
+        } as Sql;
         const claimed = await claim(recording);
         return executeBatch(recording, claimed, {
           prices,
