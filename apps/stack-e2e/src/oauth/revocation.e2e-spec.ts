@@ -4,6 +4,7 @@ import { generatePrivateKey } from 'viem/accounts';
 import { connectMcp, callTool as mcpCall, rawMcpPost, toolsCall } from '../mcp/mcp-test-client';
 import { openStream, type Received, until } from '../tools/event-stream-client';
 import {
+  callers,
   callTool,
   connectTrader,
   REDIS_URL,
@@ -204,14 +205,18 @@ describe('revocation reaches the exchange and every call; streams end at expiry 
     const gateway = stack.appUrls['tools-gateway']!;
     const t = await connectTrader(stack, issuer, { fundUsd: 0 });
     const streams = Array.from({ length: 20 }, () => openStream(`${gateway}/api/v1/me/events`, t.token));
-    const publics = Array.from({ length: 20 }, () => openStream(`${gateway}/api/v1/events?types=market.status`));
+    // The public streams of one client address.
+    const address = callers.next();
+    const publics = Array.from({ length: 20 }, () =>
+      openStream(`${gateway}/api/v1/events?types=market.status`, undefined, address),
+    );
     try {
       await until('40 streams open', () => [...streams, ...publics].every((s) => s.source.readyState === 1));
       const mine = await fetch(`${gateway}/api/v1/me/events`, { headers: { authorization: `Bearer ${t.token}` } });
       expect(mine.status).toBe(429);
       expect(mine.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(await mine.json()).toMatchObject({ ok: false, error: { code: 'rate_limited' } });
-      const anyone = await fetch(`${gateway}/api/v1/events`);
+      const anyone = await callers.from(address)(`${gateway}/api/v1/events`);
       expect(anyone.status).toBe(429);
       expect(await anyone.json()).toMatchObject({ ok: false, error: { code: 'rate_limited' } });
       // Another wallet is not held back by this one.

@@ -14,17 +14,19 @@ const NAMES = [...EXCHANGE_EVENT_TYPES, 'price', 'reset', 'close'];
 /**
  * A real EventSource client (the `eventsource` package, the WHATWG API in Node) collecting what it
  * receives; `token` sends a bearer token through the client's own fetch hook. Each stream (and each of
- * its reconnections) comes from the next of the kit's source addresses.
+ * its reconnections) comes from the next of the kit's source addresses, or always from `from`.
  */
 export function openStream(
   url: string,
   token?: string,
+  from?: string,
 ): { source: EventSource; received: Received[]; errors: unknown[] } {
+  const send = from === undefined ? callers.fetch : callers.from(from);
   const received: Received[] = [];
   const errors: unknown[] = [];
   const source = new EventSource(url, {
     fetch: (input, init) =>
-      callers.fetch(input, {
+      send(input, {
         ...init,
         headers: {
           ...(init?.headers as Record<string, string>),
