@@ -1,11 +1,3 @@
-import {
-  AccountsService,
-  AlertsService,
-  ChannelsService,
-  ProtocolRulesService,
-  TelegramChatsService,
-  WatchesService,
-} from '@paper/alerts-accounts';
 import { createAlertsDataSource } from '@paper/alerts-data';
 import { createTestDatabase, migrateDatabase, type TestDatabase } from '@paper/dev-stack';
 import { ALERTS_DELIVERY_QUEUE } from '@paper/contracts';
@@ -18,22 +10,12 @@ import { type AlertsDispatcherConfig, alertsDispatcherConfigSchema } from '../co
 import { DeliverySender } from '../deliveries/delivery-sender.service';
 import { DeliveryStore } from '../deliveries/delivery-store';
 import { DeliveryProcessor } from '../deliveries/delivery.processor';
-import { BotIdentity } from '../bot/bot-identity.service';
-import { TelegramBot } from '../bot/telegram-bot.service';
-import { TelegramBotClient } from '../telegram/telegram-bot.client';
-import { TelegramLinkService } from '../telegram/telegram-link.service';
-import { TelegramUpdates } from '../telegram/telegram-updates.service';
 
 /** The dispatcher's services wired by hand against a fresh database and a unique Redis prefix (integration tests). */
 export class DispatcherTestKit {
   readonly store: DeliveryStore;
   readonly queues: QueueRegistry;
   readonly processor: DeliveryProcessor;
-  readonly updates: TelegramUpdates;
-  readonly links: TelegramLinkService;
-  readonly identity: BotIdentity;
-  readonly bot: TelegramBot;
-  readonly client: TelegramBotClient;
 
   private constructor(
     readonly database: TestDatabase,
@@ -44,29 +26,6 @@ export class DispatcherTestKit {
     this.store = new DeliveryStore(db);
     this.queues = new QueueRegistry(config);
     this.processor = new DeliveryProcessor(this.queues, this.store, new DeliverySender(config), config);
-    const client = (this.client = new TelegramBotClient(config));
-    const watches = new WatchesService(db, config);
-    const channels = new ChannelsService(db, config);
-    const chats = new TelegramChatsService(db);
-    const accounts = new AccountsService(db, config, watches, channels, new ProtocolRulesService(db));
-    this.identity = new BotIdentity(client, config);
-    this.links = new TelegramLinkService(db, chats);
-    this.bot = new TelegramBot(
-      client,
-      this.identity,
-      accounts,
-      watches,
-      channels,
-      new AlertsService(db),
-      chats,
-      config,
-    );
-    this.updates = this.updatesWith(this.links);
-  }
-
-  /** Update handling with another link service (crash tests). */
-  updatesWith(links: TelegramLinkService): TelegramUpdates {
-    return new TelegramUpdates(links, this.bot, this.identity, this.client, this.redis, this.config);
   }
 
   static async start(env: Record<string, string>): Promise<DispatcherTestKit> {

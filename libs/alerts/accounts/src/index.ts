@@ -6,6 +6,7 @@ export * from './accounts/account.dto';
 export * from './accounts/accounts.service';
 export * from './alerts/alert.dto';
 export * from './alerts/alerts.service';
+export * from './channels/channel-limit';
 export * from './channels/channel-target';
 export * from './channels/channel.dto';
 export * from './channels/channels.service';
