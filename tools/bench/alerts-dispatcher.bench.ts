@@ -32,7 +32,6 @@ async function main(): Promise<void> {
       ALERTS_WEBHOOK_RATE: '1000000/1000',
       ALERTS_DELIVERY_CONCURRENCY: String(CONCURRENCY),
       DATABASE_POOL_SIZE: String(CONCURRENCY),
-      TELEGRAM_UPDATES_MODE: 'off',
     },
   });
   const db = new Client({ connectionString: stack.database.url });

@@ -1,7 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
-import { AlertsPageView, AlertsQueryDto, AlertsService, ApiErrors } from '@paper/alerts-accounts';
+import { AlertsPageView, AlertsQueryDto, AlertsService } from '@paper/alerts-accounts';
+import { ApiErrors } from '../errors/error-body.dto';
 
 @ApiTags('alerts')
 @Authenticated()

@@ -9,6 +9,7 @@ import { ProtocolRulesModule } from '../protocol-rules/protocol-rules.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { StatusModule } from '../status/status.module';
 import { StorageModule } from '../storage/storage.module';
+import { TelegramBotModule } from '../telegram-bot/telegram-bot.module';
 import { TelegramLinkModule } from '../telegram/telegram-link.module';
 import { UpstreamModule } from '../upstream/upstream.module';
 import { WatchesModule } from '../watches/watches.module';
@@ -28,6 +29,9 @@ export const ALERTS_API_FEATURES = [
   McpModule,
 ];
 
-/** The alerts endpoints: one feature module per resource, the account rules from @paper/alerts-accounts. */
-@Module({ imports: [AuthModule, RateLimitModule, ...ALERTS_API_FEATURES] })
+/**
+ * The alerts endpoints (one feature module per resource) and the Telegram bot, the front ends of the
+ * account rules from @paper/alerts-accounts.
+ */
+@Module({ imports: [AuthModule, RateLimitModule, ...ALERTS_API_FEATURES, TelegramBotModule] })
 export class AlertsApiModule {}

@@ -4,7 +4,7 @@ import { createAlertsDataSource } from '@paper/alerts-data';
 import { InfraModule, QueueModule } from '@paper/nest-infra';
 import type { AlertsApiConfig } from '../config/alerts-api.config';
 import { AlertsApiModule } from './alerts-api.module';
-import { alertsValidationPipe } from '@paper/alerts-accounts';
+import { alertsValidationPipe } from '../validation/validation.pipe';
 
 @Module({})
 export class AppModule {

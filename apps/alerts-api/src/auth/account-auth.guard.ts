@@ -7,7 +7,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { ApiBearerAuth } from '@nestjs/swagger';
-import { ApiErrors } from '@paper/alerts-accounts';
+import { ApiErrors } from '../errors/error-body.dto';
 import type { Request } from 'express';
 import { StorageReadyGuard } from '../storage/storage-ready.guard';
 import { AccountAuthService } from './account-auth.service';

@@ -2,16 +2,15 @@ import { Body, Controller, Delete, HttpCode, Param, Patch, Post } from '@nestjs/
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
 import {
-  ApiErrors,
-  ApiIdParam,
   ChannelsService,
   ChannelTestResultView,
   ChannelView,
   CreateChannelDto,
   CreatedChannelView,
-  IdParamPipe,
   UpdateChannelDto,
 } from '@paper/alerts-accounts';
+import { ApiErrors } from '../errors/error-body.dto';
+import { ApiIdParam, IdParamPipe } from '../validation/id-param.pipe';
 import { ChannelTestService } from './channel-test.service';
 
 @ApiTags('channels')

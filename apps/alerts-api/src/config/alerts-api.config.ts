@@ -13,8 +13,7 @@ const optionalText = (pattern: RegExp, message: string) =>
     .optional()
     .transform((v) => (v ? v.trim() : undefined));
 
-/** Every environment variable alerts-api reads, validated at start-up. */
-export const alertsApiConfigSchema = z.object({
+const alertsApiEnv = z.object({
   ...baseEnvShape,
   ...databaseEnvShape,
   ...redisEnvShape,
@@ -35,16 +34,55 @@ export const alertsApiConfigSchema = z.object({
     .url('https://api.telegram.org')
     .describe('Telegram Bot API base; point it at a local server in tests.'),
   TELEGRAM_BOT_TOKEN: optionalText(/^\S+$/, 'must be a bot token').describe(
-    'Bot token; Telegram delivery and linking are off without it.',
+    'Bot token: alerts-api runs the bot, mints link codes and sends test messages with it, alerts-dispatcher sends alert deliveries; Telegram is off without it.',
   ),
   TELEGRAM_BOT_USERNAME: optionalText(/^[A-Za-z0-9_]{3,64}$/, 'must be the bot username without @').describe(
-    'Bot username without @ (shown in replies; alerts-api builds the deep link from it).',
+    'Bot username without @ (the deep link of link codes, shown in replies; learnt with getMe when unset).',
   ),
+  TELEGRAM_UPDATES_MODE: z
+    .enum(['polling', 'webhook', 'off'])
+    .default('polling')
+    .describe(
+      'How bot updates (/start <code>, commands) arrive: long polling, a webhook to POST /telegram/webhook, or not at all.',
+    ),
+  TELEGRAM_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,256}$/)
+    .optional()
+    .or(z.literal('').transform(() => undefined))
+    .describe(
+      'Checked against the X-Telegram-Bot-Api-Secret-Token header of webhook updates (1-256 of A-Za-z0-9_-); required in webhook mode.',
+    ),
+  TELEGRAM_WEBHOOK_URL: z
+    .url()
+    .optional()
+    .or(z.literal('').transform(() => undefined))
+    .describe(
+      'Public URL of POST /telegram/webhook; in webhook mode alerts-api registers it with setWebhook at start.',
+    ),
+  TELEGRAM_POLL_TIMEOUT_S: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(50)
+    .default(25)
+    .describe('Long-poll timeout of getUpdates (seconds).'),
   ALERTS_DELIVERY_TIMEOUT_MS: env.positiveInt(10000).describe('Timeout of one delivery attempt (ms).'),
   ...destinationRateEnvShape,
   ...alertsAccountsEnvShape,
   ...mcpTransportEnvShape,
   ...alertsRateLimitEnvShape,
+});
+
+/** Every environment variable alerts-api reads, validated at start-up. */
+export const alertsApiConfigSchema = alertsApiEnv.superRefine((config, ctx) => {
+  if (config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_UPDATES_MODE === 'webhook' && !config.TELEGRAM_WEBHOOK_SECRET) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['TELEGRAM_WEBHOOK_SECRET'],
+      message: 'required when TELEGRAM_UPDATES_MODE=webhook',
+    });
+  }
 });
 
 export type AlertsApiConfig = z.infer<typeof alertsApiConfigSchema>;

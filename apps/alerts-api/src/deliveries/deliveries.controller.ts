@@ -1,13 +1,8 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import {
-  ApiErrors,
-  ApiIdParam,
-  DeadDeliveriesView,
-  DeadQueryDto,
-  DeliveryView,
-  IdParamPipe,
-} from '@paper/alerts-accounts';
+import { DeadDeliveriesView, DeadQueryDto, DeliveryView } from '@paper/alerts-accounts';
+import { ApiErrors } from '../errors/error-body.dto';
+import { ApiIdParam, IdParamPipe } from '../validation/id-param.pipe';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
 import { DeliveriesService } from './deliveries.service';
 

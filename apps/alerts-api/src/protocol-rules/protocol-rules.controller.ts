@@ -2,7 +2,8 @@ import { Body, Controller, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { ProtocolRules } from '@paper/contracts';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
-import { ApiErrors, ProtocolRulesDto, ProtocolRulesService, ProtocolRulesView } from '@paper/alerts-accounts';
+import { ProtocolRulesDto, ProtocolRulesService, ProtocolRulesView } from '@paper/alerts-accounts';
+import { ApiErrors } from '../errors/error-body.dto';
 
 @ApiTags('protocol rules')
 @Authenticated()

@@ -14,8 +14,11 @@ import type { Redis } from 'ioredis';
 import { AccountAuthService } from '../auth/account-auth.service';
 import type { AlertsApiConfig } from '../config/alerts-api.config';
 
-/** Probes and metrics are never limited (the platform calls them). */
-const UNLIMITED_PATHS = new Set(['/healthz', '/livez', '/readyz', '/metrics']);
+/**
+ * Probes and metrics are never limited (the platform calls them), nor the Telegram webhook (Telegram's
+ * servers, checked by the webhook secret; the bot's replies draw from the Telegram rate-limit buckets).
+ */
+const UNLIMITED_PATHS = new Set(['/healthz', '/livez', '/readyz', '/metrics', '/telegram/webhook']);
 /** After a refused token, that address's token requests also count against its public bucket for this long. */
 const REFUSED_TOKEN_MEMORY_MS = 60_000;
 const REFUSED_TOKEN_ADDRESSES = 10_000;

@@ -1,5 +1,5 @@
 import { applyDecorators, type CanActivate, Injectable, UseGuards } from '@nestjs/common';
-import { ApiErrors } from '@paper/alerts-accounts';
+import { ApiErrors } from '../errors/error-body.dto';
 import { StorageReadiness } from './storage-readiness.service';
 
 /** Refuses requests that need storage with 503 `service_initializing` until the schema is applied. */

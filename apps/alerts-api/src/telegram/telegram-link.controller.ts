@@ -1,6 +1,6 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '@paper/alerts-accounts';
+import { ApiErrors } from '../errors/error-body.dto';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
 import { TelegramLinkView } from './telegram-link.dto';
 import { TelegramLinkService } from './telegram-link.service';

@@ -3,7 +3,8 @@ import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiParam, ApiTags } fr
 import { AlertsErrorCode } from '@paper/contracts';
 import { clientIp } from '@paper/nest-infra';
 import type { Request, Response } from 'express';
-import { AlertsException, ApiErrors } from '@paper/alerts-accounts';
+import { AlertsException } from '@paper/alerts-accounts';
+import { ApiErrors } from '../errors/error-body.dto';
 import { PUBLIC_EXCHANGE_TOOLS, UpstreamClient, type UpstreamPath } from './upstream-client.service';
 
 function search(req: Request): string {

@@ -2,15 +2,9 @@ import { Body, Controller, Delete, HttpCode, Param, Patch, Post, Res } from '@ne
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
-import {
-  ApiErrors,
-  ApiIdParam,
-  CreateWatchDto,
-  IdParamPipe,
-  UpdateWatchDto,
-  WatchesService,
-  WatchView,
-} from '@paper/alerts-accounts';
+import { CreateWatchDto, UpdateWatchDto, WatchesService, WatchView } from '@paper/alerts-accounts';
+import { ApiErrors } from '../errors/error-body.dto';
+import { ApiIdParam, IdParamPipe } from '../validation/id-param.pipe';
 
 @ApiTags('watches')
 @Authenticated()

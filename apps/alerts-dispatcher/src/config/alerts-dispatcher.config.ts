@@ -1,5 +1,4 @@
-import { alertsAccountsEnvShape } from '@paper/alerts-accounts';
-import { destinationRateEnvShape } from '@paper/alerts-delivery';
+import { allowHostsEnvShape, destinationRateEnvShape } from '@paper/alerts-delivery';
 import { baseEnvShape, databaseEnvShape, env, redisEnvShape } from '@paper/nest-infra';
 import { z } from 'zod';
 
@@ -23,95 +22,54 @@ const schedule = (fallback: string) =>
     });
 
 /** Every environment variable alerts-dispatcher reads, validated at start-up. */
-export const alertsDispatcherConfigSchema = z
-  .object({
-    ...baseEnvShape,
-    ...databaseEnvShape,
-    ...redisEnvShape,
-    PORT: env.port(3007).describe('HTTP port (API, probes and /metrics).'),
-    DISCORD_API_BASE: env
-      .url('https://discord.com/api')
-      .describe('Discord API base (/webhooks/{id}/{token} is appended); point it at a local receiver in tests.'),
-    TELEGRAM_API_BASE: env
-      .url('https://api.telegram.org')
-      .describe('Telegram Bot API base; point it at a local server in tests.'),
-    TELEGRAM_BOT_TOKEN: optionalText().describe('Bot token; Telegram delivery and linking are off without it.'),
-    TELEGRAM_BOT_USERNAME: optionalText().describe(
-      'Bot username without @ (shown in replies; alerts-api builds the deep link from it).',
+export const alertsDispatcherConfigSchema = z.object({
+  ...baseEnvShape,
+  ...databaseEnvShape,
+  ...redisEnvShape,
+  PORT: env.port(3007).describe('HTTP port (API, probes and /metrics).'),
+  DISCORD_API_BASE: env
+    .url('https://discord.com/api')
+    .describe('Discord API base (/webhooks/{id}/{token} is appended); point it at a local receiver in tests.'),
+  TELEGRAM_API_BASE: env
+    .url('https://api.telegram.org')
+    .describe('Telegram Bot API base; point it at a local server in tests.'),
+  TELEGRAM_BOT_TOKEN: optionalText().describe(
+    'Bot token: alerts-api runs the bot, mints link codes and sends test messages with it, alerts-dispatcher sends alert deliveries; Telegram is off without it.',
+  ),
+  ALERTS_DELIVERY_TIMEOUT_MS: env.positiveInt(10000).describe('Timeout of one delivery attempt (ms).'),
+  ALERTS_DELIVERY_CONCURRENCY: env.positiveInt(16).describe('Deliveries in flight per dispatcher process.'),
+  ALERTS_RETRY_SCHEDULE_MS: schedule('5000,300000,1800000,7200000,18000000,36000000,36000000').describe(
+    'Delays (ms, comma-separated) before the 2nd, 3rd, ... attempt; the first is immediate; after the last the delivery is dead-lettered.',
+  ),
+  ALERTS_RETRY_JITTER_PCT: z.coerce
+    .number()
+    .min(0)
+    .max(100)
+    .default(20)
+    .describe('Each retry delay is varied at random by up to this percentage either way.'),
+  ALERTS_RETRY_AFTER_MAX_MS: env
+    .positiveInt(21_600_000)
+    .describe("A receiver's Retry-After is honoured up to this long (ms)."),
+  ALERTS_RATE_LIMITED_MAX: env
+    .positiveInt(50)
+    .describe(
+      'Cap on rate-limited answers (429) per delivery. Each waits exactly Retry-After and uses up no attempt; the answer that reaches this count dead-letters the delivery.',
     ),
-    TELEGRAM_UPDATES_MODE: z
-      .enum(['polling', 'webhook', 'off'])
-      .default('polling')
-      .describe(
-        'How bot updates (/start <code>) arrive: long polling, a webhook to POST /telegram/webhook, or not at all.',
-      ),
-    TELEGRAM_WEBHOOK_SECRET: z
-      .string()
-      .regex(/^[A-Za-z0-9_-]{1,256}$/)
-      .optional()
-      .or(z.literal('').transform(() => undefined))
-      .describe(
-        'Checked against the X-Telegram-Bot-Api-Secret-Token header of webhook updates (1-256 of A-Za-z0-9_-); required in webhook mode.',
-      ),
-    TELEGRAM_WEBHOOK_URL: z
-      .url()
-      .optional()
-      .or(z.literal('').transform(() => undefined))
-      .describe(
-        'Public URL of POST /telegram/webhook; in webhook mode the dispatcher registers it with setWebhook at start.',
-      ),
-    TELEGRAM_POLL_TIMEOUT_S: z.coerce
-      .number()
-      .int()
-      .min(0)
-      .max(50)
-      .default(25)
-      .describe('Long-poll timeout of getUpdates (seconds).'),
-    ALERTS_DELIVERY_TIMEOUT_MS: env.positiveInt(10000).describe('Timeout of one delivery attempt (ms).'),
-    ALERTS_DELIVERY_CONCURRENCY: env.positiveInt(16).describe('Deliveries in flight per dispatcher process.'),
-    ALERTS_RETRY_SCHEDULE_MS: schedule('5000,300000,1800000,7200000,18000000,36000000,36000000').describe(
-      'Delays (ms, comma-separated) before the 2nd, 3rd, ... attempt; the first is immediate; after the last the delivery is dead-lettered.',
+  ...destinationRateEnvShape,
+  ...allowHostsEnvShape,
+  ALERTS_DELIVERY_LOCK_MS: env
+    .positiveInt(3000)
+    .describe(
+      'Lease (ms) of a delivery being sent, renewed every third of it while the attempt runs: the deliveries of a dispatcher that died are claimed again after it lapses.',
     ),
-    ALERTS_RETRY_JITTER_PCT: z.coerce
-      .number()
-      .min(0)
-      .max(100)
-      .default(20)
-      .describe('Each retry delay is varied at random by up to this percentage either way.'),
-    ALERTS_RETRY_AFTER_MAX_MS: env
-      .positiveInt(21_600_000)
-      .describe("A receiver's Retry-After is honoured up to this long (ms)."),
-    ALERTS_RATE_LIMITED_MAX: env
-      .positiveInt(50)
-      .describe(
-        'Cap on rate-limited answers (429) per delivery. Each waits exactly Retry-After and uses up no attempt; the answer that reaches this count dead-letters the delivery.',
-      ),
-    ...destinationRateEnvShape,
-    ...alertsAccountsEnvShape,
-    ALERTS_DELIVERY_LOCK_MS: env
-      .positiveInt(3000)
-      .describe(
-        'Lease (ms) of a delivery being sent, renewed every third of it while the attempt runs: the deliveries of a dispatcher that died are claimed again after it lapses.',
-      ),
-    ALERTS_DELIVERY_POLL_MS: env
-      .positiveInt(250)
-      .describe(
-        'How often (ms) an idle dispatcher looks for due deliveries (retries, and any whose wake-up job was lost) besides its wake-ups.',
-      ),
-    ALERTS_SWEEP_MS: env
-      .positiveInt(30000)
-      .describe(
-        'Period (ms) of the sweep-deliveries schedule, a periodic wake-up of the dispatchers through the queue.',
-      ),
-  })
-  .superRefine((config, ctx) => {
-    if (config.TELEGRAM_BOT_TOKEN && config.TELEGRAM_UPDATES_MODE === 'webhook' && !config.TELEGRAM_WEBHOOK_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['TELEGRAM_WEBHOOK_SECRET'],
-        message: 'required when TELEGRAM_UPDATES_MODE=webhook',
-      });
-    }
-  });
+  ALERTS_DELIVERY_POLL_MS: env
+    .positiveInt(250)
+    .describe(
+      'How often (ms) an idle dispatcher looks for due deliveries (retries, and any whose wake-up job was lost) besides its wake-ups.',
+    ),
+  ALERTS_SWEEP_MS: env
+    .positiveInt(30000)
+    .describe('Period (ms) of the sweep-deliveries schedule, a periodic wake-up of the dispatchers through the queue.'),
+});
 
 export type AlertsDispatcherConfig = z.infer<typeof alertsDispatcherConfigSchema>;

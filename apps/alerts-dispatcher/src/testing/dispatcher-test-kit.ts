@@ -1,11 +1,3 @@
-import {
-  AccountsService,
-  AlertsService,
-  ChannelsService,
-  ProtocolRulesService,
-  TelegramChatsService,
-  WatchesService,
-} from '@paper/alerts-accounts';
 import { createAlertsDataSource } from '@paper/alerts-data';
 import { createTestDatabase, migrateDatabase, type TestDatabase } from '@paper/dev-stack';
 import { ALERTS_DELIVERY_QUEUE, DELIVERIES_DUE_JOB_ID } from '@paper/contracts';
@@ -19,11 +11,6 @@ import { DeliverySender } from '../deliveries/delivery-sender.service';
 import { DeliveryStore } from '../deliveries/delivery-store';
 import { DeliveryAttempts } from '../deliveries/delivery-attempts.service';
 import { DeliveryProcessor } from '../deliveries/delivery.processor';
-import { BotIdentity } from '../bot/bot-identity.service';
-import { TelegramBot } from '../bot/telegram-bot.service';
-import { TelegramBotClient } from '../telegram/telegram-bot.client';
-import { TelegramLinkService } from '../telegram/telegram-link.service';
-import { TelegramUpdates } from '../telegram/telegram-updates.service';
 
 /** The dispatcher's services wired by hand against a fresh database and a unique Redis prefix (integration tests). */
 export class DispatcherTestKit {
@@ -31,11 +18,6 @@ export class DispatcherTestKit {
   readonly queues: QueueRegistry;
   readonly attempts: DeliveryAttempts;
   readonly processor: DeliveryProcessor;
-  readonly updates: TelegramUpdates;
-  readonly links: TelegramLinkService;
-  readonly identity: BotIdentity;
-  readonly bot: TelegramBot;
-  readonly client: TelegramBotClient;
 
   private constructor(
     readonly database: TestDatabase,
@@ -47,29 +29,6 @@ export class DispatcherTestKit {
     this.queues = new QueueRegistry(config);
     this.attempts = new DeliveryAttempts(this.store, new DeliverySender(config), config);
     this.processor = new DeliveryProcessor(this.queues, this.store, this.attempts, config);
-    const client = (this.client = new TelegramBotClient(config));
-    const watches = new WatchesService(db, config);
-    const channels = new ChannelsService(db, config);
-    const chats = new TelegramChatsService(db);
-    const accounts = new AccountsService(db, config, watches, channels, new ProtocolRulesService(db));
-    this.identity = new BotIdentity(client, config);
-    this.links = new TelegramLinkService(db, chats);
-    this.bot = new TelegramBot(
-      client,
-      this.identity,
-      accounts,
-      watches,
-      channels,
-      new AlertsService(db),
-      chats,
-      config,
-    );
-    this.updates = this.updatesWith(this.links);
-  }
-
-  /** Update handling with another link service (crash tests). */
-  updatesWith(links: TelegramLinkService): TelegramUpdates {
-    return new TelegramUpdates(links, this.bot, this.identity, this.client, this.redis, this.config);
   }
 
   static async start(env: Record<string, string>): Promise<DispatcherTestKit> {

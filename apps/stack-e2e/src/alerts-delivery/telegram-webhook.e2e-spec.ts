@@ -3,7 +3,7 @@ import { type Call, client, eventually, newAccount } from '../alerts/alerts-test
 
 const SECRET = 'e2e_webhook_secret-0123456789';
 
-describe('Telegram bot updates by webhook (alerts-dispatcher)', () => {
+describe('Telegram bot updates by webhook (alerts-api, through the alerts base URL)', () => {
   let stack: TestStack;
   let telegram: TelegramFake;
   let call: Call;
@@ -12,7 +12,7 @@ describe('Telegram bot updates by webhook (alerts-dispatcher)', () => {
   beforeAll(async () => {
     telegram = await startTelegramFake();
     stack = await startTestStack({
-      apps: ['alerts-api', 'alerts-dispatcher'],
+      apps: ['alerts-api'],
       env: {
         TELEGRAM_API_BASE: telegram.apiBase,
         TELEGRAM_BOT_TOKEN: telegram.token,
@@ -22,7 +22,7 @@ describe('Telegram bot updates by webhook (alerts-dispatcher)', () => {
       },
     });
     call = client(stack.alertsUrl);
-    hookUrl = `${stack.appUrls['alerts-dispatcher']}/telegram/webhook`;
+    hookUrl = `${stack.alertsUrl}/telegram/webhook`;
     const set = await fetch(`${telegram.apiBase}/bot${telegram.token}/setWebhook`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

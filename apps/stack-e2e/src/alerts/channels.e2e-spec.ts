@@ -46,6 +46,8 @@ describe('alerts-api channels', () => {
         TELEGRAM_API_BASE: telegram.url,
         TELEGRAM_BOT_TOKEN: '123456:test-token',
         TELEGRAM_BOT_USERNAME: 'paper_alerts_bot',
+        // A plain receiver stands in for the Bot API here: the bot takes no updates from it.
+        TELEGRAM_UPDATES_MODE: 'off',
         ALERTS_DISCORD_RATE: '1/60000',
       },
     });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * Limits that more than one alerts service enforces, defined once so they always agree: alerts-api
- * checks the channel limit when a channel is created and when a Telegram link code is minted,
- * alerts-dispatcher when the code is used; the code lifetime is minted by one and quoted by the other.
+ * Limits of the alerts accounts and their channels, defined once: the channel limit (checked by
+ * @paper/alerts-accounts however a channel is added), test messages per channel and minute, and the
+ * lifetime of a Telegram link code (minted and quoted by alerts-api).
  */
 export const ALERTS_LIMITS = Object.freeze({
   channelsPerAccount: 10,
@@ -33,7 +33,8 @@ const rate = (fallback: string) =>
 
 /**
  * Per-destination rate limits, one definition for every service that sends to receivers (alerts-dispatcher
- * for deliveries, alerts-api for test messages): both take their slots from the same Redis buckets.
+ * for deliveries, alerts-api for test messages and the Telegram bot's replies): both take their slots from
+ * the same Redis buckets.
  */
 export const destinationRateEnvShape = {
   ALERTS_WEBHOOK_RATE: rate('10/1000').describe(
@@ -43,11 +44,21 @@ export const destinationRateEnvShape = {
     'Rate limit per Discord webhook: <requests>/<milliseconds> (deliveries and test messages share it).',
   ),
   ALERTS_TELEGRAM_CHAT_RATE: rate('1/1000').describe(
-    'Rate limit per Telegram chat: <requests>/<milliseconds> (deliveries and test messages share it).',
+    "Rate limit per Telegram chat: <requests>/<milliseconds> (deliveries, test messages and the bot's replies share it).",
   ),
   ALERTS_TELEGRAM_GLOBAL_RATE: rate('30/1000').describe(
-    'Rate limit of the bot across all chats: <requests>/<milliseconds>.',
+    "Rate limit of the bot across all chats: <requests>/<milliseconds> (deliveries, test messages and the bot's replies share it).",
   ),
 };
 
 export type DestinationRates = { [K in keyof typeof destinationRateEnvShape]: DestinationRate };
+
+/** Hosts exempt from the SSRF guard's private-address refusal, for every service that checks or sends to targets. */
+export const allowHostsEnvShape = {
+  ALERTS_ALLOW_HOSTS: z
+    .string()
+    .default('')
+    .describe(
+      'Comma-separated host or host:port entries whose private/loopback addresses may receive webhooks (development and tests only).',
+    ),
+};

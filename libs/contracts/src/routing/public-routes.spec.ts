@@ -37,9 +37,16 @@ describe('public routes of the one base URL', () => {
   });
 
   it('routes the alerts base URL to its public endpoints only', () => {
-    for (const path of ['/api/status', '/api/upstream/api/v1/tools', '/mcp', '/healthz', '/openapi.json'])
+    for (const path of [
+      '/api/status',
+      '/api/upstream/api/v1/tools',
+      '/mcp',
+      '/healthz',
+      '/openapi.json',
+      '/telegram/webhook',
+    ])
       expect(alertsRouteFor(path)).toBe('alerts-api');
-    for (const path of ['/', '/livez', '/readyz', '/metrics', '/mcp/x', '/apis'])
+    for (const path of ['/', '/livez', '/readyz', '/metrics', '/mcp/x', '/apis', '/telegram', '/telegram/webhook/x'])
       expect(alertsRouteFor(path)).toBeUndefined();
     expect(ALERTS_ROUTES.every((r) => r.app === 'alerts-api')).toBe(true);
   });

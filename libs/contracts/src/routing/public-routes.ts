@@ -37,12 +37,16 @@ export interface AlertsRoute {
   app: 'alerts-api';
 }
 
-/** The public routes of the alerts base URL: the alerts API and its upstream proxy, MCP, health, OpenAPI. */
+/**
+ * The public routes of the alerts base URL: the alerts API and its upstream proxy, MCP, health, OpenAPI,
+ * and the Telegram bot's webhook (used when TELEGRAM_UPDATES_MODE=webhook).
+ */
 export const ALERTS_ROUTES: readonly AlertsRoute[] = Object.freeze([
   { path: '/api/', prefix: true, app: 'alerts-api' },
   { path: '/mcp', prefix: false, app: 'alerts-api' },
   { path: '/healthz', prefix: false, app: 'alerts-api' },
   { path: '/openapi.json', prefix: false, app: 'alerts-api' },
+  { path: '/telegram/webhook', prefix: false, app: 'alerts-api' },
 ]);
 
 /**

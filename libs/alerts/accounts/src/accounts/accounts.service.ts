@@ -29,16 +29,23 @@ export class AccountsService {
   }
 
   /**
-   * Issues a new token for the account and hands it to `deliver`; only once it was delivered does it
-   * replace the previous token (which then stops working), so a token that never reached its owner
-   * never locks them out.
+   * Issues a new token for the account and hands it to `deliver`. It is stored before it is handed over,
+   * so it works the moment its owner reads it; when it was not delivered the previous token is put back
+   * (unless yet another replaced it meanwhile), so a token that never reached its owner never locks them out.
    */
   async replaceToken(accountId: string, deliver: (token: string) => Promise<boolean>): Promise<boolean> {
+    const repo = this.dataSource.getRepository(AlertsAccountEntity);
+    const account = await repo.findOneBy({ id: accountId });
+    if (!account) throw AlertsException.notFound('account');
     const { token, tokenHash } = createAccountToken(accountId);
-    if (!(await deliver(token))) return false;
-    const result = await this.dataSource.getRepository(AlertsAccountEntity).update({ id: accountId }, { tokenHash });
-    if (!result.affected) throw AlertsException.notFound('account');
-    return true;
+    await repo.update({ id: accountId }, { tokenHash });
+    let delivered = false;
+    try {
+      delivered = await deliver(token);
+    } finally {
+      if (!delivered) await repo.update({ id: accountId, tokenHash }, { tokenHash: account.tokenHash });
+    }
+    return delivered;
   }
 
   async me(accountId: string): Promise<MeView> {

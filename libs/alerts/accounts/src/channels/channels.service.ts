@@ -1,12 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ChannelEntity } from '@paper/alerts-data';
-import {
-  ALERTS_LIMITS,
-  checkTarget,
-  createSigningSecret,
-  parseAllowHosts,
-  TargetNotAllowedError,
-} from '@paper/alerts-delivery';
+import { checkTarget, createSigningSecret, parseAllowHosts, TargetNotAllowedError } from '@paper/alerts-delivery';
 import { AlertsErrorCode } from '@paper/contracts';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { randomUUID } from 'node:crypto';
@@ -15,6 +9,7 @@ import { lockAccount } from '../accounts/account-lock';
 import { AlertsException } from '../errors/alerts.exception';
 import type { AlertsAccountsConfig } from '../config/alerts-accounts.config';
 import type { ChannelView, CreateChannelDto, CreatedChannelView } from './channel.dto';
+import { assertChannelRoom } from './channel-limit';
 import { normalizeDiscordTarget, toChannelView } from './channel-target';
 
 @Injectable()
@@ -47,7 +42,7 @@ export class ChannelsService {
     const channel = await this.dataSource.transaction(async (manager) => {
       await lockAccount(manager, accountId);
       const repo = manager.getRepository(ChannelEntity);
-      this.assertBelowLimit(await repo.countBy({ accountId }));
+      await assertChannelRoom(manager, accountId);
       return repo.save(
         repo.create({
           id: randomUUID(),
@@ -62,15 +57,6 @@ export class ChannelsService {
       );
     });
     return { ...toChannelView(channel), ...(secret ? { signingSecret: secret } : {}) };
-  }
-
-  assertBelowLimit(count: number): void {
-    if (count >= ALERTS_LIMITS.channelsPerAccount) {
-      throw new AlertsException(
-        AlertsErrorCode.LimitReached,
-        `An account can have at most ${ALERTS_LIMITS.channelsPerAccount} channels. Delete one first.`,
-      );
-    }
   }
 
   async setStatus(accountId: string, id: string, status: 'active' | 'paused'): Promise<ChannelView> {

@@ -8,10 +8,10 @@ import {
   lockTelegramChat,
   TelegramChatEntity,
 } from '@paper/alerts-data';
-import { ALERTS_LIMITS } from '@paper/alerts-delivery';
 import { randomUUID } from 'node:crypto';
 import { DataSource, type EntityManager } from 'typeorm';
 import { createAccountToken } from '../accounts/account-token';
+import { hasChannelRoom } from '../channels/channel-limit';
 
 /** The alerts account a Telegram chat's commands act on, and who may change it. */
 export interface TelegramChatAccount {
@@ -50,12 +50,7 @@ export class TelegramChatsService {
       if (existing) {
         if (existing.channelId) return { account: existing, created: false };
         await lockAlertsAccount(m, existing.accountId);
-        if (
-          (await m.getRepository(ChannelEntity).countBy({ accountId: existing.accountId })) <
-          ALERTS_LIMITS.channelsPerAccount
-        ) {
-          await this.addChannel(m, existing.accountId, chat);
-        }
+        if (await hasChannelRoom(m, existing.accountId)) await this.addChannel(m, existing.accountId, chat);
         return { account: (await this.read(m, chat.chatId))!, created: false };
       }
       const { accountId, tokenHash } = createAccountToken();

@@ -1,11 +1,11 @@
-import { type ArgumentMetadata, ValidationPipe } from '@nestjs/common';
 import { AlertsErrorCode } from '@paper/contracts';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError, type ValidatorOptions } from 'class-validator';
 import { MAX_JSON_DEPTH, tooDeepMessage } from '@paper/nest-infra';
 import { AlertsException } from '../errors/alerts.exception';
 
-const VALIDATOR_OPTIONS: ValidatorOptions = {
+/** The class-validator options of every alerts DTO (unknown keys refused). */
+export const VALIDATOR_OPTIONS: ValidatorOptions = {
   whitelist: true,
   forbidNonWhitelisted: true,
   forbidUnknownValues: true,
@@ -74,31 +74,14 @@ function reservedKeyPath(value: unknown): string | undefined {
   return undefined;
 }
 
-function assertJsonObject(value: unknown): void {
+/** Refuses anything but a JSON object (undefined passes: no body), and keys that never reach a DTO instance. */
+export function assertJsonObject(value: unknown): void {
   if (value === undefined) return;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new AlertsException(AlertsErrorCode.ValidationFailed, 'The request body must be a JSON object.');
   }
   const reserved = reservedKeyPath(value);
   if (reserved) throw new AlertsException(AlertsErrorCode.UnknownKey, `Unknown key "${reserved}".`);
-}
-
-/** Bodies must be JSON objects; then class-validator (unknown keys refused, named by path). */
-class AlertsValidationPipe extends ValidationPipe {
-  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'body' || metadata.type === 'query') assertJsonObject(value);
-    return super.transform(value, metadata);
-  }
-}
-
-/** The global pipe: DTO classes are the single source of validation and of the OpenAPI schemas. */
-export function alertsValidationPipe(): ValidationPipe {
-  return new AlertsValidationPipe({
-    ...VALIDATOR_OPTIONS,
-    transform: true,
-    transformOptions: { enableImplicitConversion: false },
-    exceptionFactory: (errors) => validationException(errors),
-  });
 }
 
 /** Validates a plain object against a DTO class outside HTTP (MCP tool arguments) with the same rules. */

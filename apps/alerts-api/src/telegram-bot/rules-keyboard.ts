@@ -1,5 +1,5 @@
 import type { WalletRules, WalletRulesPatch } from '@paper/contracts';
-import type { InlineKeyboard } from '../telegram/telegram-bot.client';
+import type { InlineKeyboard } from './telegram-bot.client';
 
 /** Liquidation-risk thresholds offered as buttons (any value in range can be typed with /risk). */
 export const RISK_CHOICES = [1, 2, 5, 10, 20] as const;

@@ -6,8 +6,8 @@ import {
   type BeforeApplicationShutdown,
 } from '@nestjs/common';
 import { APP_CONFIG } from '@paper/nest-infra';
-import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
-import { TelegramBotClient } from '../telegram/telegram-bot.client';
+import type { AlertsApiConfig } from '../config/alerts-api.config';
+import { TelegramBotClient } from './telegram-bot.client';
 import { menuCommands } from './bot-commands';
 
 /**
@@ -23,7 +23,7 @@ export class BotIdentity implements OnApplicationBootstrap, BeforeApplicationShu
 
   constructor(
     private readonly client: TelegramBotClient,
-    @Inject(APP_CONFIG) private readonly config: AlertsDispatcherConfig,
+    @Inject(APP_CONFIG) private readonly config: AlertsApiConfig,
   ) {}
 
   get username(): string | undefined {

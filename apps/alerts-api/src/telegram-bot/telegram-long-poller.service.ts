@@ -7,7 +7,8 @@ import {
 } from '@nestjs/common';
 import { APP_CONFIG, REDIS, RedisLease } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
-import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
+import type { AlertsApiConfig } from '../config/alerts-api.config';
+import { StorageReadiness } from '../storage/storage-readiness.service';
 import { TelegramApiError, TelegramBotClient } from './telegram-bot.client';
 import { TelegramUpdates } from './telegram-updates.service';
 
@@ -28,8 +29,9 @@ export class TelegramLongPoller implements OnApplicationBootstrap, BeforeApplica
   constructor(
     private readonly bot: TelegramBotClient,
     private readonly updates: TelegramUpdates,
+    private readonly storage: StorageReadiness,
     @Inject(REDIS) private readonly redis: Redis,
-    @Inject(APP_CONFIG) private readonly config: AlertsDispatcherConfig,
+    @Inject(APP_CONFIG) private readonly config: AlertsApiConfig,
   ) {
     this.lease = new RedisLease(redis, this.key('poller'), LEASE_MS);
   }
@@ -70,7 +72,8 @@ export class TelegramLongPoller implements OnApplicationBootstrap, BeforeApplica
     let failures = 0;
     while (!this.abort.signal.aborted) {
       try {
-        if (!(await this.lease.tryHold())) {
+        // Updates wait in Telegram until the alerts schema is applied (alerts-api starts before it is).
+        if (!(await this.storage.isReady()) || !(await this.lease.tryHold())) {
           leading = false;
           await this.pause(5000);
           continue;

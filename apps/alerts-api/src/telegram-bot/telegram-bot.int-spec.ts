@@ -1,7 +1,7 @@
 import { hashToken } from '@paper/alerts-accounts';
 import { startTelegramFake, type TelegramFake } from '@paper/dev-stack';
-import { DispatcherTestKit } from '../testing/dispatcher-test-kit';
-import type { UpdateOutcome } from '../telegram/telegram-updates.service';
+import { BotTestKit } from '../testing/bot-test-kit';
+import type { UpdateOutcome } from './telegram-updates.service';
 
 const A = '0x52908400098527886E0F7030069857D2E4169EE7';
 const a = A.toLowerCase();
@@ -22,17 +22,19 @@ const WATCH_RULES = {
 };
 
 describe('Telegram bot commands (Bot API stand-in, PostgreSQL, Redis)', () => {
-  let kit: DispatcherTestKit;
+  let kit: BotTestKit;
   let telegram: TelegramFake;
   let offset: number | undefined;
 
   beforeAll(async () => {
     telegram = await startTelegramFake({ perChatPerSecond: 1000, privateChatsNeedStart: true });
-    kit = await DispatcherTestKit.start({
+    kit = await BotTestKit.start({
       TELEGRAM_API_BASE: telegram.apiBase,
       TELEGRAM_BOT_TOKEN: telegram.token,
       TELEGRAM_UPDATES_MODE: 'off',
       ALERTS_MAX_WATCHES: '3',
+      // As fast as the stand-in allows per chat; the shared buckets themselves are held by telegram-link.int-spec.
+      ALERTS_TELEGRAM_CHAT_RATE: '1000/1000',
     });
   });
 

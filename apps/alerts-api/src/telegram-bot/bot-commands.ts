@@ -1,4 +1,4 @@
-import type { BotCommand } from '../telegram/telegram-bot.client';
+import type { BotCommand } from './telegram-bot.client';
 
 /** Whether a command changes the chat's alerts account (then only its owner may send it). */
 export type CommandAccess = 'anyone' | 'owner';

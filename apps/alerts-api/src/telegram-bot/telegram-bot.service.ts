@@ -13,16 +13,11 @@ import {
   WatchesService,
 } from '@paper/alerts-accounts';
 import { APP_CONFIG } from '@paper/nest-infra';
-import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
-import {
-  TelegramApiError,
-  TelegramBotClient,
-  type TelegramMessage,
-  type TelegramUpdate,
-} from '../telegram/telegram-bot.client';
-import { chatLabel } from '../telegram/telegram-link.service';
+import type { AlertsApiConfig } from '../config/alerts-api.config';
+import { TelegramApiError, TelegramBotClient, type TelegramMessage, type TelegramUpdate } from './telegram-bot.client';
 import { BOT_COMMANDS, type BotCommandSpec } from './bot-commands';
 import { BotIdentity } from './bot-identity.service';
+import { chatLabel } from './link-replies';
 import { BOT_WATCH_RULES, REPLY } from './bot-replies';
 import { esc, fitMessage, helpText, ruleSummary, utc, watchName } from './bot-text';
 import { isForBot, type ParsedCommand, parseCommand } from './command-parser';
@@ -83,7 +78,7 @@ export class TelegramBot {
     private readonly channels: ChannelsService,
     private readonly alerts: AlertsService,
     private readonly chats: TelegramChatsService,
-    @Inject(APP_CONFIG) private readonly config: AlertsDispatcherConfig,
+    @Inject(APP_CONFIG) private readonly config: AlertsApiConfig,
   ) {}
 
   async onMessage(message: TelegramMessage): Promise<BotOutcome> {

@@ -1,6 +1,6 @@
 import type { PipeTransform } from '@nestjs/common';
 import { ApiParam } from '@nestjs/swagger';
-import { AlertsException } from '../errors/alerts.exception';
+import { AlertsException } from '@paper/alerts-accounts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

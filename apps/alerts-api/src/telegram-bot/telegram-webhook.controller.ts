@@ -1,8 +1,9 @@
-import { Body, Controller, Headers, HttpCode, Inject, Post } from '@nestjs/common';
+import { Body, Controller, Headers, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
 import { AlertsErrorCode, CodedError } from '@paper/contracts';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
+import type { AlertsApiConfig } from '../config/alerts-api.config';
+import { StorageReadyGuard } from '../storage/storage-ready.guard';
 import type { TelegramUpdate } from './telegram-bot.client';
 import { TelegramUpdates } from './telegram-updates.service';
 
@@ -11,17 +12,19 @@ const digest = (text: string): Buffer => createHash('sha256').update(text).diges
 /**
  * Bot updates by webhook (TELEGRAM_UPDATES_MODE=webhook): Telegram POSTs each update here with the
  * secret given to setWebhook in `X-Telegram-Bot-Api-Secret-Token`. The public Ingress must route
- * `/telegram/webhook` to alerts-dispatcher.
+ * `/telegram/webhook` to alerts-api.
  */
 @Controller('telegram')
 export class TelegramWebhookController {
   constructor(
     private readonly updates: TelegramUpdates,
-    @Inject(APP_CONFIG) private readonly config: AlertsDispatcherConfig,
+    @Inject(APP_CONFIG) private readonly config: AlertsApiConfig,
   ) {}
 
   @Post('webhook')
   @HttpCode(200)
+  // 503 until the alerts schema is applied: Telegram delivers the update again later.
+  @UseGuards(StorageReadyGuard)
   async webhook(
     @Headers('x-telegram-bot-api-secret-token') token: string | undefined,
     @Body() body: unknown,

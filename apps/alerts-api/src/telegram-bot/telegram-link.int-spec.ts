@@ -1,17 +1,17 @@
 import { startTelegramFake, type TelegramFake } from '@paper/dev-stack';
-import { ALERTS_LIMITS } from '@paper/alerts-delivery';
-import { DispatcherTestKit } from '../testing/dispatcher-test-kit';
+import { ALERTS_LIMITS, destinationBuckets, TokenBuckets } from '@paper/alerts-delivery';
+import { BotTestKit } from '../testing/bot-test-kit';
 import type { TelegramUpdate } from './telegram-bot.client';
-import { TelegramLinkService } from './telegram-link.service';
+import type { TelegramLinkService } from '../telegram/telegram-link.service';
 
 describe('Telegram /start <code> linking (PostgreSQL + Redis)', () => {
-  let kit: DispatcherTestKit;
+  let kit: BotTestKit;
   let telegram: TelegramFake;
   let nextUpdate = 1000;
 
   beforeAll(async () => {
     telegram = await startTelegramFake();
-    kit = await DispatcherTestKit.start({
+    kit = await BotTestKit.start({
       TELEGRAM_API_BASE: telegram.apiBase,
       TELEGRAM_BOT_TOKEN: telegram.token,
       TELEGRAM_UPDATES_MODE: 'off',
@@ -89,7 +89,7 @@ describe('Telegram /start <code> linking (PostgreSQL + Redis)', () => {
     let started!: () => void;
     const reached = new Promise<void>((resolve) => (started = resolve));
     const dying = kit.updatesWith({
-      handle: () => (started(), new Promise(() => undefined)),
+      redeem: () => (started(), new Promise(() => undefined)),
     } as unknown as TelegramLinkService);
     void dying.process(u);
     await reached;
@@ -103,7 +103,8 @@ describe('Telegram /start <code> linking (PostgreSQL + Redis)', () => {
   it('handles an update again when the process died after the link committed: idempotent, one channel', async () => {
     const account = await kit.account();
     const u = update(901, `/start ${await code(account)}`);
-    expect((await kit.links.handle(u.message!, u.message!.text!.split(' ')[1]!)).result).toBe('linked');
+    const chat = { chatId: '901', userId: '901', label: 'Telegram Ann' };
+    expect((await kit.links.redeem(u.message!.text!.split(' ')[1]!, chat)).result).toBe('linked');
     expect(await kit.updates.process(u)).toBe('already_linked');
     expect(await kit.updates.process(u)).toBe('duplicate');
     expect(
@@ -116,17 +117,28 @@ describe('Telegram /start <code> linking (PostgreSQL + Redis)', () => {
     const account = await kit.account();
     const failing = update(1001, `/start ${await code(account)}`);
     const bug = kit.updatesWith({
-      handle: () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'id')")),
+      redeem: () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'id')")),
     } as unknown as TelegramLinkService);
     expect(await bug.process(failing)).toBe('failed');
     expect(await kit.updates.process(failing)).toBe('duplicate');
     const later = update(1002, `/start ${await code(account)}`);
     const outage = kit.updatesWith({
-      handle: () =>
+      redeem: () =>
         Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })),
     } as unknown as TelegramLinkService);
     await expect(outage.process(later)).rejects.toThrow('ECONNREFUSED');
     expect(await kit.updates.process(later)).toBe('linked');
+  });
+
+  it('replies from the same per-chat bucket as alert deliveries: a held chat delays the reply, and the reply books a slot', async () => {
+    const buckets = new TokenBuckets(kit.redis, kit.config.REDIS_PREFIX);
+    const chat = destinationBuckets({ kind: 'telegram', target: '1201' }, kit.config);
+    await buckets.hold(chat, 1500);
+    const started = Date.now();
+    expect(await kit.updates.process(update(1201, '/start nope'))).toBe('unknown_code');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
+    expect(telegram.delivered(1201)).toHaveLength(1);
+    expect(await buckets.take(chat)).toBeGreaterThan(0);
   });
 
   it('refuses text PostgreSQL cannot store before anything runs, and goes on with the next update', async () => {

@@ -2,12 +2,13 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { escapeTelegramHtml } from '@paper/alerts-delivery';
 import { APP_CONFIG, isDependencyOutage, REDIS, unstorableTextPath } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
-import { BotIdentity } from '../bot/bot-identity.service';
-import { type BotOutcome, TelegramBot } from '../bot/telegram-bot.service';
-import { isForBot, parseCommand } from '../bot/command-parser';
-import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
+import type { AlertsApiConfig } from '../config/alerts-api.config';
+import { type LinkResult, TelegramLinkService } from '../telegram/telegram-link.service';
+import { BotIdentity } from './bot-identity.service';
+import { isForBot, parseCommand } from './command-parser';
+import { chatLabel, LINK_REPLIES } from './link-replies';
 import { TelegramApiError, TelegramBotClient, type TelegramUpdate } from './telegram-bot.client';
-import { type LinkResult, REPLIES, TelegramLinkService } from './telegram-link.service';
+import { type BotOutcome, TelegramBot } from './telegram-bot.service';
 
 export type UpdateOutcome = LinkResult | BotOutcome | 'duplicate' | 'unstorable' | 'failed';
 
@@ -30,7 +31,7 @@ export class TelegramUpdates {
     private readonly identity: BotIdentity,
     private readonly client: TelegramBotClient,
     @Inject(REDIS) private readonly redis: Redis,
-    @Inject(APP_CONFIG) private readonly config: AlertsDispatcherConfig,
+    @Inject(APP_CONFIG) private readonly config: AlertsApiConfig,
   ) {}
 
   async process(update: TelegramUpdate): Promise<UpdateOutcome> {
@@ -68,14 +69,14 @@ export class TelegramUpdates {
     const command = parseCommand(message.text);
     const code = command?.name === 'start' && isForBot(command, this.identity.username) ? command.args[0] : undefined;
     if (!code) return this.bot.onMessage(message);
-    const handled = await this.links.handle(message, code);
-    if (handled.result !== 'ignored' && handled.chatId && this.client.configured) {
-      await this.client
-        .sendMessage(handled.chatId, escapeTelegramHtml(REPLIES[handled.result]))
-        .catch((error: Error) => {
-          if (!(error instanceof TelegramApiError)) throw error;
-          this.logger.warn(`reply to a Telegram update was not delivered: ${error.message}`);
-        });
+    const chatId = String(message.chat.id);
+    const userId = String(message.from?.id ?? message.chat.id);
+    const handled = await this.links.redeem(code, { chatId, userId, label: chatLabel(message.chat) });
+    if (this.client.configured) {
+      await this.client.sendMessage(chatId, escapeTelegramHtml(LINK_REPLIES[handled.result])).catch((error: Error) => {
+        if (!(error instanceof TelegramApiError)) throw error;
+        this.logger.warn(`reply to a Telegram update was not delivered: ${error.message}`);
+      });
     }
     return handled.result;
   }

@@ -1,6 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG } from '@paper/nest-infra';
-import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
+import { type BucketSpec, destinationBuckets, TokenBuckets } from '@paper/alerts-delivery';
+import { APP_CONFIG, REDIS } from '@paper/nest-infra';
+import type { Redis } from 'ioredis';
+import type { AlertsApiConfig } from '../config/alerts-api.config';
 
 export interface TelegramChat {
   id: number;
@@ -59,10 +61,22 @@ export class TelegramApiError extends Error {
 
 const markup = (keyboard?: InlineKeyboard) => (keyboard ? { reply_markup: { inline_keyboard: keyboard } } : {});
 
-/** Bot API calls for updates and webhooks (alert messages go through @paper/alerts-delivery's sendTelegram). */
+/**
+ * Bot API calls for updates, webhooks and the bot's replies (alert messages go through
+ * @paper/alerts-delivery's sendTelegram in alerts-dispatcher). A reply to a chat takes its slot from the
+ * same Redis buckets as alert deliveries (per chat and for the whole bot), so replies and deliveries
+ * together stay within Telegram's limits.
+ */
 @Injectable()
 export class TelegramBotClient {
-  constructor(@Inject(APP_CONFIG) private readonly config: AlertsDispatcherConfig) {}
+  private readonly buckets: TokenBuckets;
+
+  constructor(
+    @Inject(REDIS) redis: Redis,
+    @Inject(APP_CONFIG) private readonly config: AlertsApiConfig,
+  ) {
+    this.buckets = new TokenBuckets(redis, config.REDIS_PREFIX);
+  }
 
   get configured(): boolean {
     return Boolean(this.config.TELEGRAM_BOT_TOKEN);
@@ -72,15 +86,27 @@ export class TelegramBotClient {
    * One Bot API call. A flood-wait answer (429 with retry_after up to 10 s) of a reply is waited out
    * and the call repeated, at most twice; getUpdates leaves its backoff to the poller.
    */
-  async call<T>(method: string, body: object, timeoutMs = 10_000, signal?: AbortSignal): Promise<T> {
+  async call<T>(method: string, body: object, timeoutMs = 10_000, signal?: AbortSignal, chatId?: string): Promise<T> {
+    const buckets = chatId ? destinationBuckets({ kind: 'telegram', target: chatId }, this.config) : [];
     for (let attempt = 0; ; attempt += 1) {
       try {
+        await this.slot(buckets);
         return await this.callOnce<T>(method, body, timeoutMs, signal);
       } catch (error) {
         const wait = error instanceof TelegramApiError && error.status === 429 ? error.retryAfterS : undefined;
+        if (wait !== undefined) await this.buckets.hold(buckets, wait * 1000);
         if (method === 'getUpdates' || attempt >= 2 || wait === undefined || wait > 10) throw error;
         await new Promise((resolve) => setTimeout(resolve, wait * 1000));
       }
+    }
+  }
+
+  /** Waits for the next free slot of every bucket (none for calls that send nothing to a chat). */
+  private async slot(buckets: readonly BucketSpec[]): Promise<void> {
+    for (;;) {
+      const wait = await this.buckets.take(buckets);
+      if (wait === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
 
@@ -144,6 +170,8 @@ export class TelegramBotClient {
         ...markup(keyboard),
       },
       this.config.ALERTS_DELIVERY_TIMEOUT_MS,
+      undefined,
+      chatId,
     );
   }
 
@@ -159,6 +187,8 @@ export class TelegramBotClient {
         ...markup(keyboard),
       },
       this.config.ALERTS_DELIVERY_TIMEOUT_MS,
+      undefined,
+      chatId,
     );
   }
 
