@@ -106,7 +106,8 @@ export class SessionKeyService {
     const sessionKey = p.sessionKey.toLowerCase();
     const revoked = await queryAffected(
       this.dataSource,
-      `UPDATE exchange.session_keys SET revoked_at = coalesce(revoked_at, now()) WHERE address = $1 AND wallet = $2 RETURNING address`,
+      `UPDATE exchange.session_keys SET revoked_at = coalesce(revoked_at, now()) WHERE address = $1 AND wallet = $2
+         RETURNING address`,
       [sessionKey, wallet],
     );
     if (revoked === 0) {
