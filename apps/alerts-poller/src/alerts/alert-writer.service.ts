@@ -91,7 +91,8 @@ export class AlertWriter {
       await this.queues.add(ALERTS_DELIVERY_QUEUE, 'deliveries-due', {}, { jobId: DELIVERIES_DUE_JOB_ID });
     } catch (error) {
       this.logger.warn(
-        `waking the dispatchers for ${deliveryIds.length} deliveries failed (they find due deliveries by themselves): ${(error as Error).message}`,
+        `waking the dispatchers for ${deliveryIds.length} deliveries failed (they find due deliveries by ` +
+          `themselves): ${(error as Error).message}`,
       );
     }
   }

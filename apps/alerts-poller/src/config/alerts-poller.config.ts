@@ -16,7 +16,8 @@ export const alertsPollerConfigSchema = z.object({
     .min(1000)
     .default(5000)
     .describe(
-      'Wallet poll period (ms, at least 1000). The tool API caches public results for 5 s and asks for at most one poll a second.',
+      'Wallet poll period (ms, at least 1000). The tool API caches public results for 5 s and asks for at most one ' +
+        'poll a second.',
     ),
   ALERTS_PROTOCOL_POLL_MS: z.coerce
     .number()
@@ -32,17 +33,20 @@ export const alertsPollerConfigSchema = z.object({
   ALERTS_ACCOUNT_FETCH_MAX: env
     .positiveInt(40)
     .describe(
-      'Tool calls per wallet cycle beyond the trade feed and get_markets (get_account reads and leaderboard scan pages); the rest wait for the next cycle, most urgent first.',
+      'Tool calls per wallet cycle beyond the trade feed and get_markets (get_account reads and leaderboard scan ' +
+        'pages); the rest wait for the next cycle, most urgent first.',
     ),
   ALERTS_ACCOUNT_REFRESH_MS: env
     .positiveInt(900_000)
     .describe(
-      'A quiet wallet is re-read after this long (ms) at the soonest: deposits, payouts, staking and new session keys are not in the trade feed.',
+      'A quiet wallet is re-read after this long (ms) at the soonest: deposits, payouts, staking and new session ' +
+        'keys are not in the trade feed.',
     ),
   ALERTS_ACCOUNT_REFRESH_MAX: env
     .positiveInt(4)
     .describe(
-      'Quiet-wallet refresh reads per wallet cycle at most; with more quiet wallets than this covers in ALERTS_ACCOUNT_REFRESH_MS, each is refreshed less often.',
+      'Quiet-wallet refresh reads per wallet cycle at most; with more quiet wallets than this covers in ' +
+        'ALERTS_ACCOUNT_REFRESH_MS, each is refreshed less often.',
     ),
   ALERTS_FEED_OVERLAP_MS: env
     .positiveInt(30_000)
@@ -53,12 +57,14 @@ export const alertsPollerConfigSchema = z.object({
     .max(100)
     .default(20)
     .describe(
-      'Hysteresis: a threshold alert re-arms once the value is back past the threshold by this percentage of the threshold.',
+      'Hysteresis: a threshold alert re-arms once the value is back past the threshold by this percentage of the ' +
+        'threshold.',
     ),
   ALERTS_STREAM: env
     .bool(true)
     .describe(
-      'Follow the exchange public event stream (/api/v1/events): trades and price ticks start a wallet cycle at once; the scheduled poll stays the fallback.',
+      'Follow the exchange public event stream (/api/v1/events): trades and price ticks start a wallet cycle at ' +
+        'once; the scheduled poll stays the fallback.',
     ),
   ALERTS_STREAM_WAKE_MS: env.positiveInt(500).describe('A stream event starts a wallet cycle at most this often (ms).'),
   ALERTS_POLL_LOCK_MS: env

@@ -53,7 +53,9 @@ export class ExchangeStream implements OnApplicationBootstrap, BeforeApplication
    */
   private connect(): void {
     if (this.stopped) return;
-    const url = `${this.config.EXCHANGE_API_URL.replace(/\/+$/, '')}${EVENT_STREAM_PATHS.public}?types=${[...TRADE_TYPES, 'price'].join(',')}`;
+    const url =
+      `${this.config.EXCHANGE_API_URL.replace(/\/+$/, '')}${EVENT_STREAM_PATHS.public}` +
+      `?types=${[...TRADE_TYPES, 'price'].join(',')}`;
     const source = new EventSource(url);
     this.source = source;
     for (const type of TRADE_TYPES) source.addEventListener(type, () => this.wake());

@@ -260,7 +260,10 @@ export class WalletObserver {
     return pages;
   }
 
-  /** A remembered position missing from a fresh account without a close in the feed: look it up in the wallet's own trades. */
+  /**
+   * A remembered position missing from a fresh account without a close in the feed: look it up in the wallet's own
+   * trades.
+   */
   private async explainVanished(
     watches: readonly WatchRow[],
     states: ReadonlyMap<string, RuleStates>,

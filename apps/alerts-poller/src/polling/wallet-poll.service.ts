@@ -19,7 +19,9 @@ export const WALLET_POLL = 'wallets';
 
 interface WalletPollDetails extends ScanProgress {
   cursor: FeedCursor;
-  /** Changes with every committed cycle: lets the committing process keep its rule states in memory, and fences commits. */
+  /**
+   * Changes with every committed cycle: lets the committing process keep its rule states in memory, and fences commits.
+   */
   generation: string;
 }
 

@@ -52,7 +52,9 @@ export function needsAccount(rules: WalletRules): boolean {
   return ACCOUNT_RULE_STATES.some(([rule]) => rules[rule].enabled);
 }
 
-/** Rules whose value changes when the wallet trades (balance, queued winnings): a close re-reads the account for them. */
+/**
+ * Rules whose value changes when the wallet trades (balance, queued winnings): a close re-reads the account for them.
+ */
 export function tradesChangeValues(rules: WalletRules): boolean {
   return rules.balance.enabled || rules.rewards.enabled;
 }
@@ -69,7 +71,10 @@ export function needsBaseline(rules: WalletRules, states: RuleStates | undefined
   );
 }
 
-/** A rule was turned off but its state still says it is on (flipped without a read, so turning it on again starts silently). */
+/**
+ * A rule was turned off but its state still says it is on (flipped without a read, so turning it on again starts
+ * silently).
+ */
 export function hasStaleEnabled(rules: WalletRules, states: RuleStates): boolean {
   return ACCOUNT_RULE_STATES.some(([rule, state]) => !rules[rule].enabled && Boolean(states[state]?.enabled));
 }

@@ -21,7 +21,10 @@ import { WalletPollService } from '../polling/wallet-poll.service';
 import { WatchStore } from '../polling/watch-store';
 import { ToolApiClient } from '../tool-api/tool-api.client';
 
-/** What the stand-in tool API answers: `data` per tool (an Error answers 502; a function may answer later), and a log of the calls. */
+/**
+ * What the stand-in tool API answers: `data` per tool (an Error answers 502; a function may answer later), and a log of
+ * the calls.
+ */
 export interface ToolApiStub extends FakeServer {
   data: Record<string, unknown | ((query: URLSearchParams) => unknown)>;
   calls: { tool: string; query: string }[];
@@ -106,7 +109,8 @@ export class PollerTestKit {
   async channel(accountId: string, status = 'active'): Promise<string> {
     const id = randomUUID();
     await this.db.query(
-      `INSERT INTO alerts.channels (id, account_id, kind, target, secret, status) VALUES ($1, $2, 'webhook', 'https://example.com/hook', 'whsec_x', $3)`,
+      `INSERT INTO alerts.channels (id, account_id, kind, target, secret, status)
+         VALUES ($1, $2, 'webhook', 'https://example.com/hook', 'whsec_x', $3)`,
       [id, accountId, status],
     );
     return id;
@@ -120,7 +124,8 @@ export class PollerTestKit {
   ): Promise<string> {
     const id = randomUUID();
     await this.db.query(
-      `INSERT INTO alerts.watches (id, account_id, address, rules, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)`,
+      `INSERT INTO alerts.watches (id, account_id, address, rules, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $5)`,
       [id, accountId, address, JSON.stringify(mergeWalletRules(DEFAULT_WALLET_RULES, rules)), createdAt],
     );
     return id;

@@ -26,7 +26,10 @@ export function renderCandlestickSvg(candles: readonly ChartCandle[]): string {
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   if (candles.length === 0) {
-    return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img"><text x="${WIDTH / 2}" y="${HEIGHT / 2}" text-anchor="middle">No candles</text></svg>`;
+    return (
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img"><text ` +
+      `x="${WIDTH / 2}" y="${HEIGHT / 2}" text-anchor="middle">No candles</text></svg>`
+    );
   }
   const high = Math.max(...candles.map((c) => c.high));
   const low = Math.min(...candles.map((c) => c.low));
@@ -40,7 +43,8 @@ export function renderCandlestickSvg(candles: readonly ChartCandle[]): string {
     const yy = y(price).toFixed(1);
     parts.push(`<line x1="${PAD.left}" x2="${WIDTH - PAD.right}" y1="${yy}" y2="${yy}" class="grid"/>`);
     parts.push(
-      `<text x="${WIDTH - PAD.right + 6}" y="${yy}" class="axis" dominant-baseline="middle">${price.toLocaleString('en-US', { maximumFractionDigits: 2 })}</text>`,
+      `<text x="${WIDTH - PAD.right + 6}" y="${yy}" class="axis" ` +
+        `dominant-baseline="middle">${price.toLocaleString('en-US', { maximumFractionDigits: 2 })}</text>`,
     );
   }
   candles.forEach((c, i) => {
@@ -49,20 +53,24 @@ export function renderCandlestickSvg(candles: readonly ChartCandle[]): string {
     const top = y(Math.max(c.open, c.close));
     const height = Math.max(1, Math.abs(y(c.open) - y(c.close)));
     parts.push(
-      `<g class="${up ? 'up' : 'down'}"><title>${escape(new Date(c.time).toISOString())} O ${c.open} H ${c.high} L ${c.low} C ${c.close}</title>` +
+      `<g class="${up ? 'up' : 'down'}"><title>${escape(new Date(c.time).toISOString())} O ${c.open} H ${c.high} L ` +
+        `${c.low} C ${c.close}</title>` +
         `<line x1="${x.toFixed(1)}" x2="${x.toFixed(1)}" y1="${y(c.high).toFixed(1)}" y2="${y(c.low).toFixed(1)}"/>` +
-        `<rect x="${(x - body / 2).toFixed(1)}" y="${top.toFixed(1)}" width="${body.toFixed(1)}" height="${height.toFixed(1)}"/></g>`,
+        `<rect x="${(x - body / 2).toFixed(1)}" y="${top.toFixed(1)}" width="${body.toFixed(1)}" ` +
+        `height="${height.toFixed(1)}"/></g>`,
     );
   });
   for (const i of [0, Math.floor(candles.length / 2), candles.length - 1]) {
     const c = candles[i]!;
     const x = PAD.left + step * i + step / 2;
     parts.push(
-      `<text x="${x.toFixed(1)}" y="${HEIGHT - 12}" class="axis" text-anchor="middle">${escape(new Date(c.time).toISOString().slice(0, 16).replace('T', ' '))}</text>`,
+      `<text x="${x.toFixed(1)}" y="${HEIGHT - 12}" class="axis" ` +
+        `text-anchor="middle">${escape(new Date(c.time).toISOString().slice(0, 16).replace('T', ' '))}</text>`,
     );
   }
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="candlestick chart">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" ` +
+    `aria-label="candlestick chart">` +
     `<style>.grid{stroke:#334155;stroke-width:1}.axis{fill:#94a3b8;font:12px system-ui,sans-serif}` +
     `.up line{stroke:#22c55e}.up rect{fill:#22c55e}.down line{stroke:#ef4444}.down rect{fill:#ef4444}</style>` +
     `${parts.join('')}</svg>`
@@ -72,14 +80,22 @@ export function renderCandlestickSvg(candles: readonly ChartCandle[]): string {
 /** A self-contained HTML page (inline SVG and CSS, no scripts). */
 export function renderChartPage(page: ChartPage): string {
   const title = `${page.market} ${page.interval} candles`;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" ` +
+    `content="width=device-width, initial-scale=1">
 <title>${escape(title)}</title><style>body{margin:0;background:#0f172a;color:#e2e8f0;font-family:system-ui,sans-serif}
-main{max-width:1000px;margin:0 auto;padding:24px}h1{font-size:20px;margin:0 0 4px}p{color:#94a3b8;margin:0 0 16px}svg{width:100%;height:auto;background:#020617;border-radius:8px}</style></head>
-<body><main><h1>${escape(title)}</h1><p>${escape(page.caption)}</p>${renderCandlestickSvg(page.candles)}</main></body></html>`;
+main{max-width:1000px;margin:0 auto;padding:24px}h1{font-size:20px;margin:0 0 4px}p{color:#94a3b8;margin:0 0 16px}` +
+    `svg{width:100%;height:auto;background:#020617;border-radius:8px}</style></head>
+<body><main><h1>${escape(title)}</h1><p>${escape(page.caption)}</p>` +
+    `${renderCandlestickSvg(page.candles)}</main></body></html>`
+  );
 }
 
 /** A small HTML page for a chart that cannot be drawn. */
 export function renderChartError(message: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Chart unavailable</title></head>
-<body style="font-family:system-ui,sans-serif;padding:24px"><h1>Chart unavailable</h1><p>${escape(message)}</p></body></html>`;
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Chart unavailable</title></head>
+<body style="font-family:system-ui,sans-serif;padding:24px">` +
+    `<h1>Chart unavailable</h1><p>${escape(message)}</p></body></html>`
+  );
 }

@@ -36,7 +36,8 @@ export class ChartsController {
         const caption =
           stats.open === null
             ? 'No candles in this range.'
-            : `${candles.length} candles from ${stats.from} to ${stats.to}: open ${stats.open}, close ${stats.close}, high ${stats.high}, low ${stats.low}, change ${stats.changePercent}%.`;
+            : `${candles.length} candles from ${stats.from} to ${stats.to}: open ${stats.open}, close ` +
+              `${stats.close}, high ${stats.high}, low ${stats.low}, change ${stats.changePercent}%.`;
         return renderChartPage({
           market: args.market,
           interval: args.interval,

@@ -15,12 +15,14 @@ export const toolsGatewayConfigSchema = z
     EVENT_STREAM_MAX_CLIENTS: env
       .positiveInt(10000)
       .describe(
-        'Most event-stream clients (/api/v1/events, /api/v1/me/events) one gateway serves; more get 503 with Retry-After.',
+        'Most event-stream clients (/api/v1/events, /api/v1/me/events) one gateway serves; more get 503 with ' +
+          'Retry-After.',
       ),
     EVENT_STREAM_MAX_PER_CALLER: env
       .positiveInt(20)
       .describe(
-        'Most event streams one caller holds open at once on one gateway: per wallet on /api/v1/me/events, per client address on /api/v1/events; more get 429 rate_limited with Retry-After.',
+        'Most event streams one caller holds open at once on one gateway: per wallet on /api/v1/me/events, per ' +
+          'client address on /api/v1/events; more get 429 rate_limited with Retry-After.',
       ),
     EVENT_STREAM_MAX_BUFFER_BYTES: env
       .positiveInt(1048576)

@@ -10,7 +10,8 @@ const ASSETS: Record<string, string> = {
   'favicon-32x32.png': 'image/png',
 };
 
-const PAGE = `<!doctype html>
+const PAGE =
+  `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
@@ -18,10 +19,12 @@ const PAGE = `<!doctype html>
   <title>Paper Perps tool API reference</title>
   <link rel="icon" href="/docs/assets/favicon-32x32.png">
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
-  <style>body{margin:0;font-family:system-ui,sans-serif}header{padding:16px 24px;background:#0f172a;color:#e2e8f0}header a{color:#93c5fd}</style>
+  <style>body{margin:0;font-family:system-ui,sans-serif}` +
+  `header{padding:16px 24px;background:#0f172a;color:#e2e8f0}header a{color:#93c5fd}</style>
 </head>
 <body>
-  <header><strong>Paper Perps tool API</strong> &middot; OpenAPI 3.1: <a href="/openapi.json">/openapi.json</a> &middot; tools: <a href="/api/v1/tools">/api/v1/tools</a></header>
+  <header><strong>Paper Perps tool API</strong> &middot; OpenAPI 3.1: <a href="/openapi.json">/openapi.json</a> ` +
+  `&middot; tools: <a href="/api/v1/tools">/api/v1/tools</a></header>
   <div id="reference"></div>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
   <script>

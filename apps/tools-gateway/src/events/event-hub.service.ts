@@ -273,7 +273,10 @@ export class EventHub implements OnApplicationBootstrap, BeforeApplicationShutdo
     return this.listening;
   }
 
-  /** Deploys: every stream is told `event: close` (`shutdown`) and ended, so connections drain and clients reconnect elsewhere. */
+  /**
+   * Deploys: every stream is told `event: close` (`shutdown`) and ended, so connections drain and clients reconnect
+   * elsewhere.
+   */
   async beforeApplicationShutdown(): Promise<void> {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);

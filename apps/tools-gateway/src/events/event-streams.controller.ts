@@ -63,14 +63,16 @@ export class EventStreamsController {
     if (this.hub.atCallerCap(caller)) {
       throw new ToolError(
         ToolErrorCode.RateLimited,
-        `Too many event streams: one caller may hold ${this.config.EVENT_STREAM_MAX_PER_CALLER} open at once (per wallet on /api/v1/me/events, per client address on /api/v1/events). Close one, or retry when one has ended.`,
+        `Too many event streams: one caller may hold ${this.config.EVENT_STREAM_MAX_PER_CALLER} open at once (per ` +
+          `wallet on /api/v1/me/events, per client address on /api/v1/events). Close one, or retry when one has ended.`,
         { 'Retry-After': String(STREAM_CAP_RETRY_AFTER_SECONDS) },
       );
     }
     if (this.hub.full) {
       throw new ToolError(
         ToolErrorCode.ExchangeUnavailable,
-        'This server has as many event-stream clients as it serves; retry in a few seconds (another replica may take you).',
+        'This server has as many event-stream clients as it serves; retry in a few seconds (another replica may ' +
+          'take you).',
         {
           'Retry-After': '5',
         },

@@ -50,5 +50,13 @@ export function closeFrame(reason: CloseReason, message: string): string {
 
 /** The cursor is older than the retention: the stream goes on from the oldest event kept. */
 export function resetFrame(cursor: string, oldest: string): string {
-  return `id: ${oldest}\nevent: reset\ndata: ${JSON.stringify({ reason: 'cursor_expired', cursor, resumeAfter: oldest, message: 'Events after this cursor are older than the retention and were dropped; the stream continues from the oldest event kept.' })}\n\n`;
+  const data = {
+    reason: 'cursor_expired',
+    cursor,
+    resumeAfter: oldest,
+    message:
+      'Events after this cursor are older than the retention and were dropped; the stream continues from the oldest ' +
+      'event kept.',
+  };
+  return `id: ${oldest}\nevent: reset\ndata: ${JSON.stringify(data)}\n\n`;
 }

@@ -14,15 +14,21 @@ import { errorResponses } from './openapi-components';
 type Json = Record<string, unknown>;
 
 const STREAM_DESCRIPTION =
-  `Server-sent events (text/event-stream). The stream starts with \`retry: ${EVENT_STREAM_RETRY_MS}\`; each logged event is ` +
-  '`id: <cursor>`, `event: <type>`, `data: <one JSON event>`. Send `Last-Event-ID` (or the `lastEventId` query parameter) to ' +
-  'replay what you missed from the log, then continue live without a gap or a duplicate. A cursor older than the retention gets ' +
-  '`event: reset` first (data: `{reason: "cursor_expired", cursor, resumeAfter}`) and the stream continues from the oldest event kept. ' +
-  `A comment line \`: hb\` is sent at least every ${EVENT_STREAM_HEARTBEAT_MS / 1000} s. The server ends a stream with \`event: close\` ` +
-  '(data: `{reason, message}`): `slow_consumer` when the client reads slower than events arrive, `shutdown` when the server restarts ' +
-  '(reconnect with Last-Event-ID); on the /me stream `token_expired` when the access token expires (refresh it, then reconnect) and ' +
-  '`connection_revoked` when the owner revoked the connection. One caller holds at most 20 streams at once by default (per wallet on /me, per ' +
-  'client address on the public stream): one more is 429 with Retry-After.';
+  `Server-sent events (text/event-stream). The stream starts with \`retry: ${EVENT_STREAM_RETRY_MS}\`; each logged ` +
+  `event is ` +
+  '`id: <cursor>`, `event: <type>`, `data: <one JSON event>`. Send `Last-Event-ID` (or the `lastEventId` query ' +
+  'parameter) to ' +
+  'replay what you missed from the log, then continue live without a gap or a duplicate. A cursor older than the ' +
+  'retention gets ' +
+  '`event: reset` first (data: `{reason: "cursor_expired", cursor, resumeAfter}`) and the stream continues from the ' +
+  'oldest event kept. ' +
+  `A comment line \`: hb\` is sent at least every ${EVENT_STREAM_HEARTBEAT_MS / 1000} s. The server ends a stream ` +
+  `with \`event: close\` ` +
+  '(data: `{reason, message}`): `slow_consumer` when the client reads slower than events arrive, `shutdown` when the ' +
+  'server restarts (reconnect with Last-Event-ID); on the /me stream `token_expired` when the access token expires ' +
+  '(refresh it, then reconnect) and `connection_revoked` when the owner revoked the connection. One caller holds at ' +
+  'most 20 streams at once by default (per wallet on /me, per client address on the public stream): one more is 429 ' +
+  'with Retry-After.';
 
 const typesParameter = (allowed: readonly string[]): Json => ({
   name: 'types',
@@ -82,7 +88,9 @@ export function eventStreamPaths(): { paths: Json; schemas: Json } {
       get: {
         operationId: 'stream_events',
         summary: 'Stream public exchange events',
-        description: `Trades (opens, closes, liquidations), market status changes and live \`price\` ticks (not logged, never replayed). ${STREAM_DESCRIPTION}`,
+        description:
+          `Trades (opens, closes, liquidations), market status changes and live \`price\` ticks (not ` +
+          `logged, never replayed). ${STREAM_DESCRIPTION}`,
         tags: ['public'],
         security: [],
         parameters: [
@@ -106,7 +114,10 @@ export function eventStreamPaths(): { paths: Json; schemas: Json } {
       get: {
         operationId: 'stream_my_events',
         summary: 'Stream the connected wallet’s events',
-        description: `Every event of the connected wallet: intents accepted, executed, refused, cancelled or expired, positions opened, closed and liquidated, deposits, payouts, withdrawals, staking. ${STREAM_DESCRIPTION}`,
+        description:
+          `Every event of the connected wallet: intents accepted, executed, refused, cancelled or ` +
+          `expired, positions opened, closed and liquidated, deposits, payouts, withdrawals, staking. ` +
+          `${STREAM_DESCRIPTION}`,
         tags: ['account'],
         security: [{ oauth2: [SCOPES.read] }],
         parameters: [typesParameter(EXCHANGE_EVENT_TYPES), ...common],

@@ -49,7 +49,8 @@ export function errorResponses(authenticated: boolean): Json {
     '429': failure('Too many requests from this caller.', retryAfter),
     '502': failure(
       authenticated
-        ? "A service the call depends on did not answer or rate-limited the service (the upstream price venue, or the authorization server's keys that check the token); retry shortly."
+        ? 'A service the call depends on did not answer or rate-limited the service (the upstream price venue, or ' +
+            "the authorization server's keys that check the token); retry shortly."
         : 'The upstream price venue did not answer or rate-limited the service; retry shortly.',
       retryAfter,
     ),
@@ -75,7 +76,8 @@ export function openApiComponents(base: string): { schemas: Json; securityScheme
       oauth2: {
         type: 'oauth2',
         description:
-          'Authorization code flow with PKCE (S256). The consent step connects the wallet and approves a session key with guardrails.',
+          'Authorization code flow with PKCE (S256). The consent step connects the wallet and approves a session key ' +
+          'with guardrails.',
         flows: {
           authorizationCode: {
             authorizationUrl: `${base}/authorize`,

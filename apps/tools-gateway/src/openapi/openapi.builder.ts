@@ -30,7 +30,8 @@ function operation(tool: ToolDefinition, family: 'public' | 'me'): Json {
     operationId: me ? `me_${tool.name}` : tool.name,
     summary: tool.title,
     description:
-      `${tool.description}${consequential ? '\n\nConsequential: obtain an explicit confirmation from the user before calling.' : ''}` +
+      tool.description +
+      (consequential ? '\n\nConsequential: obtain an explicit confirmation from the user before calling.' : '') +
       (me
         ? `\n\nRuns as the connected wallet. Needs scope ${scopes.join(' and ')}.`
         : '\n\nNo authentication. Results are cached for 5 seconds.'),
@@ -56,7 +57,8 @@ function queryOperation(family: 'public' | 'me'): Json {
       ? 'Run a read tool as the connected wallet with query-string arguments'
       : 'Run a public tool with query-string arguments',
     description:
-      'The same tools as the POST operations, with the arguments in the query string (`?market=BTC&count=50`); numbers and booleans are coerced, ' +
+      'The same tools as the POST operations, with the arguments in the query string (`?market=BTC&count=50`); ' +
+      'numbers and booleans are coerced, ' +
       'list parameters accept repeated or comma-separated values, unknown parameters are refused.' +
       (me ? ' Only the read tools: the trading tools answer 405 and run by POST.' : ''),
     tags: [me ? 'account' : 'public'],
@@ -142,10 +144,11 @@ export function buildOpenApiDocument(publicBaseUrl: string): Json {
       title: 'Paper Perps tool API',
       version: OPENAPI_VERSION,
       description:
-        'Market data, analytics, account views and guarded trading on a perpetual-futures paper exchange (BTC, ETH, up to 1000x). ' +
-        'Every tool runs on the public family `/api/v1/tools/{name}` (no token) and on the authenticated family `/api/v1/me/tools/{name}` ' +
-        '(OAuth, acting as the connected wallet); the trading tools only on the latter. Results use the envelope `{ok, summary, data}`; ' +
-        'failures `{ok: false, error: {code, message}}`. Opening a position is two steps: preview_trade, then open_position with the quoteId.',
+        'Market data, analytics, account views and guarded trading on a perpetual-futures paper exchange (BTC, ETH, ' +
+        'up to 1000x). Every tool runs on the public family `/api/v1/tools/{name}` (no token) and on the ' +
+        'authenticated family `/api/v1/me/tools/{name}` (OAuth, acting as the connected wallet); the trading tools ' +
+        'only on the latter. Results use the envelope `{ok, summary, data}`; failures `{ok: false, error: {code, ' +
+        'message}}`. Opening a position is two steps: preview_trade, then open_position with the quoteId.',
     },
     servers: [{ url: base }],
     tags: [

@@ -18,7 +18,9 @@ export class MeToolsController {
     private readonly executor: ToolExecutor,
   ) {}
 
-  /** The connection: wallet, mode, whether it can trade, and the owner's guardrails. Needs trade:read (403 otherwise). */
+  /**
+   * The connection: wallet, mode, whether it can trade, and the owner's guardrails. Needs trade:read (403 otherwise).
+   */
   @Get()
   async me(@Req() req: Request, @Res() res: Response): Promise<void> {
     res.setHeader('Cache-Control', 'private, no-store');

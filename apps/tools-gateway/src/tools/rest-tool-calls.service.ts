@@ -98,7 +98,8 @@ export class RestToolCalls {
     if (source.kind === 'query' && tool.family === 'me-only') {
       throw new ToolError(
         ToolErrorCode.MethodNotAllowed,
-        `${tool.name} changes your account, so it only runs by POST /api/v1/me/tools/${tool.name} with a JSON body (GET is only for the read tools).`,
+        `${tool.name} changes your account, so it only runs by POST /api/v1/me/tools/${tool.name} with a JSON body ` +
+          `(GET is only for the read tools).`,
         { Allow: 'POST, OPTIONS' },
       );
     }

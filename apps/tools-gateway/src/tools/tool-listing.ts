@@ -40,7 +40,8 @@ export function toolListingBody(): string {
   const publicCount = tools.filter((t) => t.endpoints.public).length;
   return JSON.stringify(
     toolSuccess(
-      `${tools.length} tools: ${publicCount} on both /api/v1/tools/{name} (no token) and /api/v1/me/tools/{name} (OAuth), ` +
+      `${tools.length} tools: ${publicCount} on both /api/v1/tools/{name} (no token) and /api/v1/me/tools/{name} ` +
+        `(OAuth), ` +
         `and ${tools.length - publicCount} trading tools only on /api/v1/me/tools/{name} (scope trade:write).`,
       { tools },
     ),

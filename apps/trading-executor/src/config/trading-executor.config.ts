@@ -30,17 +30,20 @@ export const tradingExecutorConfigSchema = z.object({
   INTENT_BATCH_MAX: env
     .positiveInt(100)
     .describe(
-      'Most intents one batch claims; at low load a batch is the one intent that arrived, under load batches grow to this size.',
+      'Most intents one batch claims; at low load a batch is the one intent that arrived, under load batches grow ' +
+        'to this size.',
     ),
   INTENT_SWEEP_MS: env
     .positiveInt(1000)
     .describe(
-      'Interval (ms) of the sweeper that runs accepted intents and owner actions whose queue job is missing (lost, wiped or never added).',
+      'Interval (ms) of the sweeper that runs accepted intents and owner actions whose queue job is missing (lost, ' +
+        'wiped or never added).',
     ),
   INTENT_LOCK_MS: env
     .positiveInt(2000)
     .describe(
-      "BullMQ lock of an intent's wake-up job (ms): a killed replica's job is handed to another one within about 1.3 times this long (the sweeper runs its intents sooner).",
+      "BullMQ lock of an intent's wake-up job (ms): a killed replica's job is handed to another one within about " +
+        '1.3 times this long (the sweeper runs its intents sooner).',
     ),
   LIQUIDATION_BATCH: env
     .positiveInt(500)
@@ -54,7 +57,8 @@ export const tradingExecutorConfigSchema = z.object({
   EVENT_RETENTION_DAYS: env
     .positiveInt(7)
     .describe(
-      'Days the event log keeps events (the streams replay and get_events pages within this window; an older cursor gets a reset).',
+      'Days the event log keeps events (the streams replay and get_events pages within this window; an older ' +
+        'cursor gets a reset).',
     ),
   PRUNE_EVENTS_EVERY_MS: env
     .positiveInt(3600000)
@@ -62,7 +66,8 @@ export const tradingExecutorConfigSchema = z.object({
   EXPIRE_INTENTS_EVERY_MS: env
     .positiveInt(60000)
     .describe(
-      'Interval (ms) of the sweep marking queued intents past their signed expiry (or accepted more than 1 hour ago) as expired.',
+      'Interval (ms) of the sweep marking queued intents past their signed expiry (or accepted more than 1 hour ' +
+        'ago) as expired.',
     ),
   FEES_TO_STAKERS: env
     .bool(true)
@@ -75,7 +80,8 @@ export const tradingExecutorConfigSchema = z.object({
   PAPER_MODE: env
     .bool(true)
     .describe(
-      'Paper mode: simulated chain balances and the development endpoints /dev/faucet, /dev/deposit and /dev/owner-actions (never with NODE_ENV=production).',
+      'Paper mode: simulated chain balances and the development endpoints /dev/faucet, /dev/deposit and ' +
+        '/dev/owner-actions (never with NODE_ENV=production).',
     ),
 });
 

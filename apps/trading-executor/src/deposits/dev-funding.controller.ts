@@ -56,7 +56,8 @@ export class DevFundingController {
       const have = (await chainBalances(this.dataSource, wallet)).usdcMicro;
       throw new DevFundingError(
         DevFundingErrorCode.InsufficientChainBalance,
-        `The wallet holds ${formatUsdc(have)} USDC on chain, less than ${formatUsdc(amount)}; use POST /dev/faucet first or deposit less.`,
+        `The wallet holds ${formatUsdc(have)} USDC on chain, less than ${formatUsdc(amount)}; use POST /dev/faucet ` +
+          `first or deposit less.`,
       );
     }
     const swept = input.sweep ? await this.sweeper.sweep(wallet) : [];
@@ -68,8 +69,10 @@ export class DevFundingController {
     }));
     return toolSuccess(
       input.sweep
-        ? `Deposited ${formatUsdc(amount)} USDC to ${proxy}; ${swept[0]?.status === 'credited' ? 'credited to the exchange balance' : 'not credited yet'}.`
-        : `Sent ${formatUsdc(amount)} USDC to the deposit address ${proxy}; the deposit sweep credits it within a few seconds.`,
+        ? `Deposited ${formatUsdc(amount)} USDC to ${proxy}; ` +
+            `${swept[0]?.status === 'credited' ? 'credited to the exchange balance' : 'not credited yet'}.`
+        : `Sent ${formatUsdc(amount)} USDC to the deposit address ${proxy}; the deposit sweep credits it within a ` +
+            `few seconds.`,
       {
         wallet,
         depositAddress: proxy,

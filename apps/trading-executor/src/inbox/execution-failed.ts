@@ -2,5 +2,6 @@
 export const EXECUTION_FAILED = {
   reason: 'execution_failed',
   message:
-    'The exchange could not execute this and nothing of it was executed (every attempt was rolled back); submit it again.',
+    'The exchange could not execute this and nothing of it was executed (every attempt was rolled back); submit it ' +
+    'again.',
 } as const;

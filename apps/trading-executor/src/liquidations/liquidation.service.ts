@@ -88,7 +88,8 @@ export class LiquidationService {
     );
     const markOf = (side: Side) => (side === 'long' ? marks.low : marks.high);
     const rows = locked.filter((r) => isLiquidatable(r.side, markOf(r.side), r.bustPrice));
-    // None left (closed meanwhile): look again. Still open but not liquidatable cannot happen (the range scan is the same rule): stop.
+    // None left (closed meanwhile): look again. Still open but not liquidatable cannot happen (the range scan is the
+    // same rule): stop.
     if (rows.length === 0) return { candidates: locked.length === 0 ? found.length : 0, liquidated: 0 };
 
     let pool = await lockPool(sql);

@@ -22,7 +22,8 @@ export class DevOwnerActionsController {
     const message = ownerActionMessageStrings(action);
     const actionId = ownerActionId(action);
     return toolSuccess(
-      `Sign this ${action.kind} with the wallet ${action.message.wallet} (eth_signTypedData_v4), then POST it with the signature to /dev/owner-actions.`,
+      `Sign this ${action.kind} with the wallet ${action.message.wallet} (eth_signTypedData_v4), then POST it with ` +
+        `the signature to /dev/owner-actions.`,
       {
         actionId,
         typedData: { ...typed, message },

@@ -4,7 +4,10 @@ import { APP_CONFIG, QueueRegistry } from '@paper/nest-infra';
 import type { TradingExecutorConfig } from '../config/trading-executor.config';
 import { OwnerActionService } from './owner-action.service';
 
-/** BullMQ worker of the owner-actions queue: a job wakes the executor up to run an accepted action and carries its result back. */
+/**
+ * BullMQ worker of the owner-actions queue: a job wakes the executor up to run an accepted action and carries its
+ * result back.
+ */
 @Injectable()
 export class OwnerActionProcessor implements OnApplicationBootstrap {
   constructor(

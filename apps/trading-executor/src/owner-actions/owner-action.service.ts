@@ -73,7 +73,10 @@ export class OwnerActionService {
     return result;
   }
 
-  /** An action id that is not the digest of the message is refused before anything is stored under it (the id cannot be trusted). */
+  /**
+   * An action id that is not the digest of the message is refused before anything is stored under it (the id cannot be
+   * trusted).
+   */
   refusalBeforeAccepting(payload: SignedOwnerActionPayload): OwnerActionResult | null {
     if (ownerActionId(toOwnerActionMessage(payload)) === payload.actionId.toLowerCase()) return null;
     return toActionResult(

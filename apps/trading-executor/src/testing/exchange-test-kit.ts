@@ -296,7 +296,8 @@ export class ExchangeTestKit {
 
   async account(wallet: string): Promise<Record<string, bigint>> {
     const [row] = (await this.db.query(
-      `SELECT free_micro, locked_micro, queued_micro, paper_micro, staked_micro, realized_pnl_micro, staking_rewards_micro, staking_claimed_micro
+      `SELECT free_micro, locked_micro, queued_micro, paper_micro, staked_micro, realized_pnl_micro,
+         staking_rewards_micro, staking_claimed_micro
          FROM exchange.accounts WHERE wallet = $1`,
       [wallet],
     )) as Record<string, string>[];
@@ -305,7 +306,8 @@ export class ExchangeTestKit {
 
   async protocol(): Promise<Record<string, bigint>> {
     const [row] = (await this.db.query(
-      `SELECT lp_micro, parked_micro, fees_micro, fees_pending_micro, paper_supply_micro, swept_to_stakers_micro, staking_reserve_micro FROM exchange.protocol_state`,
+      `SELECT lp_micro, parked_micro, fees_micro, fees_pending_micro, paper_supply_micro, swept_to_stakers_micro,
+         staking_reserve_micro FROM exchange.protocol_state`,
     )) as Record<string, string>[];
     return Object.fromEntries(Object.entries(row!).map(([k, v]) => [k, BigInt(v)]));
   }

@@ -7,7 +7,9 @@ const dex = z.string().optional();
 const coin = z.string().min(1);
 const plain = <T extends string>(type: T) => z.object({ type: z.literal(type) });
 
-/** The /info request bodies the simulator answers: the venue's market data (extra fields are ignored, as on the venue). */
+/**
+ * The /info request bodies the simulator answers: the venue's market data (extra fields are ignored, as on the venue).
+ */
 export const infoRequestSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('allMids'), dex }),
   z.object({
@@ -113,8 +115,10 @@ export function parseInfoRequest(body: unknown): InfoRequest {
     throw new InfoError(
       InfoErrorCode.NotSimulated,
       400,
-      `venue-sim simulates the venue's market data only: "${type}" reads account, vault, staking or deploy state, which the simulator does not have. ` +
-        'Send it to the real venue (UPSTREAM_URL=https://api.hyperliquid.xyz); paper accounts are read through the tool API.',
+      `venue-sim simulates the venue's market data only: "${type}" reads account, vault, staking or deploy state, ` +
+        `which the simulator does not have. ` +
+        'Send it to the real venue (UPSTREAM_URL=https://api.hyperliquid.xyz); paper accounts are read through the ' +
+        'tool API.',
     );
   }
   const result = infoRequestSchema.safeParse(body);

@@ -30,7 +30,8 @@ export class InfoController {
     throw new InfoError(
       InfoErrorCode.NotSimulated,
       400,
-      'venue-sim does not simulate the exchange endpoint (orders, cancels, transfers): it serves market data on POST /info only. Trade on the paper exchange through the tool API.',
+      'venue-sim does not simulate the exchange endpoint (orders, cancels, transfers): it serves market data on ' +
+        'POST /info only. Trade on the paper exchange through the tool API.',
     );
   }
 }

@@ -12,7 +12,9 @@ export interface MarginTable {
   marginTiers: MarginTier[];
 }
 
-/** The venue's meta: assets with their margin table, the margin tables, and the collateral token (USDC, spot token 0). */
+/**
+ * The venue's meta: assets with their margin table, the margin tables, and the collateral token (USDC, spot token 0).
+ */
 export interface PerpMeta extends Meta {
   universe: Array<AssetMeta & { marginTableId: number }>;
   marginTables: Array<[number, MarginTable]>;

@@ -12,7 +12,8 @@ export const toolErrorSchema = z.object({
     .string()
     .optional()
     .describe(
-      'On internal errors (500): the request id, also sent as `X-Request-Id` on every response; quote it when reporting a problem.',
+      'On internal errors (500): the request id, also sent as `X-Request-Id` on every response; quote it when ' +
+        'reporting a problem.',
     ),
 });
 

@@ -44,7 +44,10 @@ export interface IntentResult {
   kind: 'open' | 'close' | 'cancel';
   wallet: string;
   status: IntentFinalStatus;
-  /** Refusal code when refused (an open refusal of @paper/exchange, bad_signature, session_key_*, intent_*, price_unavailable, position_not_found, ...). */
+  /**
+   * Refusal code when refused (an open refusal of @paper/exchange, bad_signature, session_key_*, intent_*,
+   * price_unavailable, position_not_found, ...).
+   */
   reason: string | null;
   /** A sentence for the end user: what happened, or why not and how to fix it. */
   message: string;

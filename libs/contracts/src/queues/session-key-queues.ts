@@ -22,7 +22,8 @@ export type GuardrailsPayload = z.infer<typeof guardrailsSchema>;
 
 /**
  * Session-key registration and revocation, written to the exchange by trading-executor (the only writer
- * of exchange state) after it verifies the owner's EIP-712 approval. Job id = `sk-<sessionKey>` (BullMQ refuses `:` in job ids).
+ * of exchange state) after it verifies the owner's EIP-712 approval. Job id = `sk-<sessionKey>` (BullMQ refuses `:` in
+ * job ids).
  */
 export const SESSION_KEYS_QUEUE = defineQueue(
   'exchange-session-keys',

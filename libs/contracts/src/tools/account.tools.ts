@@ -92,8 +92,8 @@ export const GET_TRADE_HISTORY = defineTool({
   name: 'get_trade_history',
   title: 'Trade history',
   description:
-    'Closed and liquidated positions of a wallet, newest first: entry, exit, settled PnL, fees and PAPER minted. ' +
-    '75 trades per page; `pages` (1 to 10) returns that many pages at once.',
+    'Closed and liquidated positions of a wallet, newest first: entry, exit, settled PnL, fees and PAPER minted. 75 ' +
+    'trades per page; `pages` (1 to 10) returns that many pages at once.',
   annotations: READ_ONLY,
   inputSchema: z
     .object({
@@ -161,8 +161,10 @@ export const GET_DEPOSIT_INFO = defineTool({
   name: 'get_deposit_info',
   title: 'Deposit info',
   description:
-    "How to fund an account: the wallet's personal deposit address, the minimum deposit, the one-time activation fee, " +
-    "the minimum withdrawal, and the wallet's current chain balances of USDC and the gas token. Read-only: it never moves funds.",
+    "How to fund an account: the wallet's personal deposit address, the minimum deposit, the one-time activation " +
+    'fee, ' +
+    "the minimum withdrawal, and the wallet's current chain balances of USDC and the gas token. Read-only: it never " +
+    'moves funds.',
   annotations: READ_ONLY,
   inputSchema: z.object({ wallet: optionalWalletField }).strict(),
   outputSchema: z.looseObject({

@@ -103,7 +103,8 @@ export const GET_RECENT_TRADES = defineTool({
   name: 'get_recent_trades',
   title: 'Recent trades',
   description:
-    'The latest 50 opens, closes and liquidations on the exchange, newest first, optionally for one market and/or one wallet.',
+    'The latest 50 opens, closes and liquidations on the exchange, newest first, optionally for one market and/or ' +
+    'one wallet.',
   annotations: READ_ONLY,
   inputSchema: z
     .object({

@@ -14,14 +14,14 @@ export const GET_EVENTS = defineTool({
   name: 'get_events',
   title: 'Events since a cursor',
   description:
-    'What happened since you last looked: the exchange event log after a cursor, oldest first, and the cursor to pass ' +
-    'next time. Signed in (/me, or MCP with a token) it is everything of the connected wallet: intents accepted, ' +
-    'executed, refused, cancelled or expired, positions opened, closed or liquidated with their settled figures, ' +
-    'deposits, payouts, withdrawals, staking. Without a token it is the public activity: trades (opens, closes, ' +
-    'liquidations) and market status changes, optionally of one `wallet` or `market`. Start with after="0" (the oldest ' +
-    'retained event) or the `nextCursor` of the previous answer; `reset: true` means events after your cursor are no ' +
-    'longer kept (older than the retention) and the page starts at the oldest one kept. For a live feed use the ' +
-    'server-sent-event streams /api/v1/events and /api/v1/me/events instead.',
+    'What happened since you last looked: the exchange event log after a cursor, oldest first, and the cursor to ' +
+    'pass next time. Signed in (/me, or MCP with a token) it is everything of the connected wallet: intents ' +
+    'accepted, executed, refused, cancelled or expired, positions opened, closed or liquidated with their settled ' +
+    'figures, deposits, payouts, withdrawals, staking. Without a token it is the public activity: trades (opens, ' +
+    'closes, liquidations) and market status changes, optionally of one `wallet` or `market`. Start with after="0" ' +
+    '(the oldest retained event) or the `nextCursor` of the previous answer; `reset: true` means events after your ' +
+    'cursor are no longer kept (older than the retention) and the page starts at the oldest one kept. For a live ' +
+    'feed use the server-sent-event streams /api/v1/events and /api/v1/me/events instead.',
   annotations: READ_ONLY,
   inputSchema: z
     .object({

@@ -36,9 +36,9 @@ export const GET_MARKETS = defineTool({
   name: 'get_markets',
   title: 'Markets',
   description:
-    'Live markets (BTC, ETH) and their trading limits: mark price (the mid positions open and close at), bid and ask, ' +
-    '24h change, 24h exchange volume, open interest against the caps, minimum margin and notional, maximum leverage ' +
-    '(up to 1000x) and whether each market is open. Call it before suggesting a trade.',
+    'Live markets (BTC, ETH) and their trading limits: mark price (the mid positions open and close at), bid and ' +
+    'ask, 24h change, 24h exchange volume, open interest against the caps, minimum margin and notional, maximum ' +
+    'leverage (up to 1000x) and whether each market is open. Call it before suggesting a trade.',
   annotations: READ_ONLY,
   inputSchema: z.object({}).strict(),
   outputSchema: z.looseObject({ tradingEnabled: z.boolean(), markets: z.array(marketEntry) }),
@@ -109,8 +109,9 @@ export const GET_PROTOCOL_STATS = defineTool({
   name: 'get_protocol_stats',
   title: 'Protocol stats',
   description:
-    'Exchange analytics: TVL, locked margin, LP, lifetime volume, open positions, fees, PAPER reward-token supply and ' +
-    'staking, the payout queue, and a daily history (volume, trader PnL, liquidations, users) for the last `days` days.',
+    'Exchange analytics: TVL, locked margin, LP, lifetime volume, open positions, fees, PAPER reward-token supply ' +
+    'and staking, the payout queue, and a daily history (volume, trader PnL, liquidations, users) for the last ' +
+    '`days` days.',
   annotations: READ_ONLY,
   inputSchema: z
     .object({ days: z.number().int().min(1).max(365).default(14).describe('Days of history, 1 to 365.') })

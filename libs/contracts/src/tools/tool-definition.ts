@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 
-/** `public`: served on both families (`/api/v1/tools/{name}` and `/api/v1/me/tools/{name}`); `me-only`: only on `/me`. */
+/**
+ * `public`: served on both families (`/api/v1/tools/{name}` and `/api/v1/me/tools/{name}`); `me-only`: only on `/me`.
+ */
 export type ToolFamily = 'public' | 'me-only';
 
 /** The OAuth scope a tool needs on the authenticated family. */

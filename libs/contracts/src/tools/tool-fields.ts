@@ -83,7 +83,8 @@ export const marginUsdField = z
     'must have at most 6 decimals (0.000001 USDC, one micro-USDC, is the smallest amount)',
   )
   .describe(
-    `Margin in USDC: the most this position can lose. Greater than 0, at most ${MAX_MARGIN_USD.toLocaleString('en-US')}, at most 6 decimals.`,
+    `Margin in USDC: the most this position can lose. Greater than 0, at most ` +
+      `${MAX_MARGIN_USD.toLocaleString('en-US')}, at most 6 decimals.`,
   );
 export const leverageField = z.number().int().min(1).max(1000).describe('Leverage, a whole number from 1 to 1000.');
 export const priceField = z.number().positive().max(MAX_PRICE);

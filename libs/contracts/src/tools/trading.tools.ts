@@ -30,8 +30,10 @@ export const PREVIEW_TRADE = defineTool({
   title: 'Preview a trade',
   description:
     'Step 1 of 2 to open a position. Checks the trade against the exchange limits, the account balance and the ' +
-    "owner's guardrails, estimates the entry (the current mid), bust price and PnL scenarios, and returns a `quoteId` " +
-    `valid for ${QUOTE_VALIDITY_TEXT}. \`marginUsd\` is the most the position can lose; notional = marginUsd x leverage. Show the ` +
+    "owner's guardrails, estimates the entry (the current mid), bust price and PnL scenarios, and returns a " +
+    '`quoteId` ' +
+    `valid for ${QUOTE_VALIDITY_TEXT}. \`marginUsd\` is the most the position can lose; notional = marginUsd x ` +
+    `leverage. Show the ` +
     'preview to the user, then call open_position with the same market, side, marginUsd and leverage and the quoteId.',
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   inputSchema: z.object(tradeArgs).strict(),
@@ -76,7 +78,8 @@ export const OPEN_POSITION = defineTool({
     "Step 2 of 2: opens a real position with the user's funds, signed by the session key. Consequential: get the " +
     "user's explicit confirmation of the previewed trade first. Pass the `quoteId` from preview_trade with identical " +
     'market, side, marginUsd and leverage (required when the owner enabled confirmations, the default); a quote ' +
-    `expires after ${QUOTE_VALIDITY_TEXT} and can be used once. Waits for the fill and reports it; if the outcome is not known in ` +
+    `expires after ${QUOTE_VALIDITY_TEXT} and can be used once. Waits for the fill and reports it; if the outcome ` +
+    `is not known in ` +
     'time the intent is reported as pending with its `intentId`: check it with get_intent_status, never retry blindly.',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   inputSchema: z

@@ -22,7 +22,8 @@ export function evaluateDeposit(amountMicro: bigint, activated: boolean): Deposi
       amountMicro,
       reason: 'deposit_below_minimum',
       message:
-        `Deposits below ${formatUsdc(MIN_DEPOSIT_MICRO)} USDC are not credited; ${formatUsdc(amountMicro)} USDC waits at your deposit address ` +
+        `Deposits below ${formatUsdc(MIN_DEPOSIT_MICRO)} USDC are not credited; ${formatUsdc(amountMicro)} USDC ` +
+        `waits at your deposit address ` +
         `until the total there reaches ${formatUsdc(MIN_DEPOSIT_MICRO)} USDC.`,
     };
   }

@@ -58,7 +58,8 @@ export function checkGuardrails(input: GuardrailCheckInput): GuardrailRefusal | 
     if (marginMicro > maxMargin) {
       return refuse(
         'guardrail_max_margin',
-        `Margin ${formatUsdc(marginMicro)} USDC is above your guardrail of ${formatUsdc(maxMargin)} USDC per trade; use at most ${formatUsdc(maxMargin)} USDC ${RAISE}.`,
+        `Margin ${formatUsdc(marginMicro)} USDC is above your guardrail of ${formatUsdc(maxMargin)} USDC per trade; ` +
+          `use at most ${formatUsdc(maxMargin)} USDC ${RAISE}.`,
       );
     }
   }
@@ -74,15 +75,18 @@ export function checkGuardrails(input: GuardrailCheckInput): GuardrailRefusal | 
     if (notionalMicro > left) {
       return refuse(
         'guardrail_daily_notional',
-        `This trade's notional of ${formatUsdc(notionalMicro)} USDC would exceed your daily guardrail of ${formatUsdc(maxDaily)} USDC ` +
-          `(${formatUsdc(left > 0n ? left : 0n)} USDC left today); lower the margin or leverage, wait until tomorrow, ${RAISE}.`,
+        `This trade's notional of ${formatUsdc(notionalMicro)} USDC would exceed your daily guardrail of ` +
+          `${formatUsdc(maxDaily)} USDC ` +
+          `(${formatUsdc(left > 0n ? left : 0n)} USDC left today); lower the margin or leverage, wait until ` +
+          `tomorrow, ${RAISE}.`,
       );
     }
   }
   if (g.maxOpenPositions !== null && input.openPositionCount >= g.maxOpenPositions) {
     return refuse(
       'guardrail_max_positions',
-      `You have ${input.openPositionCount} open positions and your guardrail allows at most ${g.maxOpenPositions}; close a position first ${RAISE}.`,
+      `You have ${input.openPositionCount} open positions and your guardrail allows at most ${g.maxOpenPositions}; ` +
+        `close a position first ${RAISE}.`,
     );
   }
   if (g.allowedMarkets !== null && !g.allowedMarkets.includes(market)) {

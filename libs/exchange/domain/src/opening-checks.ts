@@ -60,23 +60,27 @@ export function checkOpen(input: OpenCheckInput): OpenCheckResult {
   if (config.status === 'close-only') {
     return refuse(
       'market_close_only',
-      `The ${market} market is close-only: open positions can be closed but no new ones opened; try again later or trade another market.`,
+      `The ${market} market is close-only: open positions can be closed but no new ones opened; try again later or ` +
+        `trade another market.`,
     );
   }
   if (!Number.isInteger(leverage) || leverage < config.minLeverage || leverage > config.maxLeverage) {
     return refuse(
       'leverage_out_of_range',
-      `Leverage ${leverage}x is out of range; choose a whole number from ${config.minLeverage} to ${config.maxLeverage}.`,
+      `Leverage ${leverage}x is out of range; choose a whole number from ${config.minLeverage} to ` +
+        `${config.maxLeverage}.`,
     );
   }
   const lev = BigInt(leverage);
   const notionalMicro = marginMicro * lev;
-  const notionalText = `Notional ${formatUsdc(notionalMicro)} USDC (margin ${formatUsdc(marginMicro)} USDC x ${leverage}x)`;
+  const notionalText =
+    `Notional ${formatUsdc(notionalMicro)} USDC ` + `(margin ${formatUsdc(marginMicro)} USDC x ${leverage}x)`;
 
   if (marginMicro < config.minMarginMicro) {
     return refuse(
       'margin_below_minimum',
-      `Margin ${formatUsdc(marginMicro)} USDC is below the ${formatUsdc(config.minMarginMicro)} USDC minimum; use at least ${formatUsdc(config.minMarginMicro)} USDC.`,
+      `Margin ${formatUsdc(marginMicro)} USDC is below the ${formatUsdc(config.minMarginMicro)} USDC minimum; use ` +
+        `at least ${formatUsdc(config.minMarginMicro)} USDC.`,
     );
   }
   if (notionalMicro < config.minNotionalMicro) {
@@ -109,7 +113,8 @@ export function checkOpen(input: OpenCheckInput): OpenCheckResult {
     return refuse(
       'open_interest_cap',
       `${notionalText} would exceed the ${market} ${side} open-interest cap of ${formatUsdc(cap)} USDC; ` +
-        `only ${formatUsdc(headroom > 0n ? headroom : 0n)} USDC of ${side} notional is available, so lower the margin or leverage, or try later.`,
+        `only ${formatUsdc(headroom > 0n ? headroom : 0n)} USDC of ${side} notional is available, so lower the ` +
+        `margin or leverage, or try later.`,
     );
   }
   if (input.guardrails) {

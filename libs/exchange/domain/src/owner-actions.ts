@@ -69,13 +69,15 @@ export function planWithdrawal(account: OwnerAccount, to: string, amountMicro: b
   if (to.toLowerCase() !== account.wallet.toLowerCase()) {
     return refuse(
       'withdrawal_not_to_wallet',
-      `Withdrawals go only to the wallet itself (${account.wallet}); sign the withdrawal again with that address as the destination.`,
+      `Withdrawals go only to the wallet itself (${account.wallet}); sign the withdrawal again with that address as ` +
+        `the destination.`,
     );
   }
   if (amountMicro < MIN_WITHDRAWAL_MICRO) {
     return refuse(
       'withdrawal_below_minimum',
-      `${formatUsdc(amountMicro)} USDC is below the ${formatUsdc(MIN_WITHDRAWAL_MICRO)} USDC minimum withdrawal; withdraw at least ${formatUsdc(MIN_WITHDRAWAL_MICRO)} USDC.`,
+      `${formatUsdc(amountMicro)} USDC is below the ${formatUsdc(MIN_WITHDRAWAL_MICRO)} USDC minimum withdrawal; ` +
+        `withdraw at least ${formatUsdc(MIN_WITHDRAWAL_MICRO)} USDC.`,
     );
   }
   if (amountMicro > account.freeMicro) {
@@ -88,7 +90,8 @@ export function planWithdrawal(account: OwnerAccount, to: string, amountMicro: b
     return refuse(
       'insufficient_free_balance',
       `${formatUsdc(amountMicro)} USDC is more than your free balance of ${formatUsdc(account.freeMicro)} USDC` +
-        `${notWithdrawable.length > 0 ? ` (not withdrawable: ${notWithdrawable.join(', ')})` : ''}; withdraw at most ${formatUsdc(account.freeMicro)} USDC.`,
+        `${notWithdrawable.length > 0 ? ` (not withdrawable: ${notWithdrawable.join(', ')})` : ''}; withdraw at ` +
+        `most ${formatUsdc(account.freeMicro)} USDC.`,
     );
   }
   const lines = transfer(
@@ -111,7 +114,8 @@ export function planStake(account: OwnerAccount, amountMicro: bigint): OwnerActi
   if (amountMicro > account.paperMicro) {
     return refuse(
       'insufficient_paper',
-      `You hold ${paper(account.paperMicro)} PAPER (not staked), less than ${paper(amountMicro)}; stake at most ${paper(account.paperMicro)} PAPER.`,
+      `You hold ${paper(account.paperMicro)} PAPER (not staked), less than ${paper(amountMicro)}; stake at most ` +
+        `${paper(account.paperMicro)} PAPER.`,
     );
   }
   return accept(
@@ -128,7 +132,8 @@ export function planUnstake(account: OwnerAccount, amountMicro: bigint): OwnerAc
   if (amountMicro > account.stakedMicro) {
     return refuse(
       'insufficient_staked',
-      `You have ${paper(account.stakedMicro)} PAPER staked, less than ${paper(amountMicro)}; unstake at most ${paper(account.stakedMicro)} PAPER.`,
+      `You have ${paper(account.stakedMicro)} PAPER staked, less than ${paper(amountMicro)}; unstake at most ` +
+        `${paper(account.stakedMicro)} PAPER.`,
     );
   }
   return accept(

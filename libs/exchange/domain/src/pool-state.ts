@@ -16,7 +16,10 @@ export interface PoolState {
   readonly queueNotEmpty: boolean;
   /** Win fees collected and not yet distributed. */
   readonly feesPendingMicro: bigint;
-  /** LP excess above the cap swept out of the LP and not yet paid to stakers (there were none, or truncation remainders). */
+  /**
+   * LP excess above the cap swept out of the LP and not yet paid to stakers (there were none, or truncation
+   * remainders).
+   */
   readonly stakingReserveMicro: bigint;
 }
 

@@ -45,7 +45,10 @@ export const WASM_KEY_RECOVERY: KeyRecovery = (digest, signature64, recovery) =>
 
 let native: KeyRecovery | null | undefined;
 
-/** The native recovery where its binary loads (Linux x64 and the other prebuilt platforms), else null; loaded on first use. */
+/**
+ * The native recovery where its binary loads (Linux x64 and the other prebuilt platforms), else null; loaded on first
+ * use.
+ */
 export function nativeKeyRecovery(): KeyRecovery | null {
   if (native === undefined) native = loadNative();
   return native;
@@ -55,7 +58,9 @@ function hexToBytes(hex: string): Uint8Array {
   return Uint8Array.from(Buffer.from(hex.startsWith('0x') ? hex.slice(2) : hex, 'hex'));
 }
 
-/** The Ethereum address (lowercase 0x + 40 hex) of an uncompressed public key: the last 20 bytes of keccak256(x || y). */
+/**
+ * The Ethereum address (lowercase 0x + 40 hex) of an uncompressed public key: the last 20 bytes of keccak256(x || y).
+ */
 function addressOf(uncompressed: Uint8Array): string {
   return `0x${Buffer.from(keccak_256(uncompressed.subarray(1)))
     .subarray(12)

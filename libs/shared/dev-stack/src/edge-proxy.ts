@@ -25,7 +25,9 @@ export interface EdgeOptions {
   queueTimeoutMs?: number;
   /** How long (ms) an app may take to send the head of its answer before the request gets 504. */
   answerTimeoutMs?: number;
-  /** The largest rest of a body (bytes) read and discarded after the app answered early; beyond, the connection closes. */
+  /**
+   * The largest rest of a body (bytes) read and discarded after the app answered early; beyond, the connection closes.
+   */
   maxDiscardBytes?: number;
   /**
    * Peers whose X-Forwarded-For is kept and extended (the local apps calling each other through the
@@ -209,7 +211,9 @@ function forward(req: IncomingMessage, res: ServerResponse, edge: Forwarding): v
   req.pipe(upstream);
 }
 
-/** Stops forwarding the request body and reads the rest into nothing; past `maxBytes` the client's connection closes. */
+/**
+ * Stops forwarding the request body and reads the rest into nothing; past `maxBytes` the client's connection closes.
+ */
 function discardRest(req: IncomingMessage, upstream: http.ClientRequest, maxBytes: number): void {
   req.unpipe(upstream);
   let discarded = 0;

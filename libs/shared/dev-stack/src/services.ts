@@ -66,10 +66,13 @@ export async function ensurePostgres(url: string, log: (line: string) => void): 
   throw new MissingServiceError(
     `PostgreSQL is not reachable at ${hostname}:${pgPort} and could not be started.\n` +
       '  Install and start it, for example:\n' +
-      '    Debian/Ubuntu: sudo apt-get install -y postgresql && sudo pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start\n' +
+      '    Debian/Ubuntu: sudo apt-get install -y postgresql && sudo pg_ctlcluster --skip-systemctl-redirect $(ls ' +
+      '/etc/postgresql) main start\n' +
       '    macOS (Homebrew): brew install postgresql@16 && brew services start postgresql@16\n' +
-      "  The stack connects as the user in DATABASE_URL (default postgres, no password, over TCP 127.0.0.1:5432). Debian's\n" +
-      '  package asks TCP clients for a password: either give postgres one (sudo -u postgres psql -c "ALTER USER postgres\n' +
+      '  The stack connects as the user in DATABASE_URL (default postgres, no password, over TCP 127.0.0.1:5432). ' +
+      "Debian's\n" +
+      '  package asks TCP clients for a password: either give postgres one (sudo -u postgres psql -c "ALTER USER ' +
+      'postgres\n' +
       "  PASSWORD 'secret'\") and set DATABASE_URL=postgres://postgres:secret@127.0.0.1:5432/paper (and\n" +
       '  TEST_DATABASE_ADMIN_URL=postgres://postgres:secret@127.0.0.1:5432/postgres for the tests), or allow local\n' +
       '  connections without one ("host all all 127.0.0.1/32 trust" in pg_hba.conf) on a development machine.\n' +
@@ -114,7 +117,8 @@ export async function ensureRedis(url: string, log: (line: string) => void): Pro
   }
   throw new MissingServiceError(
     `Redis is not reachable at ${hostname}:${redisPort} and could not be started.\n` +
-      '  Install it, for example: sudo apt-get install -y redis-server (Debian/Ubuntu) or brew install redis (macOS);\n' +
+      '  Install it, for example: sudo apt-get install -y redis-server (Debian/Ubuntu) or brew install redis ' +
+      '(macOS);\n' +
       '  npm start and npm test then start it themselves; or point REDIS_URL at a running server.',
   );
 }

@@ -6,10 +6,16 @@ export interface QueryExecutor {
   query(text: string, params?: unknown[]): Promise<unknown>;
 }
 
-/** What the executors return: rows (TypeORM reads and inserts), `[rows, affected]` (TypeORM updates and deletes) or a pg result. */
+/**
+ * What the executors return: rows (TypeORM reads and inserts), `[rows, affected]` (TypeORM updates and deletes) or a pg
+ * result.
+ */
 type RawResult<T> = T[] | [T[], number] | { rows: T[]; rowCount: number | null };
 
-/** TypeORM answers UPDATE and DELETE with `[rows, affected]`; rows are objects, never arrays, so the shape is unambiguous. */
+/**
+ * TypeORM answers UPDATE and DELETE with `[rows, affected]`; rows are objects, never arrays, so the shape is
+ * unambiguous.
+ */
 function isUpdateResult<T>(out: T[] | [T[], number]): out is [T[], number] {
   return out.length === 2 && Array.isArray(out[0]) && typeof out[1] === 'number';
 }

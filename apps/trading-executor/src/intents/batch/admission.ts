@@ -17,7 +17,8 @@ export const EXPIRED_OUTCOME: IntentOutcome = {
   status: 'expired',
   reason: 'intent_expired',
   message:
-    'The intent expired before it could run (intents are valid for 1 hour from when they are accepted, and never past their signed expiry); submit it again.',
+    'The intent expired before it could run (intents are valid for 1 hour from when they are accepted, and never ' +
+    'past their signed expiry); submit it again.',
 };
 
 /**

@@ -62,14 +62,17 @@ export async function writeBatch(
     const m = state.markets.get(market)!;
     if (m.longDeltaMicro === 0n && m.shortDeltaMicro === 0n) continue;
     await sql.query(
-      `UPDATE exchange.markets SET long_oi_micro = long_oi_micro + $2, short_oi_micro = short_oi_micro + $3 WHERE market = $1`,
+      `UPDATE exchange.markets SET long_oi_micro = long_oi_micro + $2, short_oi_micro = short_oi_micro + $3
+         WHERE market = $1`,
       [market, m.longDeltaMicro, m.shortDeltaMicro],
     );
   }
   await appendEvents(sql, [...intentOutcomeEvents(results), ...settledEvents(state, results)]);
 }
 
-/** The positions the batch settled, closed by their intent or liquidated because the mid had passed their bust price. */
+/**
+ * The positions the batch settled, closed by their intent or liquidated because the mid had passed their bust price.
+ */
 function settledEvents(state: BatchState, results: readonly IntentResult[]): NewExchangeEvent[] {
   const paid = new Map(results.flatMap((r) => (r.closed ?? []).map((c) => [c.positionId, c.paidUsd] as const)));
   return state.settled.map((s) => {
@@ -92,9 +95,11 @@ async function insertPositions(sql: Sql, positions: readonly NewPosition[]): Pro
   const col = <T>(f: (p: NewPosition) => T) => positions.map(f);
   const rows = await queryRows<OpenedPositionRow>(
     sql,
-    `INSERT INTO exchange.positions (wallet, market, side, margin_micro, leverage, notional_micro, entry_price, bust_price, status, margin_queued_micro, open_intent_id, opened_at)
+    `INSERT INTO exchange.positions (wallet, market, side, margin_micro, leverage, notional_micro, entry_price,
+       bust_price, status, margin_queued_micro, open_intent_id, opened_at)
      SELECT wallet, market, side, margin, leverage, notional, entry, bust, 'open', from_queued, intent, now()
-       FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::bigint[], $5::int[], $6::bigint[], $7::bigint[], $8::bigint[], $9::bigint[], $10::varchar[])
+       FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::bigint[], $5::int[], $6::bigint[], $7::bigint[],
+         $8::bigint[], $9::bigint[], $10::varchar[])
             WITH ORDINALITY AS v(wallet, market, side, margin, leverage, notional, entry, bust, from_queued, intent, n)
       ORDER BY n
      RETURNING id, open_intent_id`,
@@ -121,7 +126,8 @@ async function updateSettled(sql: Sql, state: BatchState): Promise<void> {
     `UPDATE exchange.positions p
         SET status = v.status, exit_price = v.exit, pnl_micro = v.pnl, fee_micro = v.fee, queued_micro = v.queued,
             reward_minted_micro = v.minted, margin_queued_micro = 0, close_intent_id = v.intent, closed_at = now()
-       FROM unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::varchar[])
+       FROM unnest($1::bigint[], $2::varchar[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[],
+         $8::varchar[])
             AS v(id, status, exit, pnl, fee, queued, minted, intent)
       WHERE p.id = v.id`,
     [
@@ -157,7 +163,8 @@ async function recordResults(sql: Sql, results: readonly IntentResult[]): Promis
   await sql.query(
     `UPDATE exchange.intents i
         SET status = v.status, reason = v.reason, message = v.message, result = v.result, executed_at = v.at
-       FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::text[], $5::jsonb[], $6::timestamptz[]) AS v(id, status, reason, message, result, at)
+       FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::text[], $5::jsonb[], $6::timestamptz[])
+         AS v(id, status, reason, message, result, at)
       WHERE i.id = v.id AND i.status = 'queued'`,
     [
       results.map((r) => r.intentId),

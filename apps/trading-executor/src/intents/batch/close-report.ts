@@ -46,15 +46,18 @@ export function closeSummary(closed: readonly ClosedPositionResult[], liquidated
   const already = closed.length - done.length - liquidated.length;
   const parts = done.map(
     (c) =>
-      `#${c.positionId} at ${c.exitPrice} (PnL ${c.pnlUsd} USDC${c.queuedUsd && c.queuedUsd !== '0' ? `, ${c.queuedUsd} queued` : ''})`,
+      `#${c.positionId} at ${c.exitPrice} (PnL ${c.pnlUsd} ` +
+      `USDC${c.queuedUsd && c.queuedUsd !== '0' ? `, ${c.queuedUsd} queued` : ''})`,
   );
   const texts = [
     done.length > 0 ? `Closed ${parts.join(', ')}.` : liquidated.length > 0 ? '' : 'No position was open.',
   ];
   if (liquidated.length > 0) {
     texts.push(
-      `${liquidated.map((c) => `#${c.positionId}`).join(', ')} had reached the liquidation price and ${liquidated.length === 1 ? 'was' : 'were'} liquidated at ` +
-        `${liquidated.map((c) => c.exitPrice).join(', ')}: the whole margin is lost (PnL ${liquidated.map((c) => `${c.pnlUsd} USDC`).join(', ')}).`,
+      `${liquidated.map((c) => `#${c.positionId}`).join(', ')} had reached the liquidation price and ` +
+        `${liquidated.length === 1 ? 'was' : 'were'} liquidated at ` +
+        `${liquidated.map((c) => c.exitPrice).join(', ')}: the whole margin is lost (PnL ` +
+        `${liquidated.map((c) => `${c.pnlUsd} USDC`).join(', ')}).`,
     );
   }
   if (already > 0) texts.push(`${already} position(s) were already closed or liquidated.`);

@@ -24,7 +24,8 @@ export function closeStep(state: BatchState, intent: AdmittedIntent<ClosePayload
     const missing = ids.filter((id) => !found.has(id));
     return refused(
       'position_not_found',
-      `Position ${missing.map((id) => `#${id}`).join(', ')} does not exist or belongs to another wallet; nothing was closed. Check the ids with get_account.`,
+      `Position ${missing.map((id) => `#${id}`).join(', ')} does not exist or belongs to another wallet; nothing ` +
+        `was closed. Check the ids with get_account.`,
     );
   }
   const positions = rows.map((r) => r!);

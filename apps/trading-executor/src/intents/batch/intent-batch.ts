@@ -188,7 +188,8 @@ async function loadGuardrailUsage(sql: Sql, state: BatchState, intents: readonly
   if (counted.length > 0) {
     const rows = await queryRows<OpenCountRow>(
       sql,
-      `SELECT wallet, count(*) AS n FROM exchange.positions WHERE wallet = ANY($1::varchar[]) AND status = 'open' GROUP BY wallet`,
+      `SELECT wallet, count(*) AS n FROM exchange.positions WHERE wallet = ANY($1::varchar[]) AND status = 'open'
+         GROUP BY wallet`,
       [counted],
     );
     for (const r of rows) state.accounts.get(r.wallet)!.openPositions += Number(r.n);

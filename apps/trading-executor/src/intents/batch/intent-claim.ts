@@ -10,7 +10,10 @@ const COLUMNS = `i.id, i.wallet, i.kind, i.payload, i.session_key, i.signature, 
 /** Advisory-lock key space of the wallets a batch claims intents of (the second key is the wallet's hash). */
 const WALLET_LOCK_SPACE = 7_401;
 
-/** How many of the oldest queued intents a claim looks at per intent it may take (rows of wallets other batches hold are passed over). */
+/**
+ * How many of the oldest queued intents a claim looks at per intent it may take (rows of wallets other batches hold are
+ * passed over).
+ */
 const CANDIDATES_PER_SLOT = 10;
 
 /**
@@ -23,7 +26,8 @@ const CANDIDATES_PER_SLOT = 10;
  * acceptance order within a wallet, and the wallet locks are tried in that order only until `max` are
  * taken (a materialized list, scanned in order under the limit): a batch takes whole wallets, so a
  * backlog of many intents per wallet spreads over as many concurrent batches as there are wallets to
- * fill them, and a batch never holds the wallets of intents it did not take. The claim is the row lock: it lasts as long as the
+ * fill them, and a batch never holds the wallets of intents it did not take. The claim is the row lock: it lasts as
+ * long as the
  * transaction, and a batch whose process dies releases it (and the advisory locks) with its connection.
  * `skip` names intents this replica waits to try again after a failure.
  */

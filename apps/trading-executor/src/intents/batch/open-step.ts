@@ -68,7 +68,9 @@ export function openStep(state: BatchState, intent: AdmittedIntent<OpenPayload>)
     outcome: (positionId) => ({
       status: 'executed',
       reason: null,
-      message: `Opened ${side} ${market} #${positionId}: ${microToUsdc(marginMicro)} USDC margin at ${leverage}x, entry ${scaledToPrice(entry, d)}, liquidation at ${scaledToPrice(bust, d)}.`,
+      message:
+        `Opened ${side} ${market} #${positionId}: ${microToUsdc(marginMicro)} USDC margin at ${leverage}x, ` +
+        `entry ${scaledToPrice(entry, d)}, liquidation at ${scaledToPrice(bust, d)}.`,
       opened: {
         positionId,
         market,

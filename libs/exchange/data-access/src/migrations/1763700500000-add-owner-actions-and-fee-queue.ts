@@ -10,21 +10,26 @@ export class AddOwnerActionsAndFeeQueue1763700500000 implements MigrationInterfa
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(
-      `ALTER TABLE exchange.payout_queue ADD COLUMN fee_original_micro bigint NOT NULL DEFAULT 0 CHECK (fee_original_micro >= 0)`,
+      `ALTER TABLE exchange.payout_queue ADD COLUMN fee_original_micro bigint NOT NULL DEFAULT 0
+         CHECK (fee_original_micro >= 0)`,
     );
     await q.query(
-      `ALTER TABLE exchange.payout_queue ADD COLUMN fee_remaining_micro bigint NOT NULL DEFAULT 0 CHECK (fee_remaining_micro >= 0)`,
+      `ALTER TABLE exchange.payout_queue ADD COLUMN fee_remaining_micro bigint NOT NULL DEFAULT 0
+         CHECK (fee_remaining_micro >= 0)`,
     );
     // An entry may now hold only a queued fee (the LP paid the trader but not the whole fee).
     await q.query(`ALTER TABLE exchange.payout_queue DROP CONSTRAINT IF EXISTS payout_queue_original_micro_check`);
     await q.query(
-      `ALTER TABLE exchange.payout_queue ADD CONSTRAINT payout_queue_owed_check CHECK (original_micro >= 0 AND original_micro + fee_original_micro > 0)`,
+      `ALTER TABLE exchange.payout_queue ADD CONSTRAINT payout_queue_owed_check CHECK (original_micro >= 0
+         AND original_micro + fee_original_micro > 0)`,
     );
     await q.query(
-      `ALTER TABLE exchange.protocol_state ADD COLUMN staking_reserve_micro bigint NOT NULL DEFAULT 0 CHECK (staking_reserve_micro >= 0)`,
+      `ALTER TABLE exchange.protocol_state ADD COLUMN staking_reserve_micro bigint NOT NULL DEFAULT 0
+         CHECK (staking_reserve_micro >= 0)`,
     );
     await q.query(
-      `ALTER TABLE exchange.accounts ADD COLUMN staking_claimed_micro bigint NOT NULL DEFAULT 0 CHECK (staking_claimed_micro >= 0)`,
+      `ALTER TABLE exchange.accounts ADD COLUMN staking_claimed_micro bigint NOT NULL DEFAULT 0
+         CHECK (staking_claimed_micro >= 0)`,
     );
     await q.query(`
       CREATE TABLE exchange.owner_actions (

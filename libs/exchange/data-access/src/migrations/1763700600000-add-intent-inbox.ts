@@ -13,11 +13,13 @@ export class AddIntentInbox1763700600000 implements MigrationInterface {
     await q.query(`ALTER TABLE exchange.intents ADD COLUMN attempts smallint NOT NULL DEFAULT 0`);
     await q.query(`ALTER TABLE exchange.intents ADD COLUMN last_error varchar(500)`);
     await q.query(
-      `CREATE INDEX intents_queued_cancel_idx ON exchange.intents (created_at) WHERE status = 'queued' AND kind = 'cancel'`,
+      `CREATE INDEX intents_queued_cancel_idx ON exchange.intents (created_at)
+         WHERE status = 'queued' AND kind = 'cancel'`,
     );
     await q.query(`ALTER TABLE exchange.owner_actions DROP CONSTRAINT IF EXISTS owner_actions_status_check`);
     await q.query(
-      `ALTER TABLE exchange.owner_actions ADD CONSTRAINT owner_actions_status_check CHECK (status IN ('queued', 'executed', 'refused'))`,
+      `ALTER TABLE exchange.owner_actions ADD CONSTRAINT owner_actions_status_check
+         CHECK (status IN ('queued', 'executed', 'refused'))`,
     );
     await q.query(`ALTER TABLE exchange.owner_actions ALTER COLUMN message DROP NOT NULL`);
     await q.query(`ALTER TABLE exchange.owner_actions ALTER COLUMN result DROP NOT NULL`);
@@ -41,7 +43,8 @@ export class AddIntentInbox1763700600000 implements MigrationInterface {
     await q.query(`ALTER TABLE exchange.owner_actions ALTER COLUMN message SET NOT NULL`);
     await q.query(`ALTER TABLE exchange.owner_actions DROP CONSTRAINT owner_actions_status_check`);
     await q.query(
-      `ALTER TABLE exchange.owner_actions ADD CONSTRAINT owner_actions_status_check CHECK (status IN ('executed', 'refused'))`,
+      `ALTER TABLE exchange.owner_actions ADD CONSTRAINT owner_actions_status_check
+         CHECK (status IN ('executed', 'refused'))`,
     );
     await q.query(`DROP INDEX IF EXISTS exchange.intents_queued_cancel_idx`);
     await q.query(`ALTER TABLE exchange.intents DROP COLUMN last_error`);

@@ -28,14 +28,16 @@ export class AddEventLog1763700700000 implements MigrationInterface {
         IF NEW.status IS DISTINCT FROM OLD.status THEN
           PERFORM pg_advisory_xact_lock(1163284052, 1);
           INSERT INTO exchange.events (type, market, data)
-            VALUES ('market.status', NEW.market, jsonb_build_object('market', NEW.market, 'status', NEW.status, 'previous', OLD.status))
+            VALUES ('market.status', NEW.market, jsonb_build_object('market', NEW.market, 'status', NEW.status,
+              'previous', OLD.status))
             RETURNING id INTO appended;
           PERFORM pg_notify('exchange_events', appended::text);
         END IF;
         RETURN NEW;
       END $$`);
     await q.query(
-      `CREATE TRIGGER markets_status_event AFTER UPDATE OF status ON exchange.markets FOR EACH ROW EXECUTE FUNCTION exchange.record_market_status()`,
+      `CREATE TRIGGER markets_status_event AFTER UPDATE OF status ON exchange.markets FOR EACH ROW
+         EXECUTE FUNCTION exchange.record_market_status()`,
     );
   }
 

@@ -71,7 +71,8 @@ export async function applyAccountDeltas(
     `UPDATE exchange.accounts a
         SET free_micro = a.free_micro + v.free, locked_micro = a.locked_micro + v.locked,
             queued_micro = a.queued_micro + v.queued, realized_pnl_micro = a.realized_pnl_micro + v.realized,
-            paper_micro = a.paper_micro + v.paper, total_volume_micro = a.total_volume_micro + v.volume${touch ? ', last_active_at = now()' : ''}
+            paper_micro = a.paper_micro + v.paper, total_volume_micro = a.total_volume_micro +
+              v.volume${touch ? ', last_active_at = now()' : ''}
        FROM unnest($1::varchar[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[])
             AS v(wallet, free, locked, queued, realized, paper, volume)
       WHERE a.wallet = v.wallet`,

@@ -34,7 +34,8 @@ export type AccountBalancesRow = z.infer<typeof AccountBalancesRow>;
 export async function accountBalances(db: QueryExecutor, wallet: string): Promise<AccountBalances | undefined> {
   const [row] = await queryRows<AccountBalancesRow>(
     db,
-    `SELECT display_name, free_micro, locked_micro, queued_micro, paper_micro, staked_micro, realized_pnl_micro, total_volume_micro, fees_paid_micro, staking_rewards_micro
+    `SELECT display_name, free_micro, locked_micro, queued_micro, paper_micro, staked_micro, realized_pnl_micro,
+       total_volume_micro, fees_paid_micro, staking_rewards_micro
        FROM exchange.accounts WHERE wallet = $1`,
     [wallet],
   );
@@ -53,7 +54,10 @@ export async function accountBalances(db: QueryExecutor, wallet: string): Promis
   };
 }
 
-/** How a wallet's positions ended: trades (every position no longer open), wins and losses among the closed ones, liquidations. */
+/**
+ * How a wallet's positions ended: trades (every position no longer open), wins and losses among the closed ones,
+ * liquidations.
+ */
 export interface TradeCounts {
   trades: number;
   wins: number;
@@ -85,7 +89,9 @@ export async function tradeCounts(db: QueryExecutor, wallet: string): Promise<Tr
 export const DepositAccountRow = z.object({ deposit_address: z.string(), activated: z.boolean() });
 export type DepositAccountRow = z.infer<typeof DepositAccountRow>;
 
-/** Where a wallet's deposits go and whether its account paid the activation fee; undefined before the account exists. */
+/**
+ * Where a wallet's deposits go and whether its account paid the activation fee; undefined before the account exists.
+ */
 export async function depositAccount(
   db: QueryExecutor,
   wallet: string,

@@ -30,7 +30,8 @@ export async function creditChainBalance(
   const rows = await queryRows<ChainAmountRow>(
     db,
     `INSERT INTO exchange.chain_balances (address, asset, amount, updated_at) VALUES ($1, $2, $3, now())
-     ON CONFLICT (address, asset) DO UPDATE SET amount = exchange.chain_balances.amount + EXCLUDED.amount, updated_at = now()
+     ON CONFLICT (address, asset) DO UPDATE SET amount = exchange.chain_balances.amount + EXCLUDED.amount,
+       updated_at = now()
      RETURNING amount`,
     [address.toLowerCase(), asset, amount.toString()],
   );
@@ -53,7 +54,8 @@ export async function transferChainBalance(
         WHERE address = $1 AND asset = $3 AND amount >= $4 RETURNING 1)
      INSERT INTO exchange.chain_balances (address, asset, amount, updated_at)
      SELECT $2, $3, $4, now() FROM debit
-     ON CONFLICT (address, asset) DO UPDATE SET amount = exchange.chain_balances.amount + EXCLUDED.amount, updated_at = now()
+     ON CONFLICT (address, asset) DO UPDATE SET amount = exchange.chain_balances.amount + EXCLUDED.amount,
+       updated_at = now()
      RETURNING amount`,
     [from.toLowerCase(), to.toLowerCase(), asset, amount.toString()],
   );

@@ -29,7 +29,8 @@ export async function latestDeposit(
 ): Promise<{ status: 'credited' | 'refused'; amountMicro: bigint } | undefined> {
   const row = await queryRow<LatestDepositRow>(
     db,
-    `SELECT status, amount_micro FROM exchange.deposits WHERE proxy_address = $1 ORDER BY created_at DESC, id DESC LIMIT 1`,
+    `SELECT status, amount_micro FROM exchange.deposits WHERE proxy_address = $1 ORDER BY created_at DESC, id DESC
+       LIMIT 1`,
     [proxy],
   );
   return row && { status: row.status, amountMicro: BigInt(row.amount_micro) };
@@ -41,7 +42,8 @@ export async function recordRefusedDeposit(
   deposit: { wallet: string; proxy: string; amountMicro: bigint; message: string },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO exchange.deposits (wallet, proxy_address, amount_micro, fee_micro, status, reason) VALUES ($1, $2, $3, 0, 'refused', $4)`,
+    `INSERT INTO exchange.deposits (wallet, proxy_address, amount_micro, fee_micro, status, reason)
+       VALUES ($1, $2, $3, 0, 'refused', $4)`,
     [deposit.wallet, deposit.proxy, deposit.amountMicro, deposit.message],
   );
 }
@@ -61,11 +63,13 @@ export async function creditDeposit(
   );
   const row = await queryRow<IdRow>(
     db,
-    `INSERT INTO exchange.deposits (wallet, proxy_address, amount_micro, fee_micro, status) VALUES ($1, $2, $3, $4, 'credited') RETURNING id::text AS id`,
+    `INSERT INTO exchange.deposits (wallet, proxy_address, amount_micro, fee_micro, status)
+       VALUES ($1, $2, $3, $4, 'credited') RETURNING id::text AS id`,
     [deposit.wallet, deposit.proxy, deposit.amountMicro, deposit.feeMicro],
   );
   await db.query(
-    `UPDATE exchange.accounts SET free_micro = free_micro + $2, activated = true, last_active_at = now() WHERE wallet = $1`,
+    `UPDATE exchange.accounts SET free_micro = free_micro + $2, activated = true, last_active_at = now()
+       WHERE wallet = $1`,
     [deposit.wallet, deposit.creditMicro],
   );
   return row!.id;

@@ -20,7 +20,10 @@ export const EquitySnapshotRow = z.object({
 });
 export type EquitySnapshotRow = z.infer<typeof EquitySnapshotRow>;
 
-/** A wallet's equity snapshots, oldest first: all, or those of the last `interval` (a PostgreSQL interval literal from a fixed set). */
+/**
+ * A wallet's equity snapshots, oldest first: all, or those of the last `interval` (a PostgreSQL interval literal from a
+ * fixed set).
+ */
 export async function equitySnapshots(
   db: QueryExecutor,
   wallet: string,
@@ -86,9 +89,11 @@ export async function insertEquitySnapshots(
 ): Promise<void> {
   if (snapshots.length === 0) return;
   await db.query(
-    `INSERT INTO exchange.equity_snapshots (wallet, taken_at, equity_micro, free_micro, locked_micro, unrealized_pnl_micro)
+    `INSERT INTO exchange.equity_snapshots (wallet, taken_at, equity_micro, free_micro, locked_micro,
+       unrealized_pnl_micro)
      SELECT v.wallet, date_trunc('minute', now()), v.equity, v.free, v.locked, v.unrealized
-       FROM unnest($1::varchar[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[]) AS v(wallet, equity, free, locked, unrealized)
+       FROM unnest($1::varchar[], $2::bigint[], $3::bigint[], $4::bigint[], $5::bigint[])
+         AS v(wallet, equity, free, locked, unrealized)
      ON CONFLICT (wallet, taken_at) DO NOTHING`,
     [
       snapshots.map((s) => s.wallet),

@@ -18,7 +18,9 @@ import type { MarketName } from '@paper/markets';
  * and no later id can become visible before it. Readers page with `id > cursor` and never skip.
  */
 
-/** Advisory lock of event appends (two-key form; also taken by the market-status trigger of the event-log migration). */
+/**
+ * Advisory lock of event appends (two-key form; also taken by the market-status trigger of the event-log migration).
+ */
 export const EVENT_APPEND_LOCK: readonly [number, number] = [0x45564e54, 1];
 
 /** An event to append; `wallet` and `market` default to null. */
@@ -80,7 +82,8 @@ export async function appendEvents(db: QueryExecutor, events: readonly NewExchan
      ), appended AS (
        INSERT INTO exchange.events (type, wallet, market, data)
        SELECT v.type, v.wallet, v.market, v.data
-         FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::jsonb[]) WITH ORDINALITY AS v(type, wallet, market, data, n)
+         FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::jsonb[])
+           WITH ORDINALITY AS v(type, wallet, market, data, n)
         CROSS JOIN append_lock
         ORDER BY v.n
        RETURNING id

@@ -46,7 +46,8 @@ export async function tradingAccount(db: QueryExecutor, wallet: string): Promise
   const [row] = await queryRows<TradingAccountRow>(
     db,
     `SELECT a.free_micro, a.queued_micro,
-            (SELECT COALESCE(SUM(notional_micro), 0) FROM exchange.positions p WHERE p.wallet = a.wallet AND ${openedTodaySql('p')}) AS daily,
+            (SELECT COALESCE(SUM(notional_micro), 0) FROM exchange.positions p
+              WHERE p.wallet = a.wallet AND ${openedTodaySql('p')}) AS daily,
             (SELECT COUNT(*) FROM exchange.positions p WHERE p.wallet = a.wallet AND p.status = 'open') AS open
        FROM exchange.accounts a WHERE a.wallet = $1`,
     [wallet],

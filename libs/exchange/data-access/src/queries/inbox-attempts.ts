@@ -36,7 +36,8 @@ export async function recordFailedAttempt(
   const f = final();
   const changed = await queryAffected(
     db,
-    `UPDATE exchange.${table} SET attempts = attempts + 1, last_error = $2, status = $3, reason = $4, message = $5, result = $6, executed_at = $7
+    `UPDATE exchange.${table} SET attempts = attempts + 1, last_error = $2, status = $3, reason = $4, message = $5,
+       result = $6, executed_at = $7
       WHERE id = $1 AND status = 'queued'`,
     [row.id, detail, f.status, f.reason, f.message, JSON.stringify(f.result), f.executedAt],
   );

@@ -24,8 +24,10 @@ export function expireQueuedIntents(
      )
      UPDATE exchange.intents i
         SET status = 'expired', reason = $2::text, message = $3::text, executed_at = now(),
-            result = jsonb_build_object('intentId', i.id, 'kind', i.kind, 'wallet', i.wallet, 'status', 'expired', 'reason', $2::text,
-                                        'message', $3::text, 'executedAt', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+            result = jsonb_build_object('intentId', i.id, 'kind', i.kind, 'wallet', i.wallet, 'status', 'expired',
+                                        'reason', $2::text, 'message', $3::text,
+                                        'executedAt',
+                                        to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
        FROM due WHERE i.id = due.id
      RETURNING i.id, i.kind, i.wallet`,
     [ttlSeconds, outcome.reason, outcome.message],

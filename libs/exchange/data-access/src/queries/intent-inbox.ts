@@ -46,16 +46,21 @@ type AcceptRow<S, R> = Omit<z.infer<typeof AcceptRow>, 'status' | 'result'> & { 
  * is drawn (the lock row is joined into the insert), and the stream servers are notified on commit.
  */
 const ACCEPTED_EVENTS = `append_lock AS (
-       SELECT pg_advisory_xact_lock(${EVENT_APPEND_LOCK[0]}, ${EVENT_APPEND_LOCK[1]}) FROM (SELECT 1 FROM inserted LIMIT 1) any_inserted
+       SELECT pg_advisory_xact_lock(${EVENT_APPEND_LOCK[0]}, ${EVENT_APPEND_LOCK[1]}) FROM (SELECT 1 FROM inserted
+         LIMIT 1) any_inserted
      ), accepted_events AS (
        INSERT INTO exchange.events (type, wallet, data)
-       SELECT 'intent.accepted', ins.wallet, jsonb_build_object('intentId', ins.id, 'kind', ins.kind) FROM inserted ins CROSS JOIN append_lock ORDER BY ins.id
+       SELECT 'intent.accepted', ins.wallet, jsonb_build_object('intentId', ins.id, 'kind', ins.kind) FROM inserted ins
+         CROSS JOIN append_lock ORDER BY ins.id
        RETURNING id
      ), notified AS (
        SELECT pg_notify('${EXCHANGE_EVENTS_CHANNEL}', max(id)::text) FROM accepted_events HAVING count(*) > 0
      )`;
 
-/** The signed expiry as stored: far-future values are clamped so they fit a timestamp (such intents are refused when they run). */
+/**
+ * The signed expiry as stored: far-future values are clamped so they fit a timestamp (such intents are refused when
+ * they run).
+ */
 export function storableExpiry(expiresAt: string, now = Date.now()): number {
   const limit = Math.floor(now / 1000) + 10 * 365 * 86400;
   return expiresAt.length > 12 ? limit : Math.min(Number(expiresAt), limit);
@@ -73,16 +78,19 @@ export async function acceptIntents(
   const rows = await queryRows<AcceptRow<IntentStatus, IntentResult>>(
     db,
     `WITH input AS (
-       SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::jsonb[], $5::varchar[], $6::varchar[], $7::double precision[])
+       SELECT * FROM unnest($1::varchar[], $2::varchar[], $3::varchar[], $4::jsonb[], $5::varchar[], $6::varchar[],
+         $7::double precision[])
          WITH ORDINALITY AS v(id, wallet, kind, payload, session_key, signature, expires_at, n)
      ), inserted AS (
        INSERT INTO exchange.intents (id, wallet, kind, payload, session_key, signature, status, expires_at, created_at)
-       SELECT id, wallet, kind, payload, session_key, signature, 'queued', to_timestamp(expires_at), clock_timestamp() FROM input ORDER BY n
+       SELECT id, wallet, kind, payload, session_key, signature, 'queued', to_timestamp(expires_at), clock_timestamp()
+         FROM input ORDER BY n
        ON CONFLICT (id) DO NOTHING
        RETURNING id, wallet, kind
      ), ${ACCEPTED_EVENTS}
      SELECT v.id, ins.id IS NOT NULL AS inserted, i.status, i.result,
-            (i.kind = v.kind AND i.payload = v.payload AND i.session_key = v.session_key AND i.signature = v.signature) AS same
+            (i.kind = v.kind AND i.payload = v.payload AND i.session_key = v.session_key AND i.signature = v.signature)
+              AS same
        FROM input v LEFT JOIN inserted ins ON ins.id = v.id LEFT JOIN exchange.intents i ON i.id = v.id
       CROSS JOIN (SELECT count(*) FROM notified) notified_count
       ORDER BY v.n`,
@@ -164,7 +172,8 @@ export type IntentRecord = z.infer<typeof IntentRecord>;
 export function readIntents(db: QueryExecutor, ids: readonly string[]): Promise<IntentRecord[]> {
   return queryRows<IntentRecord>(
     db,
-    `SELECT id, kind, wallet, status, reason, message, result, created_at, executed_at FROM exchange.intents WHERE id = ANY($1::varchar[])`,
+    `SELECT id, kind, wallet, status, reason, message, result, created_at, executed_at FROM exchange.intents
+       WHERE id = ANY($1::varchar[])`,
     [ids.map((id) => id.toLowerCase())],
   );
 }

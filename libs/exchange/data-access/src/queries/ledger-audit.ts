@@ -61,8 +61,10 @@ export async function auditLedger(db: QueryExecutor): Promise<string[]> {
              coalesce(sum(amount_micro) FILTER (WHERE bucket = 'queued'), 0) AS l_queued,
              coalesce(sum(amount_micro) FILTER (WHERE bucket = 'stakers'), 0) AS l_stakers
         FROM exchange.ledger_entries WHERE owner <> 'protocol' GROUP BY owner)
-    SELECT a.wallet, a.free_micro, a.locked_micro, a.queued_micro, a.staking_rewards_micro - a.staking_claimed_micro AS unclaimed_rewards,
-           coalesce(s.l_free, 0) AS l_free, coalesce(s.l_locked, 0) AS l_locked, coalesce(s.l_queued, 0) AS l_queued, coalesce(s.l_stakers, 0) AS l_stakers
+    SELECT a.wallet, a.free_micro, a.locked_micro, a.queued_micro,
+           a.staking_rewards_micro - a.staking_claimed_micro AS unclaimed_rewards,
+           coalesce(s.l_free, 0) AS l_free, coalesce(s.l_locked, 0) AS l_locked, coalesce(s.l_queued, 0) AS l_queued,
+           coalesce(s.l_stakers, 0) AS l_stakers
       FROM exchange.accounts a LEFT JOIN sums s ON s.owner = a.wallet`,
   );
   const pairs = [

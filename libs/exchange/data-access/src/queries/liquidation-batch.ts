@@ -18,9 +18,11 @@ export function liquidationCandidates(
 ): Promise<LiquidationCandidateRow[]> {
   return queryRows<LiquidationCandidateRow>(
     db,
-    `(SELECT id, wallet FROM exchange.positions WHERE market = $1 AND side = 'long' AND status = 'open' AND bust_price >= $2 ORDER BY bust_price DESC LIMIT $4)
+    `(SELECT id, wallet FROM exchange.positions WHERE market = $1 AND side = 'long' AND status = 'open'
+       AND bust_price >= $2 ORDER BY bust_price DESC LIMIT $4)
      UNION ALL
-     (SELECT id, wallet FROM exchange.positions WHERE market = $1 AND side = 'short' AND status = 'open' AND bust_price <= $3 ORDER BY bust_price LIMIT $4)`,
+     (SELECT id, wallet FROM exchange.positions WHERE market = $1 AND side = 'short' AND status = 'open'
+       AND bust_price <= $3 ORDER BY bust_price LIMIT $4)`,
     [market, marks.low, marks.high, limit],
   );
 }
@@ -31,7 +33,8 @@ export async function markLiquidated(
   liquidated: readonly { id: string; exit: bigint; mintedMicro: bigint }[],
 ): Promise<void> {
   await db.query(
-    `UPDATE exchange.positions p SET status = 'liquidated', exit_price = v.exit, pnl_micro = -p.margin_micro, reward_minted_micro = v.minted,
+    `UPDATE exchange.positions p SET status = 'liquidated', exit_price = v.exit, pnl_micro = -p.margin_micro,
+       reward_minted_micro = v.minted,
             margin_queued_micro = 0, closed_at = now()
        FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS v(id, exit, minted) WHERE p.id = v.id`,
     [
@@ -50,7 +53,8 @@ export async function reduceOpenInterest(
   shortMicro: bigint,
 ): Promise<void> {
   await db.query(
-    `UPDATE exchange.markets SET long_oi_micro = long_oi_micro - $2, short_oi_micro = short_oi_micro - $3 WHERE market = $1`,
+    `UPDATE exchange.markets SET long_oi_micro = long_oi_micro - $2, short_oi_micro = short_oi_micro - $3
+       WHERE market = $1`,
     [market, longMicro, shortMicro],
   );
 }

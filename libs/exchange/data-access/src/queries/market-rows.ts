@@ -19,7 +19,8 @@ export const MarketVolumeRow = z.object({ market, volume: decimal });
 export type MarketVolumeRow = z.infer<typeof MarketVolumeRow>;
 
 /** Every market with its state and the trading switch (`m` is the markets table, for `FOR UPDATE OF m`). */
-export const MARKET_ROWS = `SELECT m.market, m.status, m.long_oi_cap_micro, m.short_oi_cap_micro, m.long_oi_micro, m.short_oi_micro, p.trading_enabled
+export const MARKET_ROWS = `SELECT m.market, m.status, m.long_oi_cap_micro, m.short_oi_cap_micro, m.long_oi_micro,
+  m.short_oi_micro, p.trading_enabled
   FROM exchange.markets m CROSS JOIN exchange.protocol_state p`;
 
 export interface MarketState {

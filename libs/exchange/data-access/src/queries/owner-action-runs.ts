@@ -42,7 +42,8 @@ export async function storeOwnerActionResult(
 ): Promise<boolean> {
   const changed = await queryAffected(
     db,
-    `UPDATE exchange.owner_actions SET status = $2, reason = $3, message = $4, amount_micro = $5, result = $6, executed_at = $7
+    `UPDATE exchange.owner_actions SET status = $2, reason = $3, message = $4, amount_micro = $5, result = $6,
+       executed_at = $7
       WHERE id = $1 AND status = 'queued'`,
     [id, result.status, result.reason, result.message, amountMicro, JSON.stringify(result), result.executedAt],
   );
@@ -66,7 +67,8 @@ export type OneRow = z.infer<typeof OneRow>;
 export async function lockOwnerAccount(db: QueryExecutor, wallet: string): Promise<OwnerAccount | undefined> {
   const row = await queryRow<OwnerAccountRow>(
     db,
-    `SELECT free_micro, locked_micro, queued_micro, paper_micro, staked_micro, staking_rewards_micro - staking_claimed_micro AS unclaimed_micro
+    `SELECT free_micro, locked_micro, queued_micro, paper_micro, staked_micro,
+       staking_rewards_micro - staking_claimed_micro AS unclaimed_micro
        FROM exchange.accounts WHERE wallet = $1 FOR UPDATE`,
     [wallet],
   );
@@ -90,7 +92,8 @@ export async function applyOwnerActionEffect(
   change: { freeMicro: bigint; paperMicro: bigint; stakedMicro: bigint; claimedMicro: bigint },
 ): Promise<void> {
   await db.query(
-    `UPDATE exchange.accounts SET free_micro = free_micro + $2, paper_micro = paper_micro + $3, staked_micro = staked_micro + $4,
+    `UPDATE exchange.accounts SET free_micro = free_micro + $2, paper_micro = paper_micro + $3,
+       staked_micro = staked_micro + $4,
             staking_claimed_micro = staking_claimed_micro + $5, last_active_at = now() WHERE wallet = $1`,
     [wallet, change.freeMicro, change.paperMicro, change.stakedMicro, change.claimedMicro],
   );

@@ -2,7 +2,9 @@ import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 import { z } from 'zod';
 import { int8 } from './row-fields';
 
-/** An unpaid win joining the back of the payout queue: the trader's unpaid winnings and the unpaid part of the win fee. */
+/**
+ * An unpaid win joining the back of the payout queue: the trader's unpaid winnings and the unpaid part of the win fee.
+ */
 export interface PayoutAppend {
   wallet: string;
   positionId: string;
@@ -19,9 +21,11 @@ export async function appendPayouts(db: QueryExecutor, appends: readonly PayoutA
   const owed = appends.filter((a) => a.amountMicro > 0n || a.feeMicro > 0n);
   if (owed.length === 0) return;
   await db.query(
-    `INSERT INTO exchange.payout_queue (wallet, position_id, original_micro, remaining_micro, fee_original_micro, fee_remaining_micro, created_at)
+    `INSERT INTO exchange.payout_queue (wallet, position_id, original_micro, remaining_micro, fee_original_micro,
+       fee_remaining_micro, created_at)
      SELECT wallet, position_id, amount, amount, fee, fee, now()
-       FROM unnest($1::varchar[], $2::bigint[], $3::bigint[], $4::bigint[]) WITH ORDINALITY AS v(wallet, position_id, amount, fee, n)
+       FROM unnest($1::varchar[], $2::bigint[], $3::bigint[], $4::bigint[])
+         WITH ORDINALITY AS v(wallet, position_id, amount, fee, n)
       ORDER BY n`,
     [
       owed.map((a) => a.wallet),
@@ -56,7 +60,10 @@ export type OwnClaimRow = z.infer<typeof OwnClaimRow>;
 export const PledgedMarginRow = z.object({ id: int8, margin_queued_micro: int8 });
 export type PledgedMarginRow = z.infer<typeof PledgedMarginRow>;
 
-/** The head of the payout queue (oldest first, at most `limit`), locked when `lock` (the caller holds the protocol lock). */
+/**
+ * The head of the payout queue (oldest first, at most `limit`), locked when `lock` (the caller holds the protocol
+ * lock).
+ */
 export async function unpaidPayoutHead(db: QueryExecutor, limit: number, lock: boolean): Promise<UnpaidPayout[]> {
   const rows = await queryRows<UnpaidPayoutRow>(
     db,
@@ -81,7 +88,8 @@ export async function payQueueEntry(
   feeMicro: bigint,
 ): Promise<void> {
   await db.query(
-    `UPDATE exchange.payout_queue SET remaining_micro = remaining_micro - $2, fee_remaining_micro = fee_remaining_micro - $3,
+    `UPDATE exchange.payout_queue SET remaining_micro = remaining_micro - $2,
+       fee_remaining_micro = fee_remaining_micro - $3,
             paid_at = CASE WHEN remaining_micro - $2 = 0 AND fee_remaining_micro - $3 = 0 THEN now() ELSE NULL END
       WHERE id = $1`,
     [id, traderMicro, feeMicro],
@@ -98,7 +106,8 @@ export async function cancelOwnClaims(db: QueryExecutor, wallet: string, amountM
   if (left <= 0n) return;
   const rows = await queryRows<OwnClaimRow>(
     db,
-    `SELECT id, remaining_micro FROM exchange.payout_queue WHERE wallet = $1 AND paid_at IS NULL AND remaining_micro > 0 ORDER BY id DESC FOR UPDATE`,
+    `SELECT id, remaining_micro FROM exchange.payout_queue
+       WHERE wallet = $1 AND paid_at IS NULL AND remaining_micro > 0 ORDER BY id DESC FOR UPDATE`,
     [wallet],
   );
   for (const row of rows) {
@@ -108,7 +117,8 @@ export async function cancelOwnClaims(db: QueryExecutor, wallet: string, amountM
     left -= take;
     await db.query(
       `UPDATE exchange.payout_queue SET remaining_micro = remaining_micro - $2,
-              paid_at = CASE WHEN remaining_micro - $2 = 0 AND fee_remaining_micro = 0 THEN now() ELSE NULL END WHERE id = $1`,
+              paid_at = CASE WHEN remaining_micro - $2 = 0 AND fee_remaining_micro = 0 THEN now() ELSE NULL END
+                WHERE id = $1`,
       [row.id, take],
     );
   }

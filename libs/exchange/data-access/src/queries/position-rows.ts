@@ -74,7 +74,8 @@ export const TradeEventDbRow = z.object({
 export type TradeEventDbRow = z.infer<typeof TradeEventDbRow>;
 
 const COLUMNS = `id::text AS id, wallet, market, side, margin_micro, leverage, notional_micro, entry_price, bust_price,
-  margin_queued_micro, status, exit_price, pnl_micro, fee_micro, queued_micro, reward_minted_micro, opened_at, closed_at`;
+  margin_queued_micro, status, exit_price, pnl_micro, fee_micro, queued_micro, reward_minted_micro, opened_at,
+  closed_at`;
 
 function toPositionRow(raw: RawPositionRow): PositionRow {
   return {
@@ -155,7 +156,8 @@ export function settledPositionRows(db: QueryExecutor, wallet: string, limit: nu
 export function topProfitablePositionRows(db: QueryExecutor, since: Date, limit: number): Promise<PositionRow[]> {
   return positions(
     db,
-    `WHERE status IN ('closed', 'liquidated') AND closed_at >= $1 AND pnl_micro > 0 ORDER BY pnl_micro DESC, closed_at DESC LIMIT $2`,
+    `WHERE status IN ('closed', 'liquidated') AND closed_at >= $1 AND pnl_micro > 0 ORDER BY pnl_micro DESC, ` +
+      `closed_at DESC LIMIT $2`,
     [since, limit],
   );
 }
@@ -177,7 +179,8 @@ export async function openPositionBusts(
 export async function openPositionIds(db: QueryExecutor, wallet: string, market?: Market): Promise<string[]> {
   const rows = await queryRows<IdRow>(
     db,
-    `SELECT id::text AS id FROM exchange.positions WHERE wallet = $1 AND status = 'open' AND ($2::text IS NULL OR market = $2) ORDER BY id`,
+    `SELECT id::text AS id FROM exchange.positions WHERE wallet = $1 AND status = 'open' AND ($2::text IS NULL
+       OR market = $2) ORDER BY id`,
     [wallet, market ?? null],
   );
   return rows.map((r) => r.id);
@@ -223,13 +226,16 @@ export async function recentTradeEvents(
   const rows = await queryRows<TradeEventDbRow>(
     db,
     `WITH p AS (
-       SELECT id, wallet, market, side, leverage, margin_micro, notional_micro, entry_price, exit_price, pnl_micro, status, opened_at, closed_at
+       SELECT id, wallet, market, side, leverage, margin_micro, notional_micro, entry_price, exit_price, pnl_micro,
+         status, opened_at, closed_at
          FROM exchange.positions WHERE ($1::text IS NULL OR market = $1) AND ($2::text IS NULL OR wallet = $2))
      SELECT * FROM (
-       SELECT 'open' AS type, id::text AS id, wallet, market, side, leverage, margin_micro, notional_micro, entry_price AS price,
+       SELECT 'open' AS type, id::text AS id, wallet, market, side, leverage, margin_micro, notional_micro,
+         entry_price AS price,
               NULL::bigint AS pnl, opened_at AS at FROM p
        UNION ALL
-       SELECT CASE WHEN status = 'liquidated' THEN 'liquidation' ELSE 'close' END, id::text, wallet, market, side, leverage, margin_micro,
+       SELECT CASE WHEN status = 'liquidated' THEN 'liquidation' ELSE 'close' END, id::text, wallet, market, side,
+         leverage, margin_micro,
               notional_micro, exit_price, pnl_micro, closed_at FROM p WHERE closed_at IS NOT NULL
      ) events ORDER BY at DESC, id DESC LIMIT $3`,
     [filter.market, filter.wallet, limit],

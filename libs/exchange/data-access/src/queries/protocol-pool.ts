@@ -79,7 +79,8 @@ export interface PoolTotals {
 export async function savePool(db: QueryExecutor, pool: PoolState, totals: PoolTotals = {}): Promise<void> {
   await db.query(
     `UPDATE exchange.protocol_state
-        SET lp_micro = $1, parked_micro = $2, reward_high_water_micro = $3, fees_pending_micro = $4, staking_reserve_micro = $5,
+        SET lp_micro = $1, parked_micro = $2, reward_high_water_micro = $3, fees_pending_micro = $4,
+          staking_reserve_micro = $5,
             fees_micro = fees_micro + $6, paper_supply_micro = paper_supply_micro + $7,
             swept_to_stakers_micro = swept_to_stakers_micro + $8, updated_at = now()
       WHERE id = 1`,

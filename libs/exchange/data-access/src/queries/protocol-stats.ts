@@ -13,17 +13,20 @@ const TOTALS_SQL = `
          (SELECT COALESCE(SUM(notional_micro), 0) FROM exchange.positions WHERE status = 'open') AS open_notional,
          (SELECT COALESCE(SUM(remaining_micro), 0) FROM exchange.payout_queue WHERE paid_at IS NULL) AS queue_micro,
          (SELECT COUNT(*) FROM exchange.payout_queue WHERE paid_at IS NULL AND remaining_micro > 0) AS queue_entries,
-         (SELECT COALESCE(SUM(fee_remaining_micro), 0) FROM exchange.payout_queue WHERE paid_at IS NULL) AS queue_fees_micro
+         (SELECT COALESCE(SUM(fee_remaining_micro), 0) FROM exchange.payout_queue
+           WHERE paid_at IS NULL) AS queue_fees_micro
     FROM exchange.protocol_state p`;
 
 /** One row per UTC day of the range, computed from the positions themselves (exact, whatever the roll-ups). */
 const HISTORY_SQL = `
   WITH bounds AS (SELECT (now() AT TIME ZONE 'utc')::date - ($1::int - 1) AS first_day),
   days AS (
-    SELECT d::date AS day FROM bounds, generate_series(bounds.first_day, (now() AT TIME ZONE 'utc')::date, interval '1 day') AS d
+    SELECT d::date AS day FROM bounds, generate_series(bounds.first_day, (now() AT TIME ZONE 'utc')::date,
+      interval '1 day') AS d
   ),
   events AS (
-    SELECT (opened_at AT TIME ZONE 'utc')::date AS day, wallet, notional_micro AS volume, NULL::bigint AS pnl, false AS liquidated,
+    SELECT (opened_at AT TIME ZONE 'utc')::date AS day, wallet, notional_micro AS volume, NULL::bigint AS pnl,
+      false AS liquidated,
            0::bigint AS liquidated_margin
       FROM exchange.positions, bounds WHERE opened_at >= bounds.first_day::timestamp AT TIME ZONE 'utc'
     UNION ALL

@@ -25,7 +25,8 @@ export async function sessionKeyApprovals(
 ): Promise<Map<string, SessionKeyApprovalRow>> {
   const rows = await queryRows<SessionKeyApprovalRow>(
     db,
-    `SELECT address, wallet, guardrails, expires_at, approval_signature, revoked_at FROM exchange.session_keys WHERE address = ANY($1::varchar[]) FOR SHARE`,
+    `SELECT address, wallet, guardrails, expires_at, approval_signature, revoked_at FROM exchange.session_keys
+       WHERE address = ANY($1::varchar[]) FOR SHARE`,
     [[...new Set(addresses.map((a) => a.toLowerCase()))]],
   );
   return new Map(rows.map((r) => [r.address, r]));

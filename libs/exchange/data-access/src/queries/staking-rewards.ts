@@ -11,14 +11,18 @@ export async function stakingWallets(db: QueryExecutor): Promise<string[]> {
   return rows.map((r) => r.wallet);
 }
 
-/** The PAPER each of these wallets stakes (the caller holds their locks), by wallet; wallets staking nothing are left out. */
+/**
+ * The PAPER each of these wallets stakes (the caller holds their locks), by wallet; wallets staking nothing are left
+ * out.
+ */
 export async function stakes(
   db: QueryExecutor,
   wallets: readonly string[],
 ): Promise<{ wallet: string; stakedMicro: bigint }[]> {
   const rows = await queryRows<StakeRow>(
     db,
-    `SELECT wallet, staked_micro FROM exchange.accounts WHERE wallet = ANY($1::varchar[]) AND staked_micro > 0 ORDER BY wallet`,
+    `SELECT wallet, staked_micro FROM exchange.accounts WHERE wallet = ANY($1::varchar[]) AND staked_micro > 0
+       ORDER BY wallet`,
     [wallets],
   );
   return rows.map((r) => ({ wallet: r.wallet, stakedMicro: BigInt(r.staked_micro) }));

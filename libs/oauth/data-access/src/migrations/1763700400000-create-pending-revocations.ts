@@ -17,7 +17,8 @@ export class CreatePendingRevocations1763700400000 implements MigrationInterface
         confirmed_at timestamptz
       )`);
     await q.query(
-      `CREATE INDEX pending_revocations_due_idx ON oauth.pending_revocations (next_attempt_at) WHERE confirmed_at IS NULL`,
+      `CREATE INDEX pending_revocations_due_idx ON oauth.pending_revocations (next_attempt_at)
+         WHERE confirmed_at IS NULL`,
     );
     // Keys revoked before this table existed had only a queue job: each is sent once more (the exchange's
     // revocation is idempotent), so none whose job Redis lost stays active on the exchange.

@@ -1,7 +1,10 @@
 import { type QueryExecutor, queryAffected } from '@paper/sql-rows';
 import { deleteConfirmedRevocations } from './pending-revocations';
 
-/** Tables whose rows carry an expiry: provider artefacts, consent progress (with pending keys), sign-in state, scope requests. */
+/**
+ * Tables whose rows carry an expiry: provider artefacts, consent progress (with pending keys), sign-in state, scope
+ * requests.
+ */
 const EXPIRING_TABLES = [
   'oidc_models',
   'consent_requests',

@@ -30,10 +30,12 @@ export type OidcModelLookup = 'id' | 'uid' | 'user_code';
 export async function storeOidcModel(db: QueryExecutor, model: OidcModelWrite): Promise<void> {
   await db.query(
     `INSERT INTO oauth.oidc_models (kind, id, payload, grant_id, user_code, uid, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int) END)
+       VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::int IS NULL THEN NULL ELSE now() + make_interval(secs => $7::int)
+         END)
        ON CONFLICT (kind, id) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id,
          user_code = EXCLUDED.user_code, uid = EXCLUDED.uid,
-         expires_at = CASE WHEN $8::boolean AND oauth.oidc_models.expires_at IS NULL THEN NULL ELSE EXCLUDED.expires_at END`,
+         expires_at = CASE WHEN $8::boolean AND oauth.oidc_models.expires_at IS NULL THEN NULL ELSE EXCLUDED.expires_at
+           END`,
     [
       model.kind,
       model.id,
@@ -55,7 +57,10 @@ export async function keepClientRegistered(db: QueryExecutor, clientId: string):
   );
 }
 
-/** The payload of a live (unexpired) artefact, with `consumed` (epoch seconds) once it was consumed; undefined when absent. */
+/**
+ * The payload of a live (unexpired) artefact, with `consumed` (epoch seconds) once it was consumed; undefined when
+ * absent.
+ */
 export async function liveOidcModel(
   db: QueryExecutor,
   kind: string,
@@ -80,7 +85,8 @@ export async function consumeOidcModel(db: QueryExecutor, kind: string, id: stri
   const consumed = await queryRows<{ id: string }>(
     db,
     `UPDATE oauth.oidc_models SET consumed_at = now()
-        WHERE kind = $1 AND id = $2 AND consumed_at IS NULL AND (expires_at IS NULL OR expires_at > now()) RETURNING id`,
+        WHERE kind = $1 AND id = $2 AND consumed_at IS NULL AND (expires_at IS NULL OR expires_at > now())
+          RETURNING id`,
     [kind, id],
   );
   return consumed.length > 0;

@@ -97,7 +97,8 @@ export async function claimDueRevocations(
     db,
     `UPDATE oauth.pending_revocations p
         SET attempts = p.attempts + 1,
-            next_attempt_at = now() + make_interval(secs => least($3::double precision, $2::double precision * power(2, least(p.attempts, 20))) / 1000)
+            next_attempt_at = now() + make_interval(secs => least($3::double precision, $2::double precision * power(2,
+              least(p.attempts, 20))) / 1000)
       WHERE p.session_key IN (
         SELECT session_key FROM oauth.pending_revocations
          WHERE confirmed_at IS NULL AND next_attempt_at <= now()

@@ -60,9 +60,14 @@ export interface TelegramFake extends FakeServer {
   token: string;
   username: string;
   sent: TelegramSent[];
-  /** A user types `text` in `chatId` (a private chat unless `type` says otherwise; in a group `fromId` is the member); returns the update id. */
+  /**
+   * A user types `text` in `chatId` (a private chat unless `type` says otherwise; in a group `fromId` is the member);
+   * returns the update id.
+   */
   userSends(chatId: number, text: string, type?: 'private' | 'group', fromId?: number): number;
-  /** A user presses an inline-keyboard button (its callback_data) under a message the bot sent; returns the update id. */
+  /**
+   * A user presses an inline-keyboard button (its callback_data) under a message the bot sent; returns the update id.
+   */
   userPresses(chatId: number, messageId: number, data: string, fromId?: number): number;
   /** The user blocked the bot: sendMessage to the chat answers 403. */
   block(chatId: number): void;
@@ -239,7 +244,8 @@ export async function startTelegramFake(
           return fail(
             res,
             409,
-            "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+            "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook " +
+              'first',
           );
         if (polling)
           return fail(
@@ -284,7 +290,8 @@ export async function startTelegramFake(
             fail(
               res,
               400,
-              'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
+              'Bad Request: message is not modified: specified new message content and reply markup are exactly ' +
+                'the same as a current content and reply markup of the message',
             )
           );
         }

@@ -68,12 +68,15 @@ export const baseEnvShape = {
       message: 'each entry must be an IP address, a CIDR range (10.0.0.0/8) or loopback, linklocal, uniquelocal',
     })
     .describe(
-      "Comma-separated addresses or CIDR ranges of the reverse proxies in front of the app (the Ingress controller, the local edge); only a peer in this list may name the client's address in X-Forwarded-For. Empty (the default): the socket's address is the client, whatever the header says.",
+      'Comma-separated addresses or CIDR ranges of the reverse proxies in front of the app (the Ingress controller, ' +
+        "the local edge); only a peer in this list may name the client's address in X-Forwarded-For. Empty (the " +
+        "default): the socket's address is the client, whatever the header says.",
     ),
   SHUTDOWN_GRACE_MS: env
     .positiveInt(20000)
     .describe(
-      'On SIGTERM, how long (ms) HTTP requests and queue jobs in flight may take to finish before the process exits anyway (PostgreSQL and Redis close after them).',
+      'On SIGTERM, how long (ms) HTTP requests and queue jobs in flight may take to finish before the process ' +
+        'exits anyway (PostgreSQL and Redis close after them).',
     ),
 };
 
@@ -89,7 +92,9 @@ export const redisEnvShape = {
   REDIS_COMMAND_TIMEOUT_MS: env
     .positiveInt(1000)
     .describe(
-      'Longest wait (ms) for a Redis command of a request path once sent; while Redis is unreachable such commands fail at once, so requests answer 503 (502 on the tool API) instead of waiting. Queue workers wait out outages instead.',
+      'Longest wait (ms) for a Redis command of a request path once sent; while Redis is unreachable such commands ' +
+        'fail at once, so requests answer 503 (502 on the tool API) instead of waiting. Queue workers wait out ' +
+        'outages instead.',
     ),
 };
 

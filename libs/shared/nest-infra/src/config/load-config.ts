@@ -40,7 +40,8 @@ export function loadConfigOrExit<S extends z.ZodType>(
   } catch (error) {
     if (error instanceof ConfigValidationError) {
       process.stderr.write(
-        `${JSON.stringify({ level: 'fatal', app, msg: 'invalid configuration', problems: error.problems })}\n${error.message}\n`,
+        `${JSON.stringify({ level: 'fatal', app, msg: 'invalid configuration', problems: error.problems })}\n` +
+          `${error.message}\n`,
       );
       process.exit(78);
     }

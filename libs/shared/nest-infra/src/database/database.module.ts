@@ -45,7 +45,8 @@ class DatabaseLifecycle implements OnModuleInit, OnApplicationShutdown {
       if (Date.now() - this.lastReport < 5000) return;
       this.lastReport = Date.now();
       this.logger.warn(
-        `PostgreSQL connection lost (${(error as { code?: string }).code ?? 'no code'}): ${error.message}; it is replaced on next use`,
+        `PostgreSQL connection lost (${(error as { code?: string }).code ?? 'no code'}): ${error.message}; it is ` +
+          `replaced on next use`,
       );
     });
     this.health.register('database', async () => {
@@ -60,7 +61,8 @@ class DatabaseLifecycle implements OnModuleInit, OnApplicationShutdown {
     const pending = await new MigrationExecutor(this.dataSource).getPendingMigrations();
     if (pending.length > 0) {
       throw new Error(
-        `schema not migrated: ${pending.length} pending migration(s), first ${pending[0]!.name}; run the migrations (npm run db:migrate)`,
+        `schema not migrated: ${pending.length} pending migration(s), first ${pending[0]!.name}; run the migrations ` +
+          `(npm run db:migrate)`,
       );
     }
     this.schemaCurrent = true;

@@ -15,7 +15,8 @@ export function unhandledRejectionHandler(logger: Pick<Logger, 'warn'>): (reason
     if (Date.now() - last < 5000) return;
     last = Date.now();
     logger.warn(
-      `a dependency's error reached no handler (the connection recovers by itself): ${(reason as Error)?.message ?? String(reason)}`,
+      `a dependency's error reached no handler (the connection recovers by itself): ` +
+        `${(reason as Error)?.message ?? String(reason)}`,
     );
   };
 }

@@ -8,7 +8,9 @@ export const mcpTransportEnvShape = {
   MCP_ALLOWED_ORIGINS: env
     .list()
     .describe(
-      "Comma-separated origins (scheme://host[:port]) of browser-based MCP clients admitted to /mcp besides the service's own origin; in development loopback origins are admitted too. Requests without Origin (server-side clients) are always admitted.",
+      'Comma-separated origins (scheme://host[:port]) of browser-based MCP clients admitted to /mcp besides the ' +
+        "service's own origin; in development loopback origins are admitted too. Requests without Origin " +
+        '(server-side clients) are always admitted.',
     ),
 };
 
@@ -31,7 +33,9 @@ function originOf(url: string): string {
   return new URL(url).origin;
 }
 
-/** Whether an Origin header names a loopback origin (`http://localhost:6274`, `http://127.0.0.1`, `http://[::1]:3000`). */
+/**
+ * Whether an Origin header names a loopback origin (`http://localhost:6274`, `http://127.0.0.1`, `http://[::1]:3000`).
+ */
 export function isLoopbackOrigin(origin: string): boolean {
   try {
     const url = new URL(origin);
@@ -41,7 +45,9 @@ export function isLoopbackOrigin(origin: string): boolean {
   }
 }
 
-/** Decides whether an Origin is admitted: the service's own origin, the configured list, and loopback in development. */
+/**
+ * Decides whether an Origin is admitted: the service's own origin, the configured list, and loopback in development.
+ */
 export function mcpOriginPolicy(options: McpTransportSecurityOptions): (origin: string) => boolean {
   const admitted = new Set([
     originOf(options.publicBaseUrl),
@@ -74,8 +80,10 @@ export function mcpTransportSecurity(options: McpTransportSecurityOptions): Requ
       if (!admits(origin)) {
         return forbidden(
           res,
-          `Forbidden: requests from the web origin ${JSON.stringify(origin.slice(0, 200))} are not accepted by this MCP endpoint (DNS-rebinding protection). ` +
-            'Server-side clients send no Origin; the operator admits a browser-based client by adding its origin to MCP_ALLOWED_ORIGINS.',
+          `Forbidden: requests from the web origin ${JSON.stringify(origin.slice(0, 200))} are not accepted by this ` +
+            `MCP endpoint (DNS-rebinding protection). ` +
+            'Server-side clients send no Origin; the operator admits a browser-based client by adding its origin to ' +
+            'MCP_ALLOWED_ORIGINS.',
         );
       }
       res.setHeader('Access-Control-Allow-Origin', origin);

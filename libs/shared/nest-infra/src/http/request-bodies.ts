@@ -42,7 +42,10 @@ export function respondInStyle(style: ErrorStyle): BodyRefusalResponder {
   };
 }
 
-/** Refusals as JSON-RPC errors (MCP endpoints): -32700 for a body that is not JSON, -32600 for one nested too deep, -32602 for bad text, else -32000. */
+/**
+ * Refusals as JSON-RPC errors (MCP endpoints): -32700 for a body that is not JSON, -32600 for one nested too deep,
+ * -32602 for bad text, else -32000.
+ */
 export const respondJsonRpc: BodyRefusalResponder = (_req, res, refusal) => {
   const code =
     refusal.problem === 'invalid_json'
@@ -82,7 +85,8 @@ function hasBody(req: IncomingMessage): boolean {
  * Request bodies the same way on every service: JSON bodies only (`application/json` or `+json`; HTML
  * form posts only on `formPaths`), anything else with a body is refused with 415; bodies above the limit
  * 413; malformed JSON 400; JSON nested deeper than MAX_JSON_DEPTH 400 (checked on the raw bytes, before
- * parsing, so no recursive walk downstream ever meets it); and strings or keys PostgreSQL cannot store, in a body or a query string, 400
+ * parsing, so no recursive walk downstream ever meets it); and strings or keys PostgreSQL cannot store, in a body or a
+ * query string, 400
  * naming the field. Each refusal is written by `respond`, in the service's error shape.
  */
 export function installRequestBodies(app: NestExpressApplication, options: RequestBodyOptions): void {
@@ -97,7 +101,9 @@ export function installRequestBodies(app: NestExpressApplication, options: Reque
     respond(req, res, {
       status: 415,
       problem: 'unsupported_media_type',
-      message: `This endpoint takes a JSON body: send it with "Content-Type: application/json" (the request had ${type ? `"${type.slice(0, 80)}"` : 'no Content-Type'}).`,
+      message:
+        `This endpoint takes a JSON body: send it with "Content-Type: application/json" (the request had ` +
+        `${type ? `"${type.slice(0, 80)}"` : 'no Content-Type'}).`,
     });
   });
   // `verify` is the parser's own hook (Nest reserves it only for `rawBody`, which no app uses).
@@ -151,7 +157,9 @@ function refuseTooDeep(_req: IncomingMessage, _res: unknown, body: Buffer): void
   if (jsonTextTooDeep(body)) throw Object.assign(new Error('JSON nested too deep'), { type: TOO_DEEP, status: 400 });
 }
 
-/** The field of the body or query string holding text PostgreSQL cannot store (the query is parsed only when it may). */
+/**
+ * The field of the body or query string holding text PostgreSQL cannot store (the query is parsed only when it may).
+ */
 function unstorableField(req: Request): string | undefined {
   const body = req.body as unknown;
   if (body !== null && typeof body === 'object') {

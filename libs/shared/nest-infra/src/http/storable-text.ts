@@ -42,5 +42,8 @@ export function unstorableTextPath(value: unknown, root = ''): string | undefine
 /** The message of a refusal: which field, what is wrong, what to do. */
 export function unstorableTextMessage(field: string): string {
   const name = /^(the value|a key)/.test(field) ? field : `"${field.replace(/[\u0000-\u001f]/g, '?')}"`;
-  return `${name} contains a character that cannot be stored (the NUL character U+0000, or an unpaired UTF-16 surrogate). Remove it and send the request again.`;
+  return (
+    `${name} contains a character that cannot be stored (the NUL character U+0000, or an unpaired UTF-16 ` +
+    `surrogate). Remove it and send the request again.`
+  );
 }

@@ -33,7 +33,9 @@ const staleGauge = new Gauge({
 });
 const recreated = new Counter({
   name: 'queue_schedule_recreated_total',
-  help: 'Job schedulers created again because they were missing from Redis (Redis restarted empty) or had stopped firing',
+  help:
+    'Job schedulers created again because they were missing from Redis (Redis restarted empty) or had stopped ' +
+    'firing',
   labelNames: ['queue', 'schedule'],
   registers: [metricsRegistry],
 });

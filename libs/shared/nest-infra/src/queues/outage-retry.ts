@@ -65,7 +65,10 @@ export async function runThroughOutages<T>(
   }
 }
 
-/** Gives the job back to the queue for another process (no attempt used); if Redis is down too, its lock lapses and it is recovered as stalled. */
+/**
+ * Gives the job back to the queue for another process (no attempt used); if Redis is down too, its lock lapses and it
+ * is recovered as stalled.
+ */
 async function handBack(job: Job, cause: unknown): Promise<never> {
   try {
     await job.moveToDelayed(Date.now() + FIRST_DELAY_MS, job.token);

@@ -65,7 +65,10 @@ export class QueueRegistry implements BeforeApplicationShutdown, OnApplicationSh
     this.keeper = new ScheduleKeeper((name) => this.queueNamed(name), `${settings.REDIS_PREFIX}:schedules:last-run`);
   }
 
-  /** The contract's queue, to look jobs up or remove them; jobs are added through add, addBulk, wakeUp and schedule only. */
+  /**
+   * The contract's queue, to look jobs up or remove them; jobs are added through add, addBulk, wakeUp and schedule
+   * only.
+   */
   queue(contract: AnyContract): JobLookup {
     return this.queueNamed(contract.queue);
   }
@@ -128,7 +131,9 @@ export class QueueRegistry implements BeforeApplicationShutdown, OnApplicationSh
     this.keeper.add({ queue: contract.queue, name, everyMs, opts: jobOptions(contract, name, {}) });
   }
 
-  /** A worker of the contract's queue: each job, its payload parsed by the contract, goes to the handler of its name. */
+  /**
+   * A worker of the contract's queue: each job, its payload parsed by the contract, goes to the handler of its name.
+   */
   worker<C extends AnyContract>(contract: C, handlers: JobHandlers<C>, options: Partial<WorkerOptions> = {}): Worker {
     const byName = handlers as Record<string, (data: unknown, job: Job) => Promise<unknown>>;
     const lockDuration = options.lockDuration ?? DEFAULT_LOCK_MS;

@@ -28,7 +28,10 @@ return {granted, wait}
 const LEASE_MS = 1000;
 const LOCAL_LIMIT = 50_000;
 
-/** A caller's allowance: `perSecond` requests a second on average (fractions allowed: 5 a minute is 5/60), bursts up to `burst`. */
+/**
+ * A caller's allowance: `perSecond` requests a second on average (fractions allowed: 5 a minute is 5/60), bursts up to
+ * `burst`.
+ */
 export interface RateLimit {
   perSecond: number;
   burst: number;
@@ -68,7 +71,9 @@ export class RedisRateLimiter {
   private readonly leases = new Map<string, Lease>();
   private readonly pending = new Map<string, Promise<{ tokens: number; waitMs: number } | null>>();
 
-  /** `keyPrefix` scopes the buckets in Redis (e.g. `<REDIS_PREFIX>:ratelimit`); keys name the caller and what it does. */
+  /**
+   * `keyPrefix` scopes the buckets in Redis (e.g. `<REDIS_PREFIX>:ratelimit`); keys name the caller and what it does.
+   */
   constructor(
     redis: Redis,
     private readonly keyPrefix: string,

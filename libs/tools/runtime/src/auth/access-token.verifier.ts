@@ -65,7 +65,8 @@ export class AccessTokenVerifier {
     if (!authorization) {
       throw new ToolError(
         ToolErrorCode.Unauthorized,
-        'This call needs an OAuth access token: connect the app to your wallet (authorization code flow at /authorize) and send "Authorization: Bearer <token>".',
+        'This call needs an OAuth access token: connect the app to your wallet (authorization code flow at ' +
+          '/authorize) and send "Authorization: Bearer <token>".',
         { 'WWW-Authenticate': bearerChallenge() },
       );
     }
@@ -93,7 +94,8 @@ export class AccessTokenVerifier {
         this.logger.warn(`JWKS unavailable: ${error.message}`);
         throw new ToolError(
           ToolErrorCode.AuthUnavailable,
-          'The sign-in service did not answer, so the access token could not be checked. Nothing was done; retry the same call in a few seconds.',
+          'The sign-in service did not answer, so the access token could not be checked. Nothing was done; retry ' +
+            'the same call in a few seconds.',
           { 'Retry-After': String(RETRY_AFTER_SECONDS) },
         );
       }

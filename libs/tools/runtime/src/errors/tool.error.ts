@@ -15,7 +15,9 @@ export function isToolError(value: unknown): value is ToolError {
   return value instanceof ToolError;
 }
 
-/** Seconds a client should wait before retrying after a 502 or 503 (the venue or the exchange's storage did not answer). */
+/**
+ * Seconds a client should wait before retrying after a 502 or 503 (the venue or the exchange's storage did not answer).
+ */
 export const RETRY_AFTER_SECONDS = 2;
 
 export const toolErrors = {
@@ -23,7 +25,8 @@ export const toolErrors = {
   walletRequired: (tool: string) =>
     new ToolError(
       ToolErrorCode.WalletRequired,
-      `${tool} needs a wallet: pass "wallet" (a 0x address of 40 hex digits), or call it on /api/v1/me/tools/${tool} with an OAuth token so the connected wallet is used.`,
+      `${tool} needs a wallet: pass "wallet" (a 0x address of 40 hex digits), or call it on ` +
+        `/api/v1/me/tools/${tool} with an OAuth token so the connected wallet is used.`,
     ),
   notFound: (message: string) => new ToolError(ToolErrorCode.NotFound, message),
   exchangeUnavailable: (what = 'The exchange') =>

@@ -21,7 +21,10 @@ const VOLUME_DECIMALS = 6;
 export class CandleSource {
   constructor(@Inject(UPSTREAM_CLIENT) private readonly upstream: HyperliquidInfoClient) {}
 
-  /** The latest `count` candles (the current, still open one included), oldest first; fewer only when the venue has no older ones. */
+  /**
+   * The latest `count` candles (the current, still open one included), oldest first; fewer only when the venue has no
+   * older ones.
+   */
   async latest(market: Market, interval: CandleInterval, count: number, now = Date.now()): Promise<ScaledCandle[]> {
     const startTime = candleWindowStart(interval, count, now);
     const raw = await this.upstream.candleSnapshot({ coin: market, interval, startTime, endTime: now });

@@ -49,7 +49,8 @@ export class PriceReader {
     if (now - price.ts > this.options.priceMaxAgeMs) {
       throw new ToolError(
         ToolErrorCode.UpstreamUnavailable,
-        `The latest ${market} price is ${Math.round((now - price.ts) / 1000)} s old because the price venue is not answering; trading waits for a live price. Please retry shortly.`,
+        `The latest ${market} price is ${Math.round((now - price.ts) / 1000)} s old because the price venue is not ` +
+          `answering; trading waits for a live price. Please retry shortly.`,
         { 'Retry-After': String(RETRY_AFTER_SECONDS) },
       );
     }
@@ -61,7 +62,8 @@ export class PriceReader {
     if (!tick || tick.market !== market) {
       throw new ToolError(
         ToolErrorCode.UpstreamUnavailable,
-        `No live ${market} price is available yet (the price feed is starting or the venue is down). Please retry in a few seconds.`,
+        `No live ${market} price is available yet (the price feed is starting or the venue is down). Please retry ` +
+          `in a few seconds.`,
         { 'Retry-After': String(RETRY_AFTER_SECONDS) },
       );
     }

@@ -45,13 +45,15 @@ export class ToolExecutor implements OnModuleInit {
     if (!tool) {
       throw new ToolError(
         ToolErrorCode.ToolNotFound,
-        `There is no tool named "${name.slice(0, 64)}". GET /api/v1/tools lists the tools: ${TOOL_CATALOG.map((t) => t.name).join(', ')}.`,
+        `There is no tool named "${name.slice(0, 64)}". GET /api/v1/tools lists the tools: ` +
+          `${TOOL_CATALOG.map((t) => t.name).join(', ')}.`,
       );
     }
     if (family === 'public' && tool.family === 'me-only') {
       throw new ToolError(
         ToolErrorCode.Unauthorized,
-        `${tool.name} acts on your funds and needs an OAuth access token: call POST /api/v1/me/tools/${tool.name} with "Authorization: Bearer <token>" (scope trade:write).`,
+        `${tool.name} acts on your funds and needs an OAuth access token: call POST /api/v1/me/tools/${tool.name} ` +
+          `with "Authorization: Bearer <token>" (scope trade:write).`,
         { 'WWW-Authenticate': bearerChallenge(undefined, SCOPES.write) },
       );
     }
@@ -66,7 +68,8 @@ export class ToolExecutor implements OnModuleInit {
     if (missing.length > 0) {
       throw new ToolError(
         ToolErrorCode.InsufficientScope,
-        `${tool.name} needs the ${needed.join(' and ')} scope${needed.length > 1 ? 's' : ''}, but this token lacks ${missing.join(', ')}. Connect again and grant ${missing.join(' and ')}.`,
+        `${tool.name} needs the ${needed.join(' and ')} scope${needed.length > 1 ? 's' : ''}, but this token lacks ` +
+          `${missing.join(', ')}. Connect again and grant ${missing.join(' and ')}.`,
         { 'WWW-Authenticate': bearerChallenge('insufficient_scope', needed.join(' ')) },
       );
     }

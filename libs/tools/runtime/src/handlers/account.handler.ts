@@ -61,10 +61,15 @@ export class AccountHandler implements ToolHandler<typeof GET_ACCOUNT> {
     }));
     const exists = account !== undefined;
     const summary = exists
-      ? `${shortAddress(wallet)}: equity ${usdText(equity)} (free ${usdText(free)}, margin in ${positions.length} open position${positions.length === 1 ? '' : 's'} ` +
-        `${usdText(margins)}, unrealized ${signedUsdText(unrealized)}${queued > 0n ? `, queued winnings ${usdText(queued)}` : ''})` +
-        `${pendingIntents.length > 0 ? `; ${pendingIntents.length} intent${pendingIntents.length === 1 ? '' : 's'} pending` : ''}.`
-      : `${shortAddress(wallet)} has no exchange account yet: deposit at least 10 USDC (see get_deposit_info) to start trading.`;
+      ? `${shortAddress(wallet)}: equity ${usdText(equity)} (free ${usdText(free)}, margin in ${positions.length} ` +
+        `open position${positions.length === 1 ? '' : 's'} ${usdText(margins)}, ` +
+        `unrealized ${signedUsdText(unrealized)}${queued > 0n ? `, queued winnings ${usdText(queued)}` : ''})` +
+        (pendingIntents.length > 0
+          ? `; ${pendingIntents.length} intent${pendingIntents.length === 1 ? '' : 's'} pending`
+          : '') +
+        '.'
+      : `${shortAddress(wallet)} has no exchange account yet: deposit at least 10 USDC (see get_deposit_info) to ` +
+        `start trading.`;
     return {
       summary,
       data: {

@@ -94,15 +94,20 @@ export class CalculatorHandler implements ToolHandler<typeof CALCULATE_POSITION>
         : null,
       exchangeLimits: { accepted: limits.ok, issue: limits.ok ? null : limits.message },
     };
-    const entryText = `${priceText(entry, market)}${entrySource === 'given' ? '' : ` (live ${entrySource === 'live_ask' ? 'ask' : 'bid'})`}`;
+    const entryText =
+      priceText(entry, market) +
+      (entrySource === 'given' ? '' : ` (live ${entrySource === 'live_ask' ? 'ask' : 'bid'})`);
     const exitText = exit
       ? exit.liquidated
-        ? ` At ${priceText(exit.exitPrice, market)} it would be liquidated, losing the whole ${usdText(marginMicro)} margin.`
-        : ` Closing at ${priceText(exit.exitPrice, market)} settles ${signedUsdText(exit.pnlMicro)} (${data.exit!.returnPercent}% of margin).`
+        ? ` At ${priceText(exit.exitPrice, market)} it would be liquidated, losing the whole ` +
+          `${usdText(marginMicro)} margin.`
+        : ` Closing at ${priceText(exit.exitPrice, market)} settles ${signedUsdText(exit.pnlMicro)} ` +
+          `(${data.exit!.returnPercent}% of margin).`
       : '';
     return {
       summary:
-        `${side === 'long' ? 'Long' : 'Short'} ${market} ${leverage}x with ${usdText(marginMicro)} margin (${usdText(calc.notionalMicro)} notional) from ${entryText}: ` +
+        `${side === 'long' ? 'Long' : 'Short'} ${market} ${leverage}x with ${usdText(marginMicro)} margin ` +
+        `(${usdText(calc.notionalMicro)} notional) from ${entryText}: ` +
         `liquidated at ${priceText(calc.bustPrice, market)}, ${data.liquidationDistancePercent}% away.${exitText}` +
         (limits.ok ? '' : ` Note: ${limits.message}`),
       data,

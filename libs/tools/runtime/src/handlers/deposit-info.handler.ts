@@ -34,14 +34,18 @@ export class DepositInfoHandler implements ToolHandler<typeof GET_DEPOSIT_INFO> 
     const gasWei = own.ethWei;
     const minimum = MINIMUM_DEPOSIT_MICRO + (activated ? 0n : ACTIVATION_FEE_MICRO);
     const instructions =
-      `Send USDC to ${depositAddress} (your personal deposit address on the paper chain). The minimum deposit is ${usdText(MINIMUM_DEPOSIT_MICRO)}` +
+      `Send USDC to ${depositAddress} (your personal deposit address on the paper chain). The minimum deposit is ` +
+      `${usdText(MINIMUM_DEPOSIT_MICRO)}` +
       (activated
         ? '.'
-        : `; the first deposit also pays a one-time ${usdText(ACTIVATION_FEE_MICRO)} activation fee, so send at least ${usdText(minimum)}.`) +
-      ` Deposits are credited automatically within seconds. Withdrawals (at least ${usdText(MINIMUM_WITHDRAWAL_MICRO)}) go only back to this wallet.`;
+        : `; the first deposit also pays a one-time ${usdText(ACTIVATION_FEE_MICRO)} activation fee, so send at ` +
+          `least ${usdText(minimum)}.`) +
+      ` Deposits are credited automatically within seconds. Withdrawals (at least ` +
+      `${usdText(MINIMUM_WITHDRAWAL_MICRO)}) go only back to this wallet.`;
     return {
       summary:
-        `Deposit USDC for ${shortAddress(wallet)} to ${depositAddress}: at least ${usdText(minimum)}${activated ? '' : ' including the one-time activation fee'}. ` +
+        `Deposit USDC for ${shortAddress(wallet)} to ${depositAddress}: at least ` +
+        `${usdText(minimum)}${activated ? '' : ' including the one-time activation fee'}. ` +
         `On chain the wallet holds ${usdText(usdc)} and ${weiText(gasWei)} ETH.`,
       data: {
         wallet,

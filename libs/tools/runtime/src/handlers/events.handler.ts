@@ -57,7 +57,8 @@ export class EventsHandler implements ToolHandler<typeof GET_EVENTS> {
         : '') +
       (events.length === 0
         ? `No new ${whose} events after cursor ${after}.`
-        : `${events.length} ${whose} event${events.length === 1 ? '' : 's'} after cursor ${after}${more ? ', more follow' : ''}: ${describe(events)}. Next cursor: ${nextCursor}.`);
+        : `${events.length} ${whose} event${events.length === 1 ? '' : 's'} after cursor ` +
+          `${after}${more ? ', more follow' : ''}: ${describe(events)}. Next cursor: ${nextCursor}.`);
     return { summary, data: { events, nextCursor, reset, more, latestCursor: bounds.newest } };
   }
 }

@@ -43,7 +43,8 @@ export class TradeHistoryHandler implements ToolHandler<typeof GET_TRADE_HISTORY
       summary:
         trades.length === 0
           ? `${shortAddress(wallet)} has no closed trades yet.`
-          : `${trades.length} closed trade${trades.length === 1 ? '' : 's'} of ${shortAddress(wallet)} (newest first${hasMore ? `, more beyond ${input.pages} page${input.pages === 1 ? '' : 's'}` : ''}): ` +
+          : `${trades.length} closed trade${trades.length === 1 ? '' : 's'} of ${shortAddress(wallet)} (newest ` +
+            `first${hasMore ? `, more beyond ${input.pages} page${input.pages === 1 ? '' : 's'}` : ''}): ` +
             `settled PnL ${signedUsdText(total)}${liquidations > 0 ? `, ${liquidations} liquidated` : ''}.`,
       data: { wallet, pages: input.pages, pageSize: TRADE_HISTORY_PAGE_SIZE, hasMore, trades },
     };
@@ -102,7 +103,9 @@ export class PortfolioHistoryHandler implements ToolHandler<typeof GET_PORTFOLIO
     const change = first && last ? last.equityMicro - first.equityMicro : 0n;
     return {
       summary: last
-        ? `${shortAddress(wallet)} equity ${usdText(last.equityMicro)}, ${signedUsdText(change)} over ${input.range === 'all' ? 'its whole history' : `the last ${input.range}`} (${points.length} point${points.length === 1 ? '' : 's'}).`
+        ? `${shortAddress(wallet)} equity ${usdText(last.equityMicro)}, ${signedUsdText(change)} over ` +
+          `${input.range === 'all' ? 'its whole history' : `the last ${input.range}`} (${points.length} ` +
+          `point${points.length === 1 ? '' : 's'}).`
         : `${shortAddress(wallet)} has no exchange account yet, so there is no equity history.`,
       data: {
         wallet,

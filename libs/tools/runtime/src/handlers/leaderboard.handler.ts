@@ -76,7 +76,8 @@ export class LeaderboardHandler implements ToolHandler<typeof GET_LEADERBOARD> {
     const summary =
       filtered.length === 0
         ? `No traders${q ? ` match "${input.q}"` : ''} in the ${input.window} window.`
-        : `${filtered.length} trader${filtered.length === 1 ? '' : 's'}${q ? ` matching "${input.q}"` : ''} in the ${input.window} window` +
+        : `${filtered.length} trader${filtered.length === 1 ? '' : 's'}${q ? ` matching "${input.q}"` : ''} in the ` +
+          `${input.window} window` +
           (leader ? `; #1 is ${leader.name ?? shortAddress(leader.address)} with ${signedUsdText(leaderTotal)}` : '') +
           `. Page ${input.page + 1} of ${Math.max(1, totalPages)} sorted by ${input.sortKey} ${input.sortDir}.`;
     return {

@@ -99,7 +99,8 @@ export class LiquidationMapHandler implements ToolHandler<typeof GET_LIQUIDATION
     const summary =
       points.length === 0
         ? `No open ${market} positions, so there is nothing to liquidate around ${priceText(price.mid, market)}.`
-        : `${points.length} open ${market} position${points.length === 1 ? '' : 's'} around ${priceText(price.mid, market)}: ` +
+        : `${points.length} open ${market} position${points.length === 1 ? '' : 's'} around ` +
+          `${priceText(price.mid, market)}: ` +
           `longs ${usdText(points.filter((p) => p.side === 'long').reduce((s, p) => s + p.notional, 0n))}, ` +
           `shorts ${usdText(points.filter((p) => p.side === 'short').reduce((s, p) => s + p.notional, 0n))} notional.` +
           (top

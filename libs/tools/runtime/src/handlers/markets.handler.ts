@@ -70,10 +70,15 @@ export class MarketsHandler implements ToolHandler<typeof GET_MARKETS> {
         entry.change24hPercent === null
           ? ''
           : ` (${entry.change24hPercent >= 0 ? '+' : ''}${entry.change24hPercent.toFixed(2)}% 24h)`;
-      return `${m} ${priceText(live[m].mid, m)}${change}${entry.open ? '' : ` [${state.tradingEnabled ? entry.status : 'trading paused'}]`}`;
+      return (
+        `${m} ${priceText(live[m].mid, m)}${change}` +
+        (entry.open ? '' : ` [${state.tradingEnabled ? entry.status : 'trading paused'}]`)
+      );
     });
     return {
-      summary: `${parts.join(', ')}; up to ${markets[0]!.maxLeverage}x leverage, minimum margin ${markets[0]!.minMarginUsd} USDC and notional ${markets[0]!.minNotionalUsd.toLocaleString('en-US')} USDC.`,
+      summary:
+        `${parts.join(', ')}; up to ${markets[0]!.maxLeverage}x leverage, minimum margin ` +
+        `${markets[0]!.minMarginUsd} USDC and notional ${markets[0]!.minNotionalUsd.toLocaleString('en-US')} USDC.`,
       data: { tradingEnabled: state.tradingEnabled, markets },
     };
   }

@@ -10,7 +10,8 @@ type Data = ToolData<typeof GET_PRICE_CHART>;
 
 /** The link of the rendered chart for these arguments. */
 export function chartUrl(publicBaseUrl: string, market: string, interval: string, count: number): string {
-  return `${publicBaseUrl.replace(/\/+$/, '')}/charts/${market}?interval=${encodeURIComponent(interval)}&count=${count}`;
+  const base = publicBaseUrl.replace(/\/+$/, '');
+  return `${base}/charts/${market}?interval=${encodeURIComponent(interval)}&count=${count}`;
 }
 
 @Injectable()
@@ -31,9 +32,11 @@ export class PriceChartHandler implements ToolHandler<typeof GET_PRICE_CHART> {
     const last = candles[candles.length - 1];
     const summary =
       first && last
-        ? `${market} over the last ${candles.length} ${interval} candles: ${priceText(first.open, market)} to ${priceText(last.close, market)} ` +
+        ? `${market} over the last ${candles.length} ${interval} candles: ${priceText(first.open, market)} to ` +
+          `${priceText(last.close, market)} ` +
           `(${stats.changePercent !== null && stats.changePercent >= 0 ? '+' : ''}${stats.changePercent ?? 0}%), ` +
-          `high ${priceText(maxOf(candles, 'high'), market)}, low ${priceText(minOf(candles, 'low'), market)}. Chart: ${url}`
+          `high ${priceText(maxOf(candles, 'high'), market)}, low ${priceText(minOf(candles, 'low'), market)}. ` +
+          `Chart: ${url}`
         : `The venue returned no ${interval} candles for ${market}. Chart: ${url}`;
     return {
       summary,

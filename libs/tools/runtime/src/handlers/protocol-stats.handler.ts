@@ -34,8 +34,10 @@ export class ProtocolStatsHandler implements ToolHandler<typeof GET_PROTOCOL_STA
     const periodVolume = days.reduce((s, r) => s + r.volumeMicro, 0n);
     return {
       summary:
-        `TVL ${usdText(tvl)} (LP ${usdText(lp)}, locked margin ${usdText(locked)}); ${openPositions} open position${openPositions === 1 ? '' : 's'}; ` +
-        `lifetime volume ${usdText(t.lifetimeVolumeMicro)}; ${usdText(periodVolume)} traded in the last ${input.days} day${input.days === 1 ? '' : 's'}.`,
+        `TVL ${usdText(tvl)} (LP ${usdText(lp)}, locked margin ${usdText(locked)}); ${openPositions} open ` +
+        `position${openPositions === 1 ? '' : 's'}; ` +
+        `lifetime volume ${usdText(t.lifetimeVolumeMicro)}; ${usdText(periodVolume)} traded in the last ` +
+        `${input.days} day${input.days === 1 ? '' : 's'}.`,
       data: {
         tradingEnabled: t.tradingEnabled,
         tvlUsd: usd(tvl),

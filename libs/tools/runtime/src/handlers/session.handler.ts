@@ -18,7 +18,8 @@ export function nextUtcMidnight(now = new Date()): Date {
 }
 
 const RECONNECT =
-  'connect this app to your wallet again and approve a trading session (a session key with guardrails) on the consent page';
+  'connect this app to your wallet again and approve a trading session (a session key with guardrails) on the ' +
+  'consent page';
 
 @Injectable()
 export class TradingPermissionsHandler implements ToolHandler<typeof GET_TRADING_PERMISSIONS> {
@@ -36,7 +37,8 @@ export class TradingPermissionsHandler implements ToolHandler<typeof GET_TRADING
     const resetsAt = nextUtcMidnight().toISOString();
     if (!ctx.wallet) {
       const reason =
-        'No wallet is connected: this call carried no OAuth token. Call /api/v1/me/tools/get_trading_permissions with an access token to see what your connection may do.';
+        'No wallet is connected: this call carried no OAuth token. Call /api/v1/me/tools/get_trading_permissions ' +
+        'with an access token to see what your connection may do.';
       return {
         summary: reason,
         data: {
@@ -90,8 +92,10 @@ export class TradingPermissionsHandler implements ToolHandler<typeof GET_TRADING
     const summary =
       reason === null
         ? `${shortAddress(wallet)} can trade until ${data.session.expiresAt}; ${usdText(used)} notional used today` +
-          `${limit === null ? ' (no daily limit)' : ` of ${usdText(limit)}`}, ${openPositions} open position${openPositions === 1 ? '' : 's'}.`
-        : `${shortAddress(wallet)} is connected${canRead ? ' and can read its account' : ''} but cannot trade: ${reason}`;
+          `${limit === null ? ' (no daily limit)' : ` of ${usdText(limit)}`}, ${openPositions} open ` +
+          `position${openPositions === 1 ? '' : 's'}.`
+        : `${shortAddress(wallet)} is connected${canRead ? ' and can read its account' : ''} but cannot trade: ` +
+          `${reason}`;
     return { summary, data };
   }
 }
@@ -114,7 +118,8 @@ export class IntentStatusHandler implements ToolHandler<typeof GET_INTENT_STATUS
     const view = await this.intents.find(input.intentId);
     if (!view || (input.wallet && view.wallet !== input.wallet.toLowerCase())) {
       throw toolErrors.notFound(
-        `No intent ${input.intentId.toLowerCase()}${input.wallet ? ` of ${input.wallet.toLowerCase()}` : ''} is known. Check the intentId returned by open_position, close_positions or cancel_intent.`,
+        `No intent ${input.intentId.toLowerCase()}${input.wallet ? ` of ${input.wallet.toLowerCase()}` : ''} is ` +
+          `known. Check the intentId returned by open_position, close_positions or cancel_intent.`,
       );
     }
     const { result: _result, ...data } = view;
@@ -122,8 +127,15 @@ export class IntentStatusHandler implements ToolHandler<typeof GET_INTENT_STATUS
       view.status === 'queued'
         ? `Intent ${shortAddress(view.intentId)} is still queued: ${view.message} Check again in a second or two.`
         : view.status === 'executed'
-          ? `Intent ${shortAddress(view.intentId)} executed${view.positionIds.length > 0 ? ` (position${view.positionIds.length === 1 ? '' : 's'} ${view.positionIds.join(', ')})` : ''}: ${view.message ?? ''}`.trim()
-          : `Intent ${shortAddress(view.intentId)} is no longer pending: ${view.status}${view.message ? `, ${view.message}` : ''}`;
+          ? (
+              `Intent ${shortAddress(view.intentId)} executed` +
+              (view.positionIds.length > 0
+                ? ` (position${view.positionIds.length === 1 ? '' : 's'} ${view.positionIds.join(', ')})`
+                : '') +
+              `: ${view.message ?? ''}`
+            ).trim()
+          : `Intent ${shortAddress(view.intentId)} is no longer pending: ` +
+            `${view.status}${view.message ? `, ${view.message}` : ''}`;
     return { summary, data: { ...data, positionIds: [...data.positionIds] } };
   }
 }

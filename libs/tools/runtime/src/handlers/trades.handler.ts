@@ -34,7 +34,8 @@ export class TopTradesHandler implements ToolHandler<typeof GET_TOP_TRADES> {
     const best = rows[0];
     return {
       summary: best
-        ? `${trades.length} profitable trade${trades.length === 1 ? '' : 's'} in the ${input.window} window; the best: ${shortAddress(best.wallet)} ` +
+        ? `${trades.length} profitable trade${trades.length === 1 ? '' : 's'} in the ${input.window} window; the ` +
+          `best: ${shortAddress(best.wallet)} ` +
           `${best.side} ${best.market} ${best.leverage}x made ${usdText(best.pnlMicro ?? 0n)}.`
         : `No profitable trades were closed in the ${input.window} window.`,
       data: { window: input.window, trades },

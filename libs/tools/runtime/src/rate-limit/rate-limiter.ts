@@ -12,7 +12,8 @@ function refusal(limited: RateLimited): ToolError {
   const { perSecond, burst } = limited.limit;
   return new ToolError(
     ToolErrorCode.RateLimited,
-    `Too many requests: this caller may make ${perSecond} requests a second (bursts up to ${burst}). Retry in ${retryAfterText(limited)}, and poll no faster than once per second.`,
+    `Too many requests: this caller may make ${perSecond} requests a second (bursts up to ${burst}). Retry in ` +
+      `${retryAfterText(limited)}, and poll no faster than once per second.`,
     { 'Retry-After': String(limited.retryAfterSeconds) },
   );
 }

@@ -3,7 +3,10 @@ import { createRedis } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
 import type { ToolsRuntimeOptions } from '../runtime-options';
 
-/** The runtime's own Redis client: auto-pipelined, so the per-request rate-limit and cache commands of concurrent calls share writes. */
+/**
+ * The runtime's own Redis client: auto-pipelined, so the per-request rate-limit and cache commands of concurrent calls
+ * share writes.
+ */
 export const TOOLS_REDIS = Symbol('TOOLS_REDIS');
 
 export function createToolsRedis(options: ToolsRuntimeOptions): Redis {

@@ -49,7 +49,9 @@ export class CancelIntentHandler implements ToolHandler<typeof CANCEL_INTENT> {
     const [outcome] = await this.intents.submitAndWait([payload]);
     if (!outcome || outcome.state !== 'done') {
       return {
-        summary: `The cancellation of intent ${shortAddress(target)} is submitted (intent ${shortAddress(payload.intentId)}) but not confirmed yet; check both with get_intent_status in a moment.`,
+        summary:
+          `The cancellation of intent ${shortAddress(target)} is submitted (intent ` +
+          `${shortAddress(payload.intentId)}) but not confirmed yet; check both with get_intent_status in a moment.`,
         data: {
           intentId: target,
           cancelIntentId: payload.intentId,

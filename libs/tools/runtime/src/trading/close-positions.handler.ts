@@ -67,7 +67,8 @@ export class ClosePositionsHandler implements ToolHandler<typeof CLOSE_POSITIONS
     if (input.positionIds && input.all) throw toolErrors.invalid('Pass either "positionIds" or "all": true, not both.');
     if (!input.positionIds && !input.all) {
       throw toolErrors.invalid(
-        'Say which positions to close: "positionIds" (at most 120 ids from get_account) or "all": true (optionally with "market").',
+        'Say which positions to close: "positionIds" (at most 120 ids from get_account) or "all": true (optionally ' +
+          'with "market").',
       );
     }
     if (input.market && !input.all)
@@ -136,7 +137,12 @@ export class ClosePositionsHandler implements ToolHandler<typeof CLOSE_POSITIONS
       emptyMessage ??
       [
         closed.length > 0
-          ? `Closed ${closed.length} position${closed.length === 1 ? '' : 's'} (${closed.map((r) => `#${r.positionId} ${r.pnlUsd !== null ? signedUsdText(usdcToMicro(r.pnlUsd)) : r.status}`).join(', ')}); settled PnL ${signedUsdText(total)}.`
+          ? `Closed ${closed.length} position${closed.length === 1 ? '' : 's'} ` +
+            '(' +
+            closed
+              .map((r) => `#${r.positionId} ${r.pnlUsd !== null ? signedUsdText(usdcToMicro(r.pnlUsd)) : r.status}`)
+              .join(', ') +
+            `); settled PnL ${signedUsdText(total)}.`
           : null,
         pending > 0
           ? `${pending} close${pending === 1 ? ' is' : 's are'} still pending: check with get_intent_status.`
@@ -161,7 +167,8 @@ export class ClosePositionsHandler implements ToolHandler<typeof CLOSE_POSITIONS
     const unknown = unique.filter((id) => !found.has(id));
     if (unknown.length > 0) {
       throw toolErrors.notFound(
-        `No open or closed position ${unknown.map((id) => `#${id}`).join(', ')} belongs to this wallet. Use the positionId values from get_account.`,
+        `No open or closed position ${unknown.map((id) => `#${id}`).join(', ')} belongs to this wallet. Use the ` +
+          `positionId values from get_account.`,
       );
     }
     return {

@@ -30,7 +30,10 @@ export type UnsignedIntent =
 /** The outcome of an accepted intent: its result, or `pending` when it is not final in time (it still runs). */
 export type IntentOutcome = { state: 'done'; result: IntentResult } | { state: 'pending'; intentId: string };
 
-/** How long subscribing to results and adding the wake-up job may take before the intents are reported pending (the executor's sweeper runs them). */
+/**
+ * How long subscribing to results and adding the wake-up job may take before the intents are reported pending (the
+ * executor's sweeper runs them).
+ */
 const WAKE_UP_TIMEOUT_MS = 1000;
 
 /** The exchange's inbox could not be written: nothing was accepted, so the call can be repeated as is. */
@@ -107,7 +110,8 @@ export class IntentSubmitter implements OnApplicationShutdown {
     if (acceptances.some((a) => a.state === 'conflict')) {
       throw new ToolError(
         ToolErrorCode.TradeRefused,
-        'Another intent with the same id and a different signature was submitted; nothing was submitted. Retry the call.',
+        'Another intent with the same id and a different signature was submitted; nothing was submitted. Retry the ' +
+          'call.',
       );
     }
     const open = acceptances.filter((a) => !(a.state === 'known' && a.result)).map((a) => a.id.toLowerCase());

@@ -41,8 +41,9 @@ export class OpenPositionHandler implements ToolHandler<typeof OPEN_POSITION> {
     if (quoteId === undefined && session.guardrails.requireConfirmation) {
       throw new ToolError(
         ToolErrorCode.QuoteRequired,
-        'The wallet owner requires a confirmed preview before each open: call preview_trade with the same market, side, marginUsd and leverage, ' +
-          'show the preview to the user and get their explicit confirmation, then call open_position again with its quoteId.',
+        'The wallet owner requires a confirmed preview before each open: call preview_trade with the same market, ' +
+          'side, marginUsd and leverage, show the preview to the user and get their explicit confirmation, then call ' +
+          'open_position again with its quoteId.',
       );
     }
     settled(quoteRead);
@@ -51,7 +52,8 @@ export class OpenPositionHandler implements ToolHandler<typeof OPEN_POSITION> {
     if (quoteId !== undefined && claim === null) {
       throw new ToolError(
         ToolErrorCode.QuoteUsed,
-        'This quote was already used to open a position; a quote opens at most one position. Call preview_trade again for a new quote.',
+        'This quote was already used to open a position; a quote opens at most one position. Call preview_trade ' +
+          'again for a new quote.',
       );
     }
     // Until the exchange accepted the intent, a failure releases the quote so the same preview can be retried.
@@ -67,7 +69,8 @@ export class OpenPositionHandler implements ToolHandler<typeof OPEN_POSITION> {
     if (!outcome || outcome.state !== 'done') {
       return {
         summary:
-          `The open of ${side} ${market} ${leverage}x with ${usdText(marginMicro)} margin was submitted as intent ${payload.intentId} but its fill is not confirmed yet. ` +
+          `The open of ${side} ${market} ${leverage}x with ${usdText(marginMicro)} margin was submitted as intent ` +
+          `${payload.intentId} but its fill is not confirmed yet. ` +
           'It is still pending, not failed: check it with get_intent_status in a moment and do not submit it again.',
         data: { status: 'pending', intentId: payload.intentId, position: null },
       };
@@ -92,19 +95,24 @@ export class OpenPositionHandler implements ToolHandler<typeof OPEN_POSITION> {
     };
     return {
       summary:
-        `Opened ${side} ${market} position #${opened.positionId}: ${usdText(marginMicro)} margin at ${leverage}x (${usdText(usdcToMicro(opened.notionalUsd))} notional), ` +
-        `filled at ${priceText(entry, market)}; liquidation at ${priceText(bust, market)} (${position.liquidationDistancePercent}% away).`,
+        `Opened ${side} ${market} position #${opened.positionId}: ${usdText(marginMicro)} margin at ${leverage}x ` +
+        `(${usdText(usdcToMicro(opened.notionalUsd))} notional), ` +
+        `filled at ${priceText(entry, market)}; liquidation at ${priceText(bust, market)} ` +
+        `(${position.liquidationDistancePercent}% away).`,
       data: { status: 'filled', intentId: payload.intentId, position },
     };
   }
 
-  /** Releases the claim of a quote whose open was not accepted; the error then says the quote can be presented again. */
+  /**
+   * Releases the claim of a quote whose open was not accepted; the error then says the quote can be presented again.
+   */
   private async released(error: unknown, quoteId: string, claim: string): Promise<unknown> {
     const released = await this.quotes.release(quoteId, claim).catch(() => false);
     if (!released || !(error instanceof ToolError)) return error;
     return new ToolError(
       error.code,
-      `${error.message} Nothing was opened and quote ${quoteId} can still be used until it expires: retry open_position with it.`,
+      `${error.message} Nothing was opened and quote ${quoteId} can still be used until it expires: retry ` +
+        `open_position with it.`,
       error.headers,
     );
   }

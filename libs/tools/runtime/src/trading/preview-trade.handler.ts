@@ -45,12 +45,15 @@ export class PreviewTradeHandler implements ToolHandler<typeof PREVIEW_TRADE> {
     const down = raw.find((s) => s.moveBps === -100)?.outcome.pnlMicro;
     const minutes = Math.round((quote.expiresAt - Date.now()) / 60_000);
     const summary =
-      `Preview: ${side} ${market} ${leverage}x with ${usdText(marginMicro)} margin (${usdText(checked.notionalMicro)} notional) at about ${priceText(entry, market)}; ` +
-      `liquidation at ${priceText(bust, market)} (${distance}% away), the most you can lose is the ${usdText(marginMicro)} margin. ` +
+      `Preview: ${side} ${market} ${leverage}x with ${usdText(marginMicro)} margin ` +
+      `(${usdText(checked.notionalMicro)} notional) at about ${priceText(entry, market)}; ` +
+      `liquidation at ${priceText(bust, market)} (${distance}% away), the most you can lose is the ` +
+      `${usdText(marginMicro)} margin. ` +
       (up !== undefined && down !== undefined
         ? `A +1% price move settles ${signedUsdText(up)}, -1% ${signedUsdText(down)}. `
         : '') +
-      `Quote ${quote.quoteId} is valid for ${minutes} minutes: confirm with the user, then call open_position with the same market, side, marginUsd and leverage and this quoteId.`;
+      `Quote ${quote.quoteId} is valid for ${minutes} minutes: confirm with the user, then call open_position with ` +
+      `the same market, side, marginUsd and leverage and this quoteId.`;
     return {
       summary,
       data: {

@@ -78,11 +78,15 @@ export class QuoteStore {
     return quote;
   }
 
-  /** Checks that the quote exists, belongs to the wallet, is unexpired, unused and matches the terms. Does not consume it. */
+  /**
+   * Checks that the quote exists, belongs to the wallet, is unexpired, unused and matches the terms. Does not consume
+   * it.
+   */
   async verify(quoteId: string, terms: QuoteTerms, now = Date.now()): Promise<void> {
     const unknown = new ToolError(
       ToolErrorCode.QuoteNotFound,
-      `Quote "${quoteId.slice(0, 40)}" is unknown. Call preview_trade with the same market, side, marginUsd and leverage, show the preview to the user, and pass the new quoteId.`,
+      `Quote "${quoteId.slice(0, 40)}" is unknown. Call preview_trade with the same market, side, marginUsd and ` +
+        `leverage, show the preview to the user, and pass the new quoteId.`,
     );
     if (!QUOTE_ID.test(quoteId)) throw unknown;
     const stored = await this.redis.hgetall(this.key(quoteId));
@@ -90,13 +94,16 @@ export class QuoteStore {
     if (stored['usedAt']) {
       throw new ToolError(
         ToolErrorCode.QuoteUsed,
-        'This quote was already used to open a position; a quote opens at most one position. Call preview_trade again for a new quote.',
+        'This quote was already used to open a position; a quote opens at most one position. Call preview_trade ' +
+          'again for a new quote.',
       );
     }
     if (Number(stored['expiresAt']) <= now) {
       throw new ToolError(
         ToolErrorCode.QuoteExpired,
-        `This quote expired at ${new Date(Number(stored['expiresAt'])).toISOString()} (quotes are valid for ${Math.round(this.options.quoteTtlSeconds / 60)} minutes). Call preview_trade again and confirm the new preview with the user.`,
+        `This quote expired at ${new Date(Number(stored['expiresAt'])).toISOString()} (quotes are valid for ` +
+          `${Math.round(this.options.quoteTtlSeconds / 60)} minutes). Call preview_trade again and confirm the new ` +
+          `preview with the user.`,
       );
     }
     const differences = [
@@ -110,12 +117,16 @@ export class QuoteStore {
     if (differences.length > 0) {
       throw new ToolError(
         ToolErrorCode.QuoteMismatch,
-        `This quote was previewed for ${differences.join(', ')}. Open exactly what was previewed, or call preview_trade for the new terms and confirm them with the user.`,
+        `This quote was previewed for ${differences.join(', ')}. Open exactly what was previewed, or call ` +
+          `preview_trade for the new terms and confirm them with the user.`,
       );
     }
   }
 
-  /** Marks the quote used; returns the claim (to release it if nothing was queued), or null when another request claimed it first. */
+  /**
+   * Marks the quote used; returns the claim (to release it if nothing was queued), or null when another request claimed
+   * it first.
+   */
   async claim(quoteId: string, now = Date.now()): Promise<string | null> {
     const claim = `${now}:${randomBytes(6).toString('hex')}`;
     return (await this.redis.hsetnx(this.key(quoteId), 'usedAt', claim)) === 1 ? claim : null;

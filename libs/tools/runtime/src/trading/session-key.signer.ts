@@ -27,7 +27,8 @@ export class SessionKeySigner {
   }
 
   /**
-   * The signing account of the decrypted key of `address` if it belongs to `wallet` and is active. Decrypted keys are kept for at
+   * The signing account of the decrypted key of `address` if it belongs to `wallet` and is active. Decrypted keys are
+   * kept for at
    * most a minute; every call still checks the exchange's record of the key (requireSession) and the
    * executor verifies it again.
    */

@@ -62,7 +62,10 @@ function describeIssue(tool: ToolDefinition, issue: Issue, args: Record<string, 
     case 'invalid_type':
       return `${name} must be ${article(typeName(issue.expected))}, got ${describeValue(valueAt(args, issue.path))}`;
     case 'invalid_value':
-      return `${name} must be one of ${issue.values.map(String).join(', ')}; got ${describeValue(valueAt(args, issue.path))}`;
+      return (
+        `${name} must be one of ${issue.values.map(String).join(', ')}; got ` +
+        `${describeValue(valueAt(args, issue.path))}`
+      );
     case 'too_small':
       return `${name} ${boundText('small', issue.origin, issue.minimum, issue.inclusive ?? true)}`;
     case 'too_big':
