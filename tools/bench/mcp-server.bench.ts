@@ -12,8 +12,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import os from 'node:os';
 import { startTestStack } from '@paper/dev-stack';
+import { RequestServer, detachServer } from '@paper/nest-infra';
 import { buildBenchDist, pinToCpus, runBench } from './run-bench';
-import { RequestServer } from '../../apps/mcp-server/src/mcp/transport/request-server';
 import { metricValue, residentMemoryMb } from './app-metrics';
 
 const ROUND_SECONDS = Number(process.argv[2] ?? 5);
@@ -137,7 +137,7 @@ async function serverReadying(): Promise<{ fresh: number; shared: number; pooled
     ),
     pooled: await measure(async () => {
       await pooled.connect(new IdleTransport());
-      pooled.detach();
+      detachServer(pooled);
     }),
   };
 }

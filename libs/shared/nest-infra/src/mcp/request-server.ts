@@ -39,17 +39,6 @@ type RequestDispatch = (request: JSONRPCRequest, extra?: unknown) => void;
 export class RequestServer extends Server {
   private toolCall?: ToolCallHandler;
 
-  /**
-   * Makes the server ready for another request once the exchange on its transport is over (every
-   * response sent, nothing pending): the protocol layer forgets the transport without the work of
-   * closing it (closing builds a connection-closed error for pending requests, and there are none).
-   * Returns false when the SDK's protocol layer does not allow it, and the server is then not reused.
-   */
-  detach(): boolean {
-    (this as unknown as { _transport?: Transport })._transport = undefined;
-    return this.transport === undefined;
-  }
-
   override async connect(transport: Transport): Promise<void> {
     await super.connect(transport);
     const dispatch = (this as unknown as { _onrequest?: RequestDispatch })._onrequest;
