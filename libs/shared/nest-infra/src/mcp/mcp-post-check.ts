@@ -37,8 +37,9 @@ export interface AcceptedPost {
  * - common to both: `Accept` of JSON and event streams (406), a JSON content type (415);
  * - a request whose `params._meta` names its protocol version, or whose `MCP-Protocol-Version` header
  *   names a 2026-07-28-era version, is checked as 2026-07-28 (one message per POST; the required
- *   `_meta` fields, -32602; the version, -32022 with the supported versions as data; the
- *   `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` headers against the body, -32020; methods
+ *   `_meta` fields, -32602; the `MCP-Protocol-Version` header against the body's version, -32020;
+ *   the version, -32022 with the supported versions as data; the `Mcp-Method` and `Mcp-Name`
+ *   headers against the body, -32020; methods
  *   the revision removed, -32601 with 404);
  * - anything else is the 2025-11-25 Streamable HTTP exchange (batches, `initialize`), with an
  *   unsupported `MCP-Protocol-Version` header answered -32022 like the modern revision does.
@@ -106,9 +107,9 @@ function checkModern(
       id,
     );
   }
-  if (!MODERN_PROTOCOL_VERSIONS.includes(version)) return unsupportedVersion(version, id);
   if (headerVersion !== version)
     return headerMismatch('MCP-Protocol-Version', headers['mcp-protocol-version'], version, id);
+  if (!MODERN_PROTOCOL_VERSIONS.includes(version)) return unsupportedVersion(version, id);
   const method = headerValue(headers['mcp-method']);
   if (method !== message.method) return headerMismatch('Mcp-Method', headers['mcp-method'], message.method, id);
   const field = NAMED_METHODS[message.method];
