@@ -22,7 +22,7 @@ export const MCP_SERVER_INFO = { name: 'paper-perps', title: 'Paper Perps', vers
 /** MCP's error code for a resource that does not exist (2025-11-25; 2026-07-28 uses -32602). */
 const RESOURCE_NOT_FOUND = -32002;
 
-const CAPABILITIES: ServerCapabilities = {
+export const CAPABILITIES: ServerCapabilities = {
   tools: { listChanged: false },
   resources: { listChanged: false },
   extensions: UI_EXTENSION,

@@ -115,6 +115,22 @@ describe('MCP 2025-11-25 and 2026-07-28 on both /mcp endpoints', () => {
     );
   });
 
+  it('serves the server card at /.well-known/mcp/server-card with the tools exactly as tools/list lists them', async () => {
+    const res = await fetch(`${stack.baseUrl}/.well-known/mcp/server-card`, {
+      headers: { origin: 'https://x.example' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const card = (await res.json()) as { remotes: { url: string }[]; tools: unknown[] };
+    expect(card.remotes[0]!.url).toBe(`${stack.baseUrl}/mcp`);
+    const client = await connectModern(card.remotes[0]!.url);
+    try {
+      expect(card.tools).toEqual((await client.listTools()).tools);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('keeps the request id on refusals and lists the supported versions as data', async () => {
     for (const endpoint of endpoints()) {
       const unsupported = await post(
