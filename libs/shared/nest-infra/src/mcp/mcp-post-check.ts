@@ -195,7 +195,8 @@ const CALL_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 /**
  * The common shape of a JSON-RPC request or notification that the SDK's JSONRPCMessageSchema accepts
  * as it is: exactly these keys, version 2.0, a string or integer id, a method name, and params that
- * are an object without `_meta` (whose fields the schema checks). Anything else is left to the schema.
+ * are an object whose `_meta`, if any, is plain (see {@link isPlainMeta}). Anything else is left to
+ * the schema.
  */
 function isPlainCall(value: unknown): value is JSONRPCMessage {
   if (!isObject(value)) return false;
@@ -204,5 +205,16 @@ function isPlainCall(value: unknown): value is JSONRPCMessage {
   if (value['jsonrpc'] !== '2.0' || typeof value['method'] !== 'string') return false;
   if (id !== undefined && typeof id !== 'string' && !Number.isSafeInteger(id)) return false;
   if (params === undefined) return true;
-  return isObject(params) && !('_meta' in params);
+  return isObject(params) && isPlainMeta(params['_meta']);
 }
+
+/**
+ * A request `_meta` the SDK's schemas accept as it is: absent, or an object without the two keys they
+ * check (`progressToken` and the related-task key). The 2026-07-28 keys (protocol version, client
+ * capabilities and info) are not checked by the SDK; this transport checks them itself.
+ */
+export function isPlainMeta(meta: unknown): boolean {
+  return meta === undefined || (isObject(meta) && !('progressToken' in meta) && !(RELATED_TASK in meta));
+}
+
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';

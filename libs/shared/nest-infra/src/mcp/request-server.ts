@@ -11,6 +11,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { isPlainMeta } from './mcp-post-check';
 
 type ToolCallHandler = (request: CallToolRequest) => Promise<CallToolResult>;
 
@@ -84,14 +85,20 @@ export class RequestServer extends Server {
 
 /**
  * A tools/call request checked against the SDK's schema (-32602, invalid params, otherwise). The common
- * shape (params with a string `name`, an object or no `arguments`, no `_meta`: what the transport let
- * through as a plain call) is what the schema accepts as it is, so it is taken without parsing.
+ * shape (params with a string `name`, an object or no `arguments`, a plain `_meta` or none: what the
+ * transport let through as a plain call) is what the schema accepts as it is, so it is taken without
+ * parsing.
  */
 function parseToolCall(request: unknown): CallToolRequest {
   const params = (request as { params?: Record<string, unknown> }).params;
-  if (params && typeof params['name'] === 'string' && !('_meta' in params) && isArgumentsObject(params['arguments'])) {
+  if (
+    params &&
+    typeof params['name'] === 'string' &&
+    isPlainMeta(params['_meta']) &&
+    isArgumentsObject(params['arguments'])
+  ) {
     let plain = true;
-    for (const key in params) if (key !== 'name' && key !== 'arguments') plain = false;
+    for (const key in params) if (key !== 'name' && key !== 'arguments' && key !== '_meta') plain = false;
     if (plain) return request as CallToolRequest;
   }
   const parsed = CallToolRequestSchema.safeParse(request);

@@ -303,6 +303,14 @@ describe('stateless JSON transport, MCP 2026-07-28', () => {
     expect(JSON.parse(answer.body)).toMatchObject({ jsonrpc: '2.0', id: 9, error: { code } });
   });
 
+  it('still has the SDK check the _meta keys it knows (a progressToken that is an object is not a request)', async () => {
+    const { headers, body } = modern('tools/list');
+    const bad = { ...body, params: { _meta: { ...MODERN_META, progressToken: { x: 1 } } } };
+    const answer = await post(bad, headers);
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ id: 9, error: { code: -32600 } });
+  });
+
   it('takes an Mcp-Name in its base64 form, and refuses a batch', async () => {
     const { headers, body } = modern(
       'tools/call',
