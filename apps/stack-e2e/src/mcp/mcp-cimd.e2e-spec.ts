@@ -199,9 +199,10 @@ describe('OAuth with a client ID metadata document: the v2 SDK client on MCP 202
     const url = provider.redirects.at(-1)!;
     expect(url.searchParams.get('client_id')).toBe(documents.url);
     const consent: BrowserConsent = { browser, callback, privateKey };
-    await approveInBrowser(consent, url, limits);
+    const code = await approveInBrowser(consent, url, limits);
     // The v2 client checks the callback's `iss` (RFC 9207) before it redeems the code.
-    await transport.finishAuth(callback.received.at(-1)!.searchParams);
+    const redirect = callback.received.find((u) => u.searchParams.get('code') === code)!;
+    await transport.finishAuth(redirect.searchParams);
     return client;
   }
 
