@@ -2,6 +2,7 @@ import { Client as ModernClient, StreamableHTTPClientTransport as ModernTranspor
 import { TOOL_CATALOG } from '@paper/contracts';
 import { startTestStack, type TestStack } from '@paper/dev-stack';
 import { eventually } from '../oauth/oauth-test-client';
+import { runInspector2Cli } from './inspector-cli';
 import { MCP_ACCEPT, connectMcp, restCall } from './mcp-test-client';
 
 const MODERN = '2026-07-28';
@@ -74,6 +75,32 @@ describe('MCP 2025-11-25 and 2026-07-28 on both /mcp endpoints', () => {
         expect((await mcp.client.listTools()).tools.map((t) => t.name)).toContain(endpoint.tool);
       } finally {
         await mcp.close();
+      }
+    }
+  });
+
+  it('works with the current MCP Inspector CLI (2.x) in both eras: tools/list and tools/call on both endpoints', async () => {
+    for (const endpoint of endpoints()) {
+      for (const era of ['modern', 'legacy'] as const) {
+        const list = await runInspector2Cli(endpoint.url, era, ['--method', 'tools/list']);
+        expect([endpoint.name, era, list.code, list.stderr.slice(0, 500)]).toEqual([
+          endpoint.name,
+          era,
+          0,
+          list.stderr.slice(0, 500),
+        ]);
+        const names = (JSON.parse(list.stdout) as { result: { tools: { name: string }[] } }).result.tools.map(
+          (t) => t.name,
+        );
+        expect(names).toContain(endpoint.tool);
+        const call = await runInspector2Cli(endpoint.url, era, [
+          '--method',
+          'tools/call',
+          '--tool-name',
+          endpoint.tool,
+        ]);
+        expect([endpoint.name, era, call.code]).toEqual([endpoint.name, era, 0]);
+        expect(JSON.parse(call.stdout)).toMatchObject({ result: { structuredContent: expect.any(Object) } });
       }
     }
   });
