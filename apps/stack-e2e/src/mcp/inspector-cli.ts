@@ -50,7 +50,7 @@ export function runInspector2Cli(
     execFile(
       process.execPath,
       [INSPECTOR_LAUNCHER, '--cli', url, '--transport', 'http', '--protocol-era', era, '--format', 'json', ...args],
-      { timeout: timeoutMs, env: { ...process.env, NO_COLOR: '1' } },
+      { timeout: timeoutMs },
       (error, stdout, stderr) =>
         resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
