@@ -55,10 +55,14 @@ export class McpServerFactory {
       instructions: MCP_SERVER_INSTRUCTIONS,
       jsonSchemaValidator: this.validator,
     });
+    // Constant results, answered directly (registered with the SDK first, for the capability checks).
     server.setRequestHandler(ListToolsRequestSchema, () => this.listing);
-    server.setToolCallHandler((request) => this.calls.call(request.params.name, request.params.arguments, ctx!));
     server.setRequestHandler(ListResourcesRequestSchema, () => this.views.listing);
     server.setRequestHandler(ListResourceTemplatesRequestSchema, () => this.templates);
+    server.setDirectHandler('tools/list', () => this.listing);
+    server.setDirectHandler('resources/list', () => this.views.listing);
+    server.setDirectHandler('resources/templates/list', () => this.templates);
+    server.setToolCallHandler((request) => this.calls.call(request.params.name, request.params.arguments, ctx!));
     server.setRequestHandler(ReadResourceRequestSchema, (request) => {
       const read = this.views.read(request.params.uri);
       if (!read) {

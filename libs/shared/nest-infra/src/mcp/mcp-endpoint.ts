@@ -6,6 +6,7 @@ import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/s
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { SERVED_PROTOCOL_VERSIONS } from './mcp-revisions';
+import { RequestServer } from './request-server';
 import { type CacheHints, ModernResultFields } from './response-pieces';
 import { serialisedOnce } from './serialised-results';
 import { StatelessJsonTransport } from './stateless-json.transport';
@@ -79,6 +80,10 @@ export class McpEndpoint<Ctx> {
       capabilities: capabilitiesOf(pooled.server),
       ...(this.options.instructions === undefined ? {} : { instructions: this.options.instructions }),
     }));
+    if (pooled.server instanceof RequestServer) {
+      pooled.server.setDirectHandler('server/discover', () => discovery);
+      return pooled;
+    }
     const install = Protocol.prototype.setRequestHandler as (
       this: Server,
       schema: typeof DISCOVER,
