@@ -1,6 +1,6 @@
 /**
- * MCP tools/call and tools/list against the REST call of the same tool (and the REST tool listing),
- * measured in one run on the same stack (ratios MCP / REST of throughput and of server CPU per call),
+ * MCP tools/call and tools/list, as MCP 2025-11-25 and as 2026-07-28 send them, against the REST call of
+ * the same tool (and the REST tool listing), measured in one run on the same stack (ratios MCP / REST of throughput and of server CPU per call),
  * plus peak RSS of mcp-server and tools-gateway, and an in-process measure of what the shared
  * JSON-schema validator and the pool of protocol servers save.
  * Run: node -r ./tools/dev/register.cjs tools/bench/mcp-server.bench.ts [seconds per round, default 5]
@@ -12,8 +12,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import os from 'node:os';
 import { startTestStack } from '@paper/dev-stack';
+import { RequestServer, detachServer } from '@paper/nest-infra';
 import { buildBenchDist, pinToCpus, runBench } from './run-bench';
-import { RequestServer } from '../../apps/mcp-server/src/mcp/transport/request-server';
 import { metricValue, residentMemoryMb } from './app-metrics';
 
 const ROUND_SECONDS = Number(process.argv[2] ?? 5);
@@ -40,6 +40,23 @@ const mcpPost = (url: string, message: object) => {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, ...message });
   return () => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT }, body });
 };
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+};
+/** The same request as MCP 2026-07-28 sends it: `_meta` in the params and the mirrored headers. */
+const modernPost = (url: string, method: string, params: Record<string, unknown> = {}) => {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: MODERN_META } });
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: ACCEPT,
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': method,
+  };
+  if (typeof params['name'] === 'string') headers['mcp-name'] = params['name'];
+  return () => fetch(url, { method: 'POST', headers, body });
+};
 
 const CASES: Case[] = [
   {
@@ -63,6 +80,26 @@ const CASES: Case[] = [
     label: 'tool listing (GET /api/v1/tools vs tools/list)',
     rest: (u) => () => fetch(`${u.rest}/api/v1/tools`),
     mcp: (u) => mcpPost(`${u.mcp}/mcp`, { method: 'tools/list' }),
+  },
+  {
+    label: 'calculate_position, MCP 2026-07-28',
+    rest: (u) => restPost(`${u.rest}/api/v1/tools/calculate_position`, CALC),
+    mcp: (u) => modernPost(`${u.mcp}/mcp`, 'tools/call', { name: 'calculate_position', arguments: CALC }),
+  },
+  {
+    label: 'get_markets, MCP 2026-07-28',
+    rest: (u) => restPost(`${u.rest}/api/v1/tools/get_markets`, {}),
+    mcp: (u) => modernPost(`${u.mcp}/mcp`, 'tools/call', { name: 'get_markets', arguments: {} }),
+  },
+  {
+    label: 'get_trading_permissions (uncached), MCP 2026-07-28',
+    rest: (u) => restPost(`${u.rest}/api/v1/tools/get_trading_permissions`, {}),
+    mcp: (u) => modernPost(`${u.mcp}/mcp`, 'tools/call', { name: 'get_trading_permissions', arguments: {} }),
+  },
+  {
+    label: 'tool listing, MCP 2026-07-28',
+    rest: (u) => () => fetch(`${u.rest}/api/v1/tools`),
+    mcp: (u) => modernPost(`${u.mcp}/mcp`, 'tools/list'),
   },
 ];
 
@@ -137,7 +174,7 @@ async function serverReadying(): Promise<{ fresh: number; shared: number; pooled
     ),
     pooled: await measure(async () => {
       await pooled.connect(new IdleTransport());
-      pooled.detach();
+      detachServer(pooled);
     }),
   };
 }

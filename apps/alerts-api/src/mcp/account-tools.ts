@@ -10,22 +10,25 @@ import { registerWatchTools } from './watch-tools';
  * (watches, channels and their test messages, Telegram link codes, protocol rules, alerts, dead letters
  * and their retry, the account itself). Creating an account stays REST-only (POST /api/accounts
  * returns the token an MCP client then connects with). The tools are always listed; without an
- * account token they answer a tool error saying a token is needed.
+ * account token they answer a tool error saying a token is needed. `accountId` reads the account of
+ * the request the server serves now (servers are pooled between requests).
  */
 export function registerAccountTools(
   server: McpServer,
-  accountId: string | undefined,
+  accountId: () => string | undefined,
   services: AccountToolServices,
 ): void {
-  const authed: Authed = (body) =>
-    accountId
-      ? run(() => body(accountId))
+  const authed: Authed = (body) => {
+    const account = accountId();
+    return account
+      ? run(() => body(account))
       : Promise.resolve(
           fail(
             'unauthorized',
             'This tool needs an account token: connect to /mcp with Authorization: Bearer <ACCOUNT_TOKEN> (from POST /api/accounts).',
           ),
         );
+  };
   registerWatchTools(server, authed, services);
   registerChannelTools(server, authed, services);
   registerAlertTools(server, authed, services);

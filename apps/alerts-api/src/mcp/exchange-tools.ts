@@ -11,7 +11,7 @@ const envelopeOutput = looseObject({
 });
 
 /** The exchange's public tools, called on behalf of the MCP client at `callerIp` (forwarded to the exchange). */
-export function registerExchangeTools(server: McpServer, upstream: UpstreamClient, callerIp: string): void {
+export function registerExchangeTools(server: McpServer, upstream: UpstreamClient, callerIp: () => string): void {
   // The exchange's public tools as the catalog defines them (title, description, input schema), under `exchange_<tool>`.
   for (const def of PROXIED_EXCHANGE_TOOLS) {
     server.registerTool(
@@ -25,7 +25,7 @@ export function registerExchangeTools(server: McpServer, upstream: UpstreamClien
       },
       (args: Record<string, unknown>) =>
         run(async () => {
-          const envelope = await upstream.callTool(def.name, args, callerIp);
+          const envelope = await upstream.callTool(def.name, args, callerIp());
           if (envelope['ok'] !== true) {
             const error = (envelope['error'] ?? {}) as { code?: string; message?: string };
             return {

@@ -1,4 +1,3 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { applyDecorators, Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { isCodedError } from '@paper/contracts';
@@ -40,10 +39,14 @@ const jsonRpcError: SchemaObject = {
   },
 };
 
+const INVALID_TOKEN =
+  'Invalid account token. This MCP endpoint takes an alerts account token, not OAuth: send Authorization: Bearer <ACCOUNT_TOKEN> ' +
+  'with the token POST /api/accounts returned, or no Authorization header for the public tools.';
+
 const RPC_ERRORS: Record<number, string> = {
-  400: 'The body is not JSON (-32700), or the body or query string holds text that cannot be stored (-32602)',
-  401: 'The account token is missing or invalid (`Authorization: Bearer <ACCOUNT_TOKEN>`); this server does not use OAuth',
-  403: 'The Host or Origin header is not accepted (DNS-rebinding protection)',
+  400: 'The body is not JSON (-32700), not a JSON-RPC message (-32600), holds text that cannot be stored (-32602), or (MCP 2026-07-28) lacks the request `_meta` (-32602), names an unsupported protocol version (-32022, `data.supported`) or headers that do not match the body (-32020)',
+  404: 'MCP 2026-07-28: a method the revision does not have (-32601)',
+  403: 'The account token is not valid (`data.code`: `invalid_token`; this endpoint takes an alerts account token, not OAuth, so it never answers 401), or the Host or Origin header is not accepted (DNS-rebinding protection)',
   405: 'GET and DELETE: the server is stateless (no event stream, no session to end); `Allow: POST`',
   406: 'The Accept header must list application/json and text/event-stream',
   413: 'The body is larger than 256 kB',
@@ -84,7 +87,7 @@ export class McpController {
       'With `Authorization: Bearer <ACCOUNT_TOKEN>`: also the account tools, which cover every bearer-token endpoint: list_watches, add_watch, update_watch, ' +
       'remove_watch, list_channels, add_channel, set_channel_status, remove_channel, test_channel, create_telegram_link, get_protocol_rules, set_protocol_rules, ' +
       'list_alerts, list_dead_deliveries, retry_delivery, get_my_account, delete_my_account (listed either way; without a token they return a tool error ' +
-      'asking for one). Accounts are created with POST /api/accounts only. A token that is present but invalid is refused with 401 and a JSON-RPC error. ' +
+      'asking for one). Accounts are created with POST /api/accounts only. A token that is present but invalid is refused with 403 and a JSON-RPC error (`invalid_token`; not 401, which MCP clients answer with an OAuth sign-in). ' +
       'Errors answered before the MCP server runs are JSON-RPC errors too.',
   })
   @ApiBody({ description: 'A JSON-RPC 2.0 request or notification', schema: jsonRpc })
@@ -100,10 +103,15 @@ export class McpController {
         accountId = await this.auth.authenticate(req.headers.authorization);
       } catch (error) {
         if (!isCodedError(error)) throw error;
+        const id = requestId(req.body);
+        // A refused token is 403, not 401: MCP clients answer 401 by starting an OAuth sign-in, and this
+        // endpoint takes an alerts account token, not OAuth.
+        if (error.status === 401) {
+          res.status(403).json(jsonRpcErrorBody(JSON_RPC.serverError, INVALID_TOKEN, { code: 'invalid_token' }, id));
+          return;
+        }
         for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
-        res
-          .status(error.status)
-          .json(jsonRpcErrorBody(JSON_RPC.serverError, error.message, { code: error.code }, requestId(req.body)));
+        res.status(error.status).json(jsonRpcErrorBody(JSON_RPC.serverError, error.message, { code: error.code }, id));
         return;
       }
     }
@@ -114,14 +122,7 @@ export class McpController {
       res.status(200).json(refused);
       return;
     }
-    const server = this.factory.create(accountId, clientIp(req));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    await this.factory.handle(req, res, req.body, { accountId, callerIp: clientIp(req) });
   }
 
   @Get()

@@ -1,3 +1,4 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isCodedError } from '@paper/contracts';
 import { z } from 'zod';
@@ -27,3 +28,18 @@ export async function run(body: () => Promise<CallToolResult>): Promise<CallTool
 
 /** Output schemas accept extra fields: responses may grow. */
 export const looseObject = <S extends z.ZodRawShape>(shape: S) => z.looseObject(shape);
+
+const INPUT_INVALID = /^MCP error -32602: Input validation error: /;
+
+/**
+ * Makes the SDK's tool errors (arguments that fail the tool's input schema, a result that fails its
+ * output schema, an error the tool did not code) read like the REST API's errors: `validation_failed:
+ * <what is wrong>` for arguments, `internal_error` without internals otherwise. The SDK builds these
+ * results in a method it keeps private, so the server's own is replaced.
+ */
+export function envelopeToolErrors(server: McpServer): void {
+  (server as unknown as { createToolError(message: string): CallToolResult }).createToolError = (message) =>
+    INPUT_INVALID.test(message)
+      ? fail('validation_failed', message.replace(INPUT_INVALID, ''))
+      : fail('internal_error', 'Something went wrong on our side. Please try again shortly.');
+}

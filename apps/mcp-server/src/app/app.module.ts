@@ -8,6 +8,7 @@ import { McpAccessGate } from '../mcp/mcp-access.gate';
 import { McpServerFactory } from '../mcp/mcp-server.factory';
 import { McpToolCalls } from '../mcp/mcp-tool-calls.service';
 import { McpController } from '../mcp/mcp.controller';
+import { ServerCardController } from '../discovery/server-card.controller';
 import { ProtectedResourceController } from '../protected-resource/protected-resource.controller';
 
 @Module({})
@@ -26,7 +27,7 @@ export class AppModule {
         }),
         runtime,
       ],
-      controllers: [McpController, ProtectedResourceController],
+      controllers: [McpController, ProtectedResourceController, ServerCardController],
       providers: [McpAccessGate, McpServerFactory, McpToolCalls],
     };
   }

@@ -49,6 +49,8 @@ describe('MCP server factory', () => {
     void factory.handle({ headers: HEADERS } as Request, res, body, { callerId } as ToolContext);
     return { res, answer };
   };
+  /** The pooled servers waiting for a request (McpEndpoint's pool). */
+  const idleServers = () => (factory as unknown as { endpoint: { idle: unknown[] } }).endpoint.idle.length;
   const settle = () => new Promise((resolve) => setImmediate(resolve));
 
   it('answers concurrent requests each in its own caller context, then reuses the servers', async () => {
@@ -58,7 +60,7 @@ describe('MCP server factory', () => {
     gates.get('slow-a')!();
     expect(await first.answer).toMatchObject({ id: 1, result: { content: [{ text: 'slow-a for alice' }] } });
     await settle();
-    const pooled = (factory as unknown as { idle: unknown[] }).idle.length;
+    const pooled = idleServers();
     expect(pooled).toBe(2);
     for (const caller of ['carol', 'dave', 'erin']) {
       expect(await serve(call(7, 'fast'), caller).answer).toMatchObject({
@@ -67,17 +69,17 @@ describe('MCP server factory', () => {
       });
       await settle();
     }
-    expect((factory as unknown as { idle: unknown[] }).idle.length).toBe(pooled);
+    expect(idleServers()).toBe(pooled);
   });
 
   it('drops the server of a client that went away before its answer', async () => {
-    const before = (factory as unknown as { idle: unknown[] }).idle.length;
+    const before = idleServers();
     const gone = serve(call(3, 'slow-b'), 'frank');
     await settle();
     gone.res.emit('close');
     gates.get('slow-b')!();
     await settle();
-    expect((factory as unknown as { idle: unknown[] }).idle.length).toBe(before - 1);
+    expect(idleServers()).toBe(before - 1);
     expect(await serve(call(4, 'fast'), 'grace').answer).toMatchObject({
       id: 4,
       result: { content: [{ text: 'fast for grace' }] },

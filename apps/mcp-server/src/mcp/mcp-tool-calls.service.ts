@@ -3,7 +3,7 @@ import { ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.
 import { TOOL_CATALOG, ToolErrorCode, type ToolSuccess, isCodedError } from '@paper/contracts';
 import { ToolExecutor, ToolResultCache, type ToolContext } from '@paper/tools-runtime';
 import { errorResult, successResult } from './mcp-tool-result';
-import { serialisedOnce } from './transport/serialised-results';
+import { serialisedOnce } from '@paper/nest-infra';
 
 const INTERNAL_ERROR = 'Something went wrong on our side. Please try again shortly.';
 /** Results of cached answers kept ready to send (as objects and as JSON), by cached body. */

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_CATALOG, type ToolDefinition, toolJsonSchema, toolViewUri } from '@paper/contracts';
 import { LEGACY_RESOURCE_URI_KEY, type McpUiToolMeta } from '../views/mcp-apps-protocol';
-import { serialisedOnce } from './transport/serialised-results';
+import { serialisedOnce } from '@paper/nest-infra';
 
 /**
  * One tools/list entry of a catalog tool: the same name, title and description as the REST family, the

@@ -1,5 +1,5 @@
 import { TOOL_CATALOG, TOOL_VIEWS, toolViewUri } from '@paper/contracts';
-import { storedJson } from '../mcp/transport/serialised-results';
+import { storedJson } from '@paper/nest-infra';
 import { buildUiResources } from './ui-resources';
 
 describe('UI resources (MCP Apps)', () => {

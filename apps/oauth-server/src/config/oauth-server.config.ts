@@ -59,6 +59,11 @@ export const oauthServerConfigSchema = z
       .describe(
         'Client registrations (POST /register) accepted per client IP per minute (a token bucket: all at once, then one every 60/N s), shared by every replica (Redis); more get 429 with Retry-After.',
       ),
+    OAUTH_CIMD_PRIVATE_HOSTS: env
+      .list()
+      .describe(
+        'host:port entries whose client ID metadata documents may be fetched from loopback or private addresses (development and tests only; every other document host must resolve to a public address).',
+      ),
     RATE_LIMIT_SIGN_IN_PER_MINUTE: env
       .positiveInt(30)
       .describe(

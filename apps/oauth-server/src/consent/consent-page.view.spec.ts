@@ -35,6 +35,16 @@ describe('consent page', () => {
     expect(page).toContain('Fund this wallet with test USDC');
   });
 
+  it('shows the host of a client ID metadata document beside the name the app gives itself', () => {
+    expect(renderConsentPage(view)).not.toContain('class="client-host"');
+    const page = renderConsentPage({
+      ...view,
+      clientId: 'https://agent.example/client.json',
+      clientHost: 'agent.example',
+    });
+    expect(page).toContain('This app is published by <strong>agent.example</strong>');
+  });
+
   it('labels every limit input and groups the markets in a fieldset', () => {
     const page = renderConsentPage(view);
     for (const id of ['max-margin', 'max-leverage', 'max-daily', 'max-positions', 'expiry-days']) {

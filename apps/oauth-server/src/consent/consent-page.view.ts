@@ -34,6 +34,11 @@ export function renderConsentPage(view: ConsentView): string {
   <ul class="scopes">${permissionsFor(view.scopes, view.staysConnected).map(permissionItem)}</ul>
   <p>After you decide, you will be sent back to <strong class="redirect-host">${view.redirectHost}</strong>.
   Only continue if you started this connection from that app.</p>
+  ${
+    view.clientHost
+      ? html`<p class="client-host">This app is published by <strong>${view.clientHost}</strong> (its name is what the app calls itself; the address is checked).</p>`
+      : ''
+  }
   <p class="muted">App id: <code>${view.clientId}</code></p>
 </section>
 <noscript><p class="card notice">This page needs JavaScript to talk to your wallet. Every script comes from this site; nothing is loaded from elsewhere. You can still deny the request below.</p></noscript>

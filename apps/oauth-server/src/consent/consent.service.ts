@@ -10,7 +10,7 @@ import { DataSource } from 'typeorm';
 import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { OauthServerConfig } from '../config/oauth-server.config';
-import { redirectHostLabel } from '../pages/redirect-host';
+import { clientIdHost, redirectHostLabel } from '../pages/redirect-host';
 import { OidcProviderService } from '../provider/oidc-provider.service';
 import { issuesRefreshToken } from '../provider/provider-configuration';
 import { SessionKeyRegistrationError, SessionKeysService } from '../session-keys/session-keys.service';
@@ -26,6 +26,8 @@ export interface ConsentView {
   uid: string;
   clientId: string;
   clientName: string;
+  /** The host of a client ID metadata document client's `client_id` URL (undefined for a registered client). */
+  clientHost?: string;
   redirectHost: string;
   scopes: string[];
   resources: string[];
@@ -65,6 +67,7 @@ export class ConsentService {
       uid,
       clientId: String(details.params['client_id']),
       clientName: (client?.clientName as string | undefined)?.trim() || 'An unnamed app',
+      clientHost: clientIdHost(String(details.params['client_id'])),
       redirectHost: redirectHostLabel(String(details.params['redirect_uri'])),
       scopes,
       resources: this.resources(details),

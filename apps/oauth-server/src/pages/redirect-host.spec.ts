@@ -1,4 +1,4 @@
-import { redirectHostLabel } from './redirect-host';
+import { clientIdHost, redirectHostLabel } from './redirect-host';
 
 describe('redirect host in words', () => {
   it('names the host of a web app, with a non-default port', () => {
@@ -14,5 +14,12 @@ describe('redirect host in words', () => {
 
   it('never fails on a malformed URI', () => {
     expect(redirectHostLabel('not a url')).toBe('an unknown address');
+  });
+
+  it('names the host of a client ID metadata document client, and nothing for a registered client', () => {
+    expect(clientIdHost('https://claude.ai/oauth/mcp-oauth-client-metadata')).toBe('claude.ai');
+    expect(clientIdHost('https://docs.example:8443/client.json')).toBe('docs.example:8443');
+    expect(clientIdHost('4f7c2d8e-registered-client')).toBeUndefined();
+    expect(clientIdHost('http://plain.example/client.json')).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@ import type { OauthServerConfig } from '../config/oauth-server.config';
 import { renderErrorPage } from '../pages/page-layout';
 import type { RevokeSessionKeys } from './grant-revocation';
 import { PostgresOidcAdapter } from './postgres-oidc.adapter';
+import { clientIdMetadataDocuments } from './client-id-metadata';
 import { checkRegistration } from './registration-rules';
 import { refuseRefreshAwaitingStepUp } from './scope-step-up';
 import type { ProviderKeys } from './provider-keys';
@@ -59,8 +60,8 @@ export interface ProviderDependencies {
 }
 
 /**
- * The authorization server's policy: authorization code + PKCE S256 only, open registration of public
- * clients, resource indicators defaulting to the MCP resource, ES256 JWT access tokens carrying the
+ * The authorization server's policy: authorization code + PKCE S256 only, client ID metadata documents
+ * (client-id-metadata.ts) and open registration of public clients, resource indicators defaulting to the MCP resource, ES256 JWT access tokens carrying the
  * wallet and its session key, rotating refresh tokens (reuse revokes the grant) for every client that
  * registered the refresh_token grant, PostgreSQL storage.
  */
@@ -68,7 +69,9 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
   const { config, dataSource, keys } = deps;
   const audiences = new Set(acceptedAudiences(config.PUBLIC_BASE_URL));
   const secureCookies = config.PUBLIC_BASE_URL.startsWith('https:');
+  const cimd = clientIdMetadataDocuments(config.OAUTH_CIMD_PRIVATE_HOSTS);
   return {
+    fetch: cimd.fetch,
     adapter: (name: string) => new PostgresOidcAdapter(dataSource, name, deps.revokeSessionKeys),
     jwks: keys.jwks as Configuration['jwks'],
     cookies: {
@@ -113,7 +116,9 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
       dPoP: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       revocation: { enabled: true },
+      // Dynamic registration stays for clients that do not present a client ID metadata document.
       registration: { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false },
+      clientIdMetadataDocument: cimd.feature,
       resourceIndicators: {
         enabled: true,
         defaultResource: () => mcpResource(config.PUBLIC_BASE_URL),

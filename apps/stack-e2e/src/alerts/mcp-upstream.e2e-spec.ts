@@ -369,7 +369,7 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
       expect((await call('GET', '/api/me', { token })).status).toBe(401);
     });
 
-    it('refuses an invalid token with 401 and a JSON-RPC error, advertising no OAuth, and GET/DELETE with 405', async () => {
+    it('refuses an invalid token with 403 saying it takes an account token (no 401 to start OAuth), and GET/DELETE with 405', async () => {
       const init = {
         jsonrpc: '2.0',
         id: 1,
@@ -381,15 +381,17 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
         body: init,
         headers: { accept: 'application/json, text/event-stream' },
       });
-      expect(res.status).toBe(401);
+      expect(res.status).toBe(403);
       expect(res.body).toMatchObject({
         jsonrpc: '2.0',
         id: 1,
-        error: { code: -32000, message: expect.stringContaining('POST /api/accounts'), data: { code: 'unauthorized' } },
+        error: {
+          code: -32000,
+          message: expect.stringContaining('takes an alerts account token, not OAuth'),
+          data: { code: 'invalid_token' },
+        },
       });
-      const challenge = res.headers.get('www-authenticate') ?? '';
-      expect(challenge).toMatch(/^Bearer realm="alerts", error="invalid_token"/);
-      expect(challenge).not.toContain('resource_metadata');
+      expect(res.headers.get('www-authenticate')).toBeNull();
       // Nothing suggests an OAuth flow: there is no protected-resource or authorization-server metadata.
       for (const path of [
         '/.well-known/oauth-protected-resource/mcp',
@@ -398,8 +400,8 @@ describe('alerts-api exchange proxy, MCP and OpenAPI', () => {
       ]) {
         expect((await fetch(`${stack.alertsUrl}${path}`)).status).toBe(404);
       }
-      // The SDK client sees the 401 as such (without an OAuth provider it has nothing to start).
-      await expect(connect('alrt_bad')).rejects.toMatchObject({ code: 401 });
+      // The SDK client sees the 403 with the message (a 401 would make clients with an OAuth provider sign in).
+      await expect(connect('alrt_bad')).rejects.toMatchObject({ code: 403 });
       for (const method of ['GET', 'DELETE']) {
         const r = await call(method, '/mcp');
         expect(r.status).toBe(405);

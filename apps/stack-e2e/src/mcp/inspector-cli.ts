@@ -27,3 +27,32 @@ export function runInspectorCli(url: string, args: string[], timeoutMs = 60000):
     );
   });
 }
+
+/** The MCP Inspector's current line (2.x, installed as `mcp-inspector-next` beside the 1.x CLI above). */
+const INSPECTOR_LAUNCHER = path.join(
+  WORKSPACE_ROOT,
+  'node_modules',
+  'mcp-inspector-next',
+  'clients',
+  'launcher',
+  'build',
+  'index.js',
+);
+
+/** `mcp-inspector --cli <url> --transport http --protocol-era <era> --format json <args...>` (Inspector 2.x). */
+export function runInspector2Cli(
+  url: string,
+  era: 'legacy' | 'auto' | 'modern',
+  args: string[],
+  timeoutMs = 60000,
+): Promise<InspectorRun> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [INSPECTOR_LAUNCHER, '--cli', url, '--transport', 'http', '--protocol-era', era, '--format', 'json', ...args],
+      { timeout: timeoutMs },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}

@@ -7,6 +7,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { type Limits, launchChromium } from '../oauth/consent-driver';
 import { CallbackServer, eventually } from '../oauth/oauth-test-client';
 import { approveInBrowser, type BrowserConsent, TestOAuthProvider } from './mcp-oauth-provider';
+import { fund } from './paper-funds';
 import {
   callTool,
   connectMcp,
@@ -253,20 +254,4 @@ async function tradeRoundTrip(session: McpConnection): Promise<void> {
   });
   const after = await callTool(session.client, 'get_account');
   expect((after.structuredContent as { positions: unknown[] }).positions).toEqual([]);
-}
-
-/** Paper funds for the wallet: the executor's development faucet, then a swept deposit onto the exchange. */
-async function fund(stack: TestStack, wallet: string): Promise<void> {
-  const executor = stack.appUrls['trading-executor'];
-  for (const [path, body] of [
-    ['/dev/faucet', { wallet, usdc: '1000' }],
-    ['/dev/deposit', { wallet, usdc: '500', sweep: true }],
-  ] as const) {
-    const res = await fetch(`${executor}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  }
 }

@@ -19,6 +19,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = Object.freeze([
   { path: '/charts/', prefix: true, app: 'tools-gateway' },
   { path: '/mcp', prefix: false, app: 'mcp-server' },
   { path: '/.well-known/oauth-protected-resource', prefix: true, app: 'mcp-server' },
+  { path: '/.well-known/mcp', prefix: true, app: 'mcp-server' },
   { path: '/authorize', prefix: true, app: 'oauth-server' },
   { path: '/token', prefix: true, app: 'oauth-server' },
   { path: '/register', prefix: true, app: 'oauth-server' },

@@ -1,7 +1,6 @@
 import dns from 'node:dns';
 import http from 'node:http';
 import type { LookupFunction } from 'node:net';
-import path from 'node:path';
 import { Agent } from 'undici';
 
 /** Host names resolve to IPv4 only: a 127.x source address cannot reach `::1` (`localhost` may resolve to it first). */
@@ -81,14 +80,4 @@ export function sourceAddresses(count: number, first = 0): SourceAddresses {
       dispatchers.clear();
     },
   };
-}
-
-/**
- * The environment of a Node client run as a child process (a third-party CLI) whose HTTP requests (its
- * fetch) come from `count` addresses in turn, from loopbackAddress(first) on: a preload installs the
- * rotating dispatcher.
- */
-export function sourceAddressesEnv(count: number, first = 0): NodeJS.ProcessEnv {
-  const preload = path.join(__dirname, 'source-addresses.preload.cjs');
-  return { ...process.env, NODE_OPTIONS: `--require ${preload}`, SOURCE_ADDRESSES: `${first}:${count}` };
 }

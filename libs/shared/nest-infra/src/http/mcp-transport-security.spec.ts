@@ -86,6 +86,7 @@ describe('MCP transport security (Host and Origin, DNS-rebinding protection)', (
       );
       expect(preflight.status).toBe(204);
       expect(preflight.headers['access-control-allow-headers']).toContain('Mcp-Protocol-Version');
+      expect(preflight.headers['access-control-allow-headers']).toContain('Mcp-Method, Mcp-Name');
     });
   });
 });

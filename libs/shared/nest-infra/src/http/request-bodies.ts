@@ -46,7 +46,7 @@ export function respondInStyle(style: ErrorStyle): BodyRefusalResponder {
  * Refusals as JSON-RPC errors (MCP endpoints): -32700 for a body that is not JSON, -32600 for one nested too deep,
  * -32602 for bad text, else -32000.
  */
-export const respondJsonRpc: BodyRefusalResponder = (_req, res, refusal) => {
+export const respondJsonRpc: BodyRefusalResponder = (req, res, refusal) => {
   const code =
     refusal.problem === 'invalid_json'
       ? JSON_RPC.parseError
@@ -56,8 +56,15 @@ export const respondJsonRpc: BodyRefusalResponder = (_req, res, refusal) => {
           ? JSON_RPC.invalidParams
           : JSON_RPC.serverError;
   const message = refusal.problem === 'invalid_json' ? `Parse error: ${refusal.message}` : refusal.message;
-  res.status(refusal.status).json(jsonRpcErrorBody(code, message, { code: refusal.problem }));
+  // A body that was read (text that cannot be stored) keeps the id of its request.
+  res.status(refusal.status).json(jsonRpcErrorBody(code, message, { code: refusal.problem }, readableId(req.body)));
 };
+
+function readableId(body: unknown): string | number | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const id = (body as Record<string, unknown>)['id'];
+  return typeof id === 'string' || Number.isSafeInteger(id) ? (id as string | number) : null;
+}
 
 export interface RequestBodyOptions {
   /** Largest body (body-parser notation, e.g. `256kb`). */

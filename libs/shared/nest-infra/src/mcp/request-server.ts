@@ -11,11 +11,9 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { isPlainMeta } from './mcp-post-check';
 
 type ToolCallHandler = (request: CallToolRequest) => Promise<CallToolResult>;
-
-/** Routes tools/call to the handler, which validates the request itself (once). */
-const TOOLS_CALL = z.looseObject({ method: z.literal('tools/call') });
 
 /** The protocol layer's own dispatch of a request (not part of the SDK's typed API). */
 type RequestDispatch = (request: JSONRPCRequest, extra?: unknown) => void;
@@ -37,18 +35,8 @@ type RequestDispatch = (request: JSONRPCRequest, extra?: unknown) => void;
  *   needs a stream that a stateless JSON exchange does not have.
  */
 export class RequestServer extends Server {
-  private toolCall?: ToolCallHandler;
-
-  /**
-   * Makes the server ready for another request once the exchange on its transport is over (every
-   * response sent, nothing pending): the protocol layer forgets the transport without the work of
-   * closing it (closing builds a connection-closed error for pending requests, and there are none).
-   * Returns false when the SDK's protocol layer does not allow it, and the server is then not reused.
-   */
-  detach(): boolean {
-    (this as unknown as { _transport?: Transport })._transport = undefined;
-    return this.transport === undefined;
-  }
+  /** Requests answered without the protocol layer's per-request machinery, by method. */
+  private readonly direct = new Map<string, (request: JSONRPCRequest) => unknown>();
 
   override async connect(transport: Transport): Promise<void> {
     await super.connect(transport);
@@ -56,17 +44,38 @@ export class RequestServer extends Server {
     const sdk = transport.onmessage;
     if (typeof dispatch !== 'function' || !sdk) return;
     transport.onmessage = (message: JSONRPCMessage, extra) => {
-      if (!('method' in message && 'id' in message)) sdk(message, extra);
-      else if (message.method === 'tools/call' && this.toolCall)
-        void this.callTool(transport, message as JSONRPCRequest);
+      if (!('method' in message && 'id' in message)) return sdk(message, extra);
+      const direct = this.direct.get(message.method);
+      if (direct) void this.answer(transport, message as JSONRPCRequest, direct);
       else dispatch.call(this, message as JSONRPCRequest, extra);
     };
   }
 
-  private async callTool(transport: Transport, request: JSONRPCRequest): Promise<void> {
+  /**
+   * Answers `method` with `handler` directly, the way the protocol layer answers (the result, or the
+   * error's code, message and data), without what it builds around a handler per request (an abort
+   * controller, the context object, progress and cancellation hooks). For handlers that need none of it:
+   * constant results (lists, discovery) and tools/call (see above). The handler is also installed on
+   * the protocol layer, which serves it when this server is connected some other way.
+   */
+  setDirectHandler(method: string, handler: (request: JSONRPCRequest) => unknown): void {
+    this.direct.set(method, handler);
+    const install = Protocol.prototype.setRequestHandler as (
+      this: Server,
+      schema: z.ZodType,
+      handler: (request: unknown) => unknown,
+    ) => void;
+    install.call(this, z.looseObject({ method: z.literal(method) }), (request) => handler(request as JSONRPCRequest));
+  }
+
+  private async answer(
+    transport: Transport,
+    request: JSONRPCRequest,
+    handler: (request: JSONRPCRequest) => unknown,
+  ): Promise<void> {
     let response: JSONRPCMessage;
     try {
-      response = { jsonrpc: '2.0', id: request.id, result: await this.toolCall!(parseToolCall(request)) };
+      response = { jsonrpc: '2.0', id: request.id, result: (await handler(request)) as JSONRPCMessage & object };
     } catch (error) {
       const { code, message, data } = error as { code?: unknown; message?: unknown; data?: unknown };
       response = {
@@ -82,27 +91,28 @@ export class RequestServer extends Server {
     await transport.send(response).catch((error: Error) => transport.onerror?.(error));
   }
 
+  /** tools/call, validated once (see above) and answered directly. */
   setToolCallHandler(handler: ToolCallHandler): void {
-    this.toolCall = handler;
-    const install = Protocol.prototype.setRequestHandler as (
-      this: Server,
-      schema: typeof TOOLS_CALL,
-      handler: (request: unknown) => Promise<CallToolResult>,
-    ) => void;
-    install.call(this, TOOLS_CALL, (request) => handler(parseToolCall(request)));
+    this.setDirectHandler('tools/call', (request) => handler(parseToolCall(request)));
   }
 }
 
 /**
  * A tools/call request checked against the SDK's schema (-32602, invalid params, otherwise). The common
- * shape (params with a string `name`, an object or no `arguments`, no `_meta`: what the transport let
- * through as a plain call) is what the schema accepts as it is, so it is taken without parsing.
+ * shape (params with a string `name`, an object or no `arguments`, a plain `_meta` or none: what the
+ * transport let through as a plain call) is what the schema accepts as it is, so it is taken without
+ * parsing.
  */
 function parseToolCall(request: unknown): CallToolRequest {
   const params = (request as { params?: Record<string, unknown> }).params;
-  if (params && typeof params['name'] === 'string' && !('_meta' in params) && isArgumentsObject(params['arguments'])) {
+  if (
+    params &&
+    typeof params['name'] === 'string' &&
+    isPlainMeta(params['_meta']) &&
+    isArgumentsObject(params['arguments'])
+  ) {
     let plain = true;
-    for (const key in params) if (key !== 'name' && key !== 'arguments') plain = false;
+    for (const key in params) if (key !== 'name' && key !== 'arguments' && key !== '_meta') plain = false;
     if (plain) return request as CallToolRequest;
   }
   const parsed = CallToolRequestSchema.safeParse(request);
