@@ -54,15 +54,28 @@ process.once('exit', () => {
   for (const child of liveChildren) child.kill('SIGKILL');
 });
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports handed out for test apps and servers: below the kernel's ephemeral range (32768 and up on Linux),
+ * so an outgoing connection of a busy test (a thousand event streams) can never take a port between the
+ * moment it is found free and the moment its app binds it.
+ */
+const PORT_RANGE = { first: 20_000, count: 12_000 };
+
+function tryListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
+}
+
+/** A port free on 127.0.0.1 now, outside the ephemeral range (random, so parallel test files rarely meet). */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    const port = PORT_RANGE.first + Math.floor(Math.random() * PORT_RANGE.count);
+    if (await tryListen(port)) return port;
+  }
+  throw new Error('no free port found below the ephemeral range');
 }
 
 async function waitReady(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
