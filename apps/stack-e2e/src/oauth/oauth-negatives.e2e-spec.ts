@@ -10,7 +10,8 @@ import {
 } from './oauth-test-client';
 import { useOAuthSuite } from './oauth-suite';
 
-/** The documented defaults of RATE_LIMIT_REGISTER_PER_MINUTE and RATE_LIMIT_SIGN_IN_PER_MINUTE. */
+/** The documented defaults of RATE_LIMIT_REQUESTS_BURST, RATE_LIMIT_REGISTER_PER_MINUTE and RATE_LIMIT_SIGN_IN_PER_MINUTE. */
+const REQUESTS_BURST = 60;
 const REGISTER_PER_MINUTE = 20;
 const SIGN_IN_PER_MINUTE = 30;
 /** Token requests fired at once with the same code or refresh token. */
@@ -312,5 +313,28 @@ describe('OAuth: requests that must not yield a token or a trade', () => {
       error: { code: 'rate_limited', message: expect.stringMatching(/Too many sign-in requests/) },
     });
     expect((await challenge('/interaction/unknown/challenge')).status).toBe(429);
+  });
+
+  it('limits every request per client IP, pages and OAuth endpoints alike (429 in the OAuth error format); probes are not limited', async () => {
+    const oauthServer = suite.stack.appUrls['oauth-server']!;
+    const get = (path: string, ip: string) => fetch(`${oauthServer}${path}`, { headers: { 'x-forwarded-for': ip } });
+    const answers = await Promise.all(
+      Array.from({ length: REQUESTS_BURST + 20 }, (_, i) =>
+        get(i % 2 ? '/.well-known/oauth-authorization-server' : '/jwks', '198.51.100.20'),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(REQUESTS_BURST);
+    const refused = answers.find((a) => a.status === 429);
+    expect(refused).toBeDefined();
+    expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+    expect(Number(refused!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await refused!.json()).toEqual({
+      error: 'rate_limited',
+      error_description: expect.stringMatching(/Too many requests from this network/),
+    });
+    expect((await get('/connections', '198.51.100.20')).status).toBe(429);
+    expect((await get('/readyz', '198.51.100.20')).status).toBe(200);
+    expect((await get('/.well-known/oauth-authorization-server', '198.51.100.21')).status).toBe(200);
   });
 });
