@@ -1,74 +1,74 @@
-import type { MarketName } from '@paper/markets';
+import { MARKET_NAMES } from '@paper/markets';
+import { z } from 'zod';
 
 /**
  * What trading-executor stores in `exchange.intents.result` once an intent ran, and publishes on the
  * intent-results channel. Money as USDC decimal strings, prices as decimal strings, PAPER as a decimal
  * string with 6 decimals. A resubmission of the same intent returns the stored result unchanged.
  */
-export type IntentFinalStatus = 'executed' | 'refused' | 'cancelled' | 'expired';
+export const INTENT_FINAL_STATUSES = ['executed', 'refused', 'cancelled', 'expired'] as const;
+export type IntentFinalStatus = (typeof INTENT_FINAL_STATUSES)[number];
 
-export interface OpenedPositionResult {
-  positionId: string;
-  market: MarketName;
-  side: 'long' | 'short';
-  marginUsd: string;
-  leverage: number;
-  notionalUsd: string;
-  entryPrice: string;
-  bustPrice: string;
+const side = z.enum(['long', 'short']);
+
+export const openedPositionResultSchema = z.object({
+  positionId: z.string(),
+  market: z.enum(MARKET_NAMES),
+  side,
+  marginUsd: z.string(),
+  leverage: z.number(),
+  notionalUsd: z.string(),
+  entryPrice: z.string(),
+  bustPrice: z.string(),
   /** Margin taken from queued winnings (the rest from the free balance). */
-  marginFromQueuedUsd: string;
-}
+  marginFromQueuedUsd: z.string(),
+});
+export type OpenedPositionResult = z.infer<typeof openedPositionResultSchema>;
 
-export interface ClosedPositionResult {
-  positionId: string;
+export const closedPositionResultSchema = z.object({
+  positionId: z.string(),
   /** `closed` by this intent, or found `already_closed` / `already_liquidated`. */
-  outcome: 'closed' | 'already_closed' | 'already_liquidated';
-  market: MarketName;
-  side: 'long' | 'short';
-  entryPrice: string;
-  exitPrice: string | null;
+  outcome: z.enum(['closed', 'already_closed', 'already_liquidated']),
+  market: z.enum(MARKET_NAMES),
+  side,
+  entryPrice: z.string(),
+  exitPrice: z.string().nullable(),
   /** Settled PnL: the payout after win curve and fee for a win, minus the loss otherwise. */
-  pnlUsd: string | null;
-  feeUsd: string | null;
+  pnlUsd: z.string().nullable(),
+  feeUsd: z.string().nullable(),
   /** Paid now from the LP (wins). */
-  paidUsd: string | null;
+  paidUsd: z.string().nullable(),
   /** Waiting in the payout queue (wins the LP could not pay yet). */
-  queuedUsd: string | null;
+  queuedUsd: z.string().nullable(),
   /** Reward token minted for a loss. */
-  rewardMinted: string | null;
-}
+  rewardMinted: z.string().nullable(),
+});
+export type ClosedPositionResult = z.infer<typeof closedPositionResultSchema>;
 
-export interface IntentResult {
-  intentId: string;
-  kind: 'open' | 'close' | 'cancel';
-  wallet: string;
-  status: IntentFinalStatus;
+export const intentResultSchema = z.object({
+  intentId: z.string(),
+  kind: z.enum(['open', 'close', 'cancel']),
+  wallet: z.string(),
+  status: z.enum(INTENT_FINAL_STATUSES),
   /**
    * Refusal code when refused (an open refusal of @paper/exchange, bad_signature, session_key_*, intent_*,
    * price_unavailable, position_not_found, ...).
    */
-  reason: string | null;
+  reason: z.string().nullable(),
   /** A sentence for the end user: what happened, or why not and how to fix it. */
-  message: string;
+  message: z.string(),
   /** ISO time the executor settled the intent. */
-  executedAt: string;
-  opened?: OpenedPositionResult;
-  closed?: ClosedPositionResult[];
+  executedAt: z.string(),
+  opened: openedPositionResultSchema.optional(),
+  closed: z.array(closedPositionResultSchema).optional(),
   /** The intent a cancel intent cancelled. */
-  cancelledIntentId?: string;
-}
+  cancelledIntentId: z.string().optional(),
+});
+export type IntentResult = z.infer<typeof intentResultSchema>;
 
-/** Whether a value (a job's return value) is an intent's final result. */
+/** Whether a value (a stored result, an element of a results message) is an intent's final result. */
 export function isIntentResult(value: unknown): value is IntentResult {
-  if (typeof value !== 'object' || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return (
-    typeof v['intentId'] === 'string' &&
-    typeof v['status'] === 'string' &&
-    typeof v['message'] === 'string' &&
-    typeof v['kind'] === 'string'
-  );
+  return intentResultSchema.safeParse(value).success;
 }
 
 /**
@@ -86,7 +86,11 @@ export function parseIntentResults(message: string): IntentResult[] {
   } catch {
     return [];
   }
-  return Array.isArray(value) ? value.filter(isIntentResult) : [];
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((item) => {
+    const parsed = intentResultSchema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  });
 }
 
 /** What trading-executor returns for a session-key job. */
