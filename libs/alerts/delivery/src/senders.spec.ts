@@ -50,7 +50,7 @@ const event = buildWebhookEvent('evt_abc', 'test', { message: 'hello' }, new Dat
 describe('sendWebhook', () => {
   it('delivers a signed body with the event id header', async () => {
     const { port, received } = await start((_req, res) => res.writeHead(204).end());
-    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/in`, secret: 'whsec_x' }, event, {
+    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/in`, secrets: ['whsec_x'] }, event, {
       allowHosts: [`127.0.0.1:${port}`],
     });
     expect(outcome).toEqual({ kind: 'delivered', status: 204 });
@@ -72,7 +72,7 @@ describe('sendWebhook', () => {
     const { port } = await start((_req, res) =>
       res.writeHead(302, { location: `http://127.0.0.1:${other.port}/` }).end(),
     );
-    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secret: 's' }, event, {
+    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secrets: ['s'] }, event, {
       allowHosts: [`127.0.0.1:${port}`, `127.0.0.1:${other.port}`],
     });
     expect(outcome).toMatchObject({ kind: 'failed', status: 302 });
@@ -87,7 +87,7 @@ describe('sendWebhook', () => {
     [500, 'retry'],
   ])('maps %s to %s', async (status, kind) => {
     const { port } = await start((_req, res) => res.writeHead(status).end('nope'));
-    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secret: 's' }, event, {
+    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secrets: ['s'] }, event, {
       allowHosts: [`127.0.0.1:${port}`],
     });
     expect(outcome).toMatchObject({ kind, status });
@@ -95,7 +95,7 @@ describe('sendWebhook', () => {
 
   it('honours Retry-After on 429 and 503', async () => {
     const { port } = await start((_req, res) => res.writeHead(429, { 'retry-after': '7' }).end());
-    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secret: 's' }, event, {
+    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secrets: ['s'] }, event, {
       allowHosts: [`127.0.0.1:${port}`],
     });
     expect(outcome).toMatchObject({ kind: 'retry', status: 429, retryAfterMs: 7000 });
@@ -103,12 +103,12 @@ describe('sendWebhook', () => {
 
   it('retries on timeouts and refused connections', async () => {
     const { port } = await start(() => undefined);
-    const slow = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secret: 's' }, event, {
+    const slow = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secrets: ['s'] }, event, {
       allowHosts: [`127.0.0.1:${port}`],
       timeoutMs: 200,
     });
     expect(slow).toMatchObject({ kind: 'retry' });
-    const closed = await sendWebhook({ url: 'http://127.0.0.1:1/', secret: 's' }, event, {
+    const closed = await sendWebhook({ url: 'http://127.0.0.1:1/', secrets: ['s'] }, event, {
       allowHosts: ['127.0.0.1:1'],
     });
     expect(closed).toMatchObject({ kind: 'retry', reason: expect.stringContaining('ECONNREFUSED') });
@@ -116,7 +116,7 @@ describe('sendWebhook', () => {
 
   it('refuses, at send time, a name that now resolves to a private address (DNS rebinding)', async () => {
     const { port, received } = await start((_req, res) => res.writeHead(200).end());
-    const outcome = await sendWebhook({ url: `http://rebind.example.com:${port}/`, secret: 's' }, event, {
+    const outcome = await sendWebhook({ url: `http://rebind.example.com:${port}/`, secrets: ['s'] }, event, {
       lookup: async () => [{ address: '127.0.0.1', family: 4 }],
     });
     expect(outcome).toMatchObject({ kind: 'failed', reason: expect.stringContaining('loopback') });
@@ -125,7 +125,7 @@ describe('sendWebhook', () => {
 
   it('connects to the checked address while keeping the host name in the Host header', async () => {
     const { port, received } = await start((_req, res) => res.writeHead(200).end());
-    const outcome = await sendWebhook({ url: `http://pinned.example.com:${port}/x`, secret: 's' }, event, {
+    const outcome = await sendWebhook({ url: `http://pinned.example.com:${port}/x`, secrets: ['s'] }, event, {
       allowHosts: ['pinned.example.com'],
       lookup: async () => [{ address: '127.0.0.1', family: 4 }],
     });
