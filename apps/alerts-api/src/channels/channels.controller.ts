@@ -10,6 +10,7 @@ import {
   CreateChannelDto,
   CreatedChannelView,
   IdParamPipe,
+  RotatedSecretView,
   UpdateChannelDto,
 } from '@paper/alerts-accounts';
 import { ChannelTestService } from './channel-test.service';
@@ -58,6 +59,23 @@ export class ChannelsController {
     @Param('id', new IdParamPipe('channel')) id: string,
   ): Promise<void> {
     await this.channels.remove(accountId, id);
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  @ApiIdParam('channel')
+  @ApiOperation({
+    operationId: 'rotateChannelSecret',
+    summary:
+      'Give a webhook channel a new signing secret (returned once); for 24 hours the replaced one signs too, two signatures per header',
+  })
+  @ApiOkResponse({ type: RotatedSecretView })
+  @ApiErrors(404, 409)
+  rotateSecret(
+    @CurrentAccount() accountId: string,
+    @Param('id', new IdParamPipe('channel')) id: string,
+  ): Promise<RotatedSecretView> {
+    return this.channels.rotateSecret(accountId, id);
   }
 
   @Post(':id/test')
