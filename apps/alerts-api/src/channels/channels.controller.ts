@@ -1,18 +1,22 @@
-import { Body, Controller, Delete, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
 import {
   ApiErrors,
   ApiIdParam,
+  ChannelDetailView,
   ChannelsService,
   ChannelTestResultView,
   ChannelView,
   CreateChannelDto,
   CreatedChannelView,
   IdParamPipe,
+  RecoverChannelDto,
+  RecoverResultView,
   RotatedSecretView,
   UpdateChannelDto,
 } from '@paper/alerts-accounts';
+import { ChannelHealthService } from './channel-health.service';
 import { ChannelTestService } from './channel-test.service';
 
 @ApiTags('channels')
@@ -22,7 +26,41 @@ export class ChannelsController {
   constructor(
     private readonly channels: ChannelsService,
     private readonly tester: ChannelTestService,
+    private readonly health: ChannelHealthService,
   ) {}
+
+  @Get(':id')
+  @ApiIdParam('channel')
+  @ApiOperation({
+    operationId: 'getChannel',
+    summary: 'A channel with its health: deliveries by state, the last error, p50/p99 latency over 24 hours',
+  })
+  @ApiOkResponse({ type: ChannelDetailView })
+  @ApiErrors(404)
+  detail(
+    @CurrentAccount() accountId: string,
+    @Param('id', new IdParamPipe('channel')) id: string,
+  ): Promise<ChannelDetailView> {
+    return this.health.detail(accountId, id);
+  }
+
+  @Post(':id/recover')
+  @HttpCode(200)
+  @ApiIdParam('channel')
+  @ApiOperation({
+    operationId: 'recoverChannel',
+    summary:
+      'Re-queue every failed or dead delivery of the channel for alerts since a time (at most 1000 per call, each once)',
+  })
+  @ApiOkResponse({ type: RecoverResultView })
+  @ApiErrors(400, 404)
+  recover(
+    @CurrentAccount() accountId: string,
+    @Param('id', new IdParamPipe('channel')) id: string,
+    @Body() dto: RecoverChannelDto,
+  ): Promise<RecoverResultView> {
+    return this.health.recover(accountId, id, dto.since);
+  }
 
   @Post()
   @ApiOperation({

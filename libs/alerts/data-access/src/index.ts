@@ -25,3 +25,4 @@ export * from './queries/account-locks';
 export * from './queries/telegram-link-codes';
 export * from './queries/telegram-channels';
 export * from './queries/telegram-chats';
+export * from './queries/channel-health';
