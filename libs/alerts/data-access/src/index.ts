@@ -11,6 +11,7 @@ export * from './entities/delivery.entity';
 export * from './entities/telegram-link-code.entity';
 export * from './entities/telegram-chat.entity';
 export * from './entities/poll-status.entity';
+export * from './entities/idempotency-key.entity';
 export * from './queries/watches';
 export * from './queries/rule-states';
 export * from './queries/protocol-rules';

@@ -4,6 +4,7 @@ import { AddAlertsPollingState1763700800000 } from './1763700800000-add-alerts-p
 import { AddDeliveryRateLimited1763701000000 } from './1763701000000-add-delivery-rate-limited';
 import { AddTelegramChats1763701200000 } from './1763701200000-add-telegram-chats';
 import { AddChannelSecretRotation1763701400000 } from './1763701400000-add-channel-secret-rotation';
+import { AddIdempotencyKeys1763701500000 } from './1763701500000-add-idempotency-keys';
 
 /** Migrations of the `alerts` schema, oldest first. */
 export const ALERTS_MIGRATIONS = [
@@ -13,7 +14,8 @@ export const ALERTS_MIGRATIONS = [
   AddDeliveryRateLimited1763701000000,
   AddTelegramChats1763701200000,
   AddChannelSecretRotation1763701400000,
+  AddIdempotencyKeys1763701500000,
 ];
 
 /** Name of the newest migration: storage is ready once it is recorded in `alerts.migrations`. */
-export const LATEST_ALERTS_MIGRATION = new AddChannelSecretRotation1763701400000().name;
+export const LATEST_ALERTS_MIGRATION = new AddIdempotencyKeys1763701500000().name;
