@@ -27,3 +27,4 @@ export * from './queries/telegram-link-codes';
 export * from './queries/telegram-channels';
 export * from './queries/telegram-chats';
 export * from './queries/channel-health';
+export * from './queries/channel-failures';

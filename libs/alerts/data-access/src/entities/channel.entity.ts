@@ -33,6 +33,14 @@ export class ChannelEntity {
   @Column({ name: 'previous_secret_expires_at', type: 'timestamptz', nullable: true })
   previousSecretExpiresAt!: Date | null;
 
+  /** Since when its deliveries fail with no success since (null while healthy); see recordChannelFailure. */
+  @Column({ name: 'failing_since', type: 'timestamptz', nullable: true })
+  failingSince!: Date | null;
+
+  /** Failed attempts since `failingSince`. */
+  @Column({ name: 'failed_attempts', type: 'integer', default: 0 })
+  failedAttempts!: number;
+
   @Column({ type: 'varchar', length: 100, nullable: true })
   label!: string | null;
 

@@ -5,6 +5,7 @@ import { AddDeliveryRateLimited1763701000000 } from './1763701000000-add-deliver
 import { AddTelegramChats1763701200000 } from './1763701200000-add-telegram-chats';
 import { AddChannelSecretRotation1763701400000 } from './1763701400000-add-channel-secret-rotation';
 import { AddIdempotencyKeys1763701500000 } from './1763701500000-add-idempotency-keys';
+import { AddChannelFailureTracking1763701600000 } from './1763701600000-add-channel-failure-tracking';
 
 /** Migrations of the `alerts` schema, oldest first. */
 export const ALERTS_MIGRATIONS = [
@@ -15,7 +16,8 @@ export const ALERTS_MIGRATIONS = [
   AddTelegramChats1763701200000,
   AddChannelSecretRotation1763701400000,
   AddIdempotencyKeys1763701500000,
+  AddChannelFailureTracking1763701600000,
 ];
 
 /** Name of the newest migration: storage is ready once it is recorded in `alerts.migrations`. */
-export const LATEST_ALERTS_MIGRATION = new AddIdempotencyKeys1763701500000().name;
+export const LATEST_ALERTS_MIGRATION = new AddChannelFailureTracking1763701600000().name;

@@ -33,6 +33,8 @@ export interface WebhookReceiver extends FakeServer {
   failNext(times: number, status?: number, retryAfterSeconds?: number): void;
   /** Answer every request with `status` until told otherwise (`null` = accept again). */
   failAlways(status: number | null): void;
+  /** Answer every request with `302 Location: <url>` until told otherwise (`null`). */
+  redirectTo(url: string | null): void;
   /** Accepted deliveries (2xx) with a valid signature. */
   accepted(): ReceivedWebhook[];
   /** While on, requests are held open without an answer (`held` counts them); turning it off answers them. */
@@ -63,12 +65,40 @@ export function verifySignature(
     : { valid: false, reason: 'mismatch' };
 }
 
-/** A signed-webhook receiver: verifies every delivery, records it, and can be told to fail. */
-export async function startWebhookReceiver(options: { toleranceSeconds?: number } = {}): Promise<WebhookReceiver> {
+/**
+ * Verifies the Standard Webhooks headers with our own HMAC (no library): `webhook-signature` holds a
+ * `v1,<base64 HMAC-SHA256 of "id.t.body">` made with the base64-decoded secret after `whsec_`.
+ */
+export function verifyStandardSignature(
+  secret: string,
+  rawBody: string,
+  headers: Record<string, string | string[] | undefined>,
+  toleranceSeconds = 300,
+): boolean {
+  const [id, t, signatures] = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => headers[h]);
+  if (typeof id !== 'string' || typeof t !== 'string' || typeof signatures !== 'string') return false;
+  if (Math.abs(Math.floor(Date.now() / 1000) - Number(t)) > toleranceSeconds) return false;
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const expected = createHmac('sha256', key).update(`${id}.${t}.${rawBody}`).digest();
+  return signatures.split(' ').some((s) => {
+    const given = Buffer.from(s.slice(3), 'base64');
+    return s.startsWith('v1,') && given.length === 32 && timingSafeEqual(expected, given);
+  });
+}
+
+/**
+ * A signed-webhook receiver: verifies every delivery, records it, and can be told to fail. By default the
+ * independent verifiers (standardwebhooks, svix, stripe) check each delivery too; `verifiers: 'own'` checks
+ * both signatures with our own HMAC code only (cheap: for benchmarks).
+ */
+export async function startWebhookReceiver(
+  options: { toleranceSeconds?: number; verifiers?: 'third-party' | 'own' } = {},
+): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   let secret: string | undefined;
   let failures: { times: number; status: number; retryAfter?: number } = { times: 0, status: 500 };
   let always: number | null = null;
+  let redirect: string | null = null;
   let gate: { promise: Promise<void>; open: () => void } | undefined;
   let held = 0;
   const server = await startFakeServer(async (req, res) => {
@@ -99,7 +129,10 @@ export async function startWebhookReceiver(options: { toleranceSeconds?: number 
         : own;
     let status = check.valid ? 200 : 400;
     const headers: Record<string, string> = {};
-    if (check.valid && always !== null) status = always;
+    if (check.valid && redirect !== null) {
+      status = 302;
+      headers['location'] = redirect;
+    } else if (check.valid && always !== null) status = always;
     else if (check.valid && failures.times > 0) {
       failures.times -= 1;
       status = failures.status;
@@ -130,6 +163,9 @@ export async function startWebhookReceiver(options: { toleranceSeconds?: number 
     },
     failNext: (times, status = 500, retryAfter) => {
       failures = { times, status, retryAfter };
+    },
+    redirectTo: (url) => {
+      redirect = url;
     },
     failAlways: (status) => {
       always = status;
