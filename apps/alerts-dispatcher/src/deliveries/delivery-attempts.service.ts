@@ -7,7 +7,7 @@ import { Counter, Histogram } from 'prom-client';
 import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
 import { DeliverySender } from './delivery-sender.service';
 import { DeliveryStore } from './delivery-store';
-import { nextRetryDelay, rateLimitedDelay, type RetryPolicy } from './retry-schedule';
+import { nextRetryDelay, rateLimitedDelay, type RetryPolicy } from '@paper/webhook-delivery';
 
 const outcomes = new Counter({
   name: 'alerts_delivery_attempts_total',

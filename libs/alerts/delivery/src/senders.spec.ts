@@ -2,9 +2,7 @@ import http, { type IncomingMessage, type Server, type ServerResponse } from 'no
 import type { AddressInfo } from 'node:net';
 import { sendDiscord } from './discord-sender';
 import { escapeTelegramHtml, formatTelegramHtml, sendTelegram } from './telegram-sender';
-import { buildWebhookEvent } from './webhook-event';
-import { sendWebhook } from './webhook-sender';
-import { verifyWebhookSignature } from './webhook-signature';
+import { buildWebhookEvent, sendWebhook, verifyWebhookSignature } from '@paper/webhook-delivery';
 
 interface Received {
   method: string;
