@@ -85,6 +85,31 @@ describe('endpoint health and recovery (alerts-api and alerts-dispatcher)', () =
     expect(await health()).toMatchObject({ delivered: 3, dead: 1, pending: 0 });
   });
 
+  it('alert deliveries during a secret rotation verify with the old and with the new secret', async () => {
+    const created = await call<{ id: string; signingSecret: string }>('POST', '/api/channels', {
+      token: account.token,
+      body: { kind: 'webhook', target: `${receiver.url}/rotating` },
+    });
+    const id = created.body.id;
+    const rotated = await call<{ signingSecret: string }>('POST', `/api/channels/${id}/rotate-secret`, {
+      token: account.token,
+    });
+    const from = receiver.received.length;
+    const deliver = async (secret: string) => {
+      receiver.setSecret(secret);
+      const alert = await insertAlert(stack.database.url, account.id, [id], { status: 'queued' });
+      await eventually(async () => (await statuses([alert]))[0] === 'delivered', 15000, 'delivered');
+    };
+    await deliver(created.body.signingSecret);
+    await deliver(rotated.body.signingSecret);
+    const seen = receiver.received.slice(from);
+    expect(seen.map((r) => [r.status, r.verifiers])).toEqual([
+      [200, { standardwebhooks: true, svix: true, stripe: true }],
+      [200, { standardwebhooks: true, svix: true, stripe: true }],
+    ]);
+    expect(seen.map((r) => (r.headers['webhook-signature'] as string).split(' ').length)).toEqual([2, 2]);
+  });
+
   it('refuses a malformed, future or missing since, and unknown channels', async () => {
     const recover = (body: unknown, id = channelId) =>
       call('POST', `/api/channels/${id}/recover`, { token: account.token, body });
