@@ -81,6 +81,8 @@ describe('sendWebhook', () => {
     [410, 'disable'],
     [400, 'failed'],
     [404, 'failed'],
+    [413, 'failed'],
+    [422, 'failed'],
     [408, 'retry'],
     [500, 'retry'],
   ])('maps %s to %s', async (status, kind) => {
@@ -89,6 +91,16 @@ describe('sendWebhook', () => {
       allowHosts: [`127.0.0.1:${port}`],
     });
     expect(outcome).toMatchObject({ kind, status });
+  });
+
+  it('never sends a body over 256 KiB (a permanent failure, nothing is retried)', async () => {
+    const { port, received } = await start((_req, res) => res.writeHead(200).end());
+    const big = buildWebhookEvent('evt_big', 'test', { text: 'x'.repeat(256 * 1024) });
+    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secrets: ['s'] }, big, {
+      allowHosts: [`127.0.0.1:${port}`],
+    });
+    expect(outcome).toEqual({ kind: 'failed', reason: 'body larger than 262144 bytes' });
+    expect(received).toHaveLength(0);
   });
 
   it('honours Retry-After on 429 and 503', async () => {
