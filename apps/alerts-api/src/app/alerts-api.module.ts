@@ -4,6 +4,7 @@ import { AlertsModule } from '../alerts/alerts.module';
 import { AuthModule } from '../auth/auth.module';
 import { ChannelsModule } from '../channels/channels.module';
 import { DeliveriesModule } from '../deliveries/deliveries.module';
+import { IdempotencyModule } from '../idempotency/idempotency.module';
 import { McpModule } from '../mcp/mcp.module';
 import { ProtocolRulesModule } from '../protocol-rules/protocol-rules.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
@@ -33,5 +34,5 @@ export const ALERTS_API_FEATURES = [
  * The alerts endpoints (one feature module per resource) and the Telegram bot, the front ends of the
  * account rules from @paper/alerts-accounts.
  */
-@Module({ imports: [AuthModule, RateLimitModule, ...ALERTS_API_FEATURES, TelegramBotModule] })
+@Module({ imports: [AuthModule, RateLimitModule, IdempotencyModule, ...ALERTS_API_FEATURES, TelegramBotModule] })
 export class AlertsApiModule {}

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ChannelEntity } from '@paper/alerts-data';
 import {
+  activeSigningSecrets,
   buildWebhookEvent,
   type DeliveryOutcome,
   destinationBuckets,
@@ -98,7 +99,7 @@ export class ChannelTestService {
     switch (channel.kind) {
       case 'webhook':
         return sendWebhook(
-          { url: channel.target, secret: channel.secret ?? '' },
+          { url: channel.target, secrets: activeSigningSecrets(channel) },
           buildWebhookEvent(eventId, 'test', { channelId: channel.id, message: TEXT }, sentAt),
           { allowHosts: this.allowHosts, timeoutMs },
         );

@@ -1,16 +1,21 @@
-import { Body, Controller, Delete, HttpCode, Param, Patch, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentAccount } from '../auth/account-auth.guard';
 import {
+  ChannelDetailView,
   ChannelsService,
   ChannelTestResultView,
   ChannelView,
   CreateChannelDto,
   CreatedChannelView,
+  RecoverChannelDto,
+  RecoverResultView,
+  RotatedSecretView,
   UpdateChannelDto,
 } from '@paper/alerts-accounts';
 import { ApiErrors } from '../errors/error-body.dto';
 import { ApiIdParam, IdParamPipe } from '../validation/id-param.pipe';
+import { ChannelHealthService } from './channel-health.service';
 import { ChannelTestService } from './channel-test.service';
 
 @ApiTags('channels')
@@ -20,7 +25,41 @@ export class ChannelsController {
   constructor(
     private readonly channels: ChannelsService,
     private readonly tester: ChannelTestService,
+    private readonly health: ChannelHealthService,
   ) {}
+
+  @Get(':id')
+  @ApiIdParam('channel')
+  @ApiOperation({
+    operationId: 'getChannel',
+    summary: 'A channel with its health: deliveries by state, the last error, p50/p99 latency over 24 hours',
+  })
+  @ApiOkResponse({ type: ChannelDetailView })
+  @ApiErrors(404)
+  detail(
+    @CurrentAccount() accountId: string,
+    @Param('id', new IdParamPipe('channel')) id: string,
+  ): Promise<ChannelDetailView> {
+    return this.health.detail(accountId, id);
+  }
+
+  @Post(':id/recover')
+  @HttpCode(200)
+  @ApiIdParam('channel')
+  @ApiOperation({
+    operationId: 'recoverChannel',
+    summary:
+      'Re-queue every failed or dead delivery of the channel for alerts since a time (at most 1000 per call, each once)',
+  })
+  @ApiOkResponse({ type: RecoverResultView })
+  @ApiErrors(400, 404)
+  recover(
+    @CurrentAccount() accountId: string,
+    @Param('id', new IdParamPipe('channel')) id: string,
+    @Body() dto: RecoverChannelDto,
+  ): Promise<RecoverResultView> {
+    return this.health.recover(accountId, id, dto.since);
+  }
 
   @Post()
   @ApiOperation({
@@ -57,6 +96,23 @@ export class ChannelsController {
     @Param('id', new IdParamPipe('channel')) id: string,
   ): Promise<void> {
     await this.channels.remove(accountId, id);
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  @ApiIdParam('channel')
+  @ApiOperation({
+    operationId: 'rotateChannelSecret',
+    summary:
+      'Give a webhook channel a new signing secret (returned once); for 24 hours the replaced one signs too, two signatures per header',
+  })
+  @ApiOkResponse({ type: RotatedSecretView })
+  @ApiErrors(404, 409)
+  rotateSecret(
+    @CurrentAccount() accountId: string,
+    @Param('id', new IdParamPipe('channel')) id: string,
+  ): Promise<RotatedSecretView> {
+    return this.channels.rotateSecret(accountId, id);
   }
 
   @Post(':id/test')

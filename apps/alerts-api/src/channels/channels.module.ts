@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AlertsAccountsModule } from '@paper/alerts-accounts';
+import { ChannelHealthService } from './channel-health.service';
 import { ChannelTestService } from './channel-test.service';
 import { ChannelsController } from './channels.controller';
 import { TestMessageLimiter } from './test-message-limiter';
@@ -7,7 +8,7 @@ import { TestMessageLimiter } from './test-message-limiter';
 @Module({
   imports: [AlertsAccountsModule],
   controllers: [ChannelsController],
-  providers: [ChannelTestService, TestMessageLimiter],
+  providers: [ChannelTestService, ChannelHealthService, TestMessageLimiter],
   exports: [ChannelTestService],
 })
 export class ChannelsModule {}

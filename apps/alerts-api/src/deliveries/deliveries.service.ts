@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { deadDeliveriesOf, DeliveryEntity, deliveryWithAlert, type DeliveryWithAlertRow } from '@paper/alerts-data';
-import { ALERTS_DELIVERY_QUEUE, AlertsErrorCode, DELIVERIES_DUE_JOB_ID } from '@paper/contracts';
+import { AlertsErrorCode } from '@paper/contracts';
 import { QueueRegistry } from '@paper/nest-infra';
 import { DataSource } from 'typeorm';
 import { AlertsException, DEAD_PAGE_DEFAULT, type DeliveryView } from '@paper/alerts-accounts';
+import { wakeDispatchers } from './dispatcher-wake-up';
 
 function view(r: DeliveryWithAlertRow): DeliveryView {
   return {
@@ -57,12 +58,7 @@ export class DeliveriesService {
         .getRepository(DeliveryEntity)
         .update({ id }, { status: 'queued', attempts: 0, rateLimited: 0, nextAttemptAt: new Date() });
     });
-    // The row is the truth: the dispatchers read due deliveries themselves, the wake-up only makes it sooner.
-    await this.queues
-      .add(ALERTS_DELIVERY_QUEUE, 'deliveries-due', {}, { jobId: DELIVERIES_DUE_JOB_ID })
-      .catch((error: Error) =>
-        this.logger.warn(`waking the dispatchers failed (they find the delivery by themselves): ${error.message}`),
-      );
+    await wakeDispatchers(this.queues, this.logger);
     return view((await deliveryWithAlert(this.dataSource, id))!);
   }
 }

@@ -50,6 +50,16 @@ export const alertsDispatcherConfigSchema = z.object({
   ALERTS_RETRY_AFTER_MAX_MS: env
     .positiveInt(21_600_000)
     .describe("A receiver's Retry-After is honoured up to this long (ms)."),
+  ALERTS_DISABLE_AFTER_FAILING_MS: env
+    .positiveInt(432_000_000)
+    .describe(
+      "A channel whose deliveries fail with no success for this long (ms; 5 days, Svix's rule) is disabled and its account told on its other channels.",
+    ),
+  ALERTS_DISABLE_MIN_FAILED_ATTEMPTS: env
+    .positiveInt(10)
+    .describe(
+      "Failed attempts since the last success a channel needs before ALERTS_DISABLE_AFTER_FAILING_MS can disable it (like Convoy's minimum request count), so a single rare alert cannot.",
+    ),
   ALERTS_RATE_LIMITED_MAX: env
     .positiveInt(50)
     .describe(

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import type { DeliveryJob } from '@paper/alerts-data';
+import type { DeliveryJob, SustainedFailurePolicy } from '@paper/alerts-data';
 import { type DeliveryOutcome, TokenBuckets } from '@paper/alerts-delivery';
 import { APP_CONFIG, createRedis, isDependencyOutage, metricsRegistry, outageDelay } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
@@ -7,7 +7,7 @@ import { Counter, Histogram } from 'prom-client';
 import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
 import { DeliverySender } from './delivery-sender.service';
 import { DeliveryStore } from './delivery-store';
-import { nextRetryDelay, rateLimitedDelay, type RetryPolicy } from './retry-schedule';
+import { nextRetryDelay, rateLimitedDelay, type RetryPolicy } from '@paper/webhook-delivery';
 
 const outcomes = new Counter({
   name: 'alerts_delivery_attempts_total',
@@ -47,6 +47,7 @@ export class DeliveryAttempts implements OnApplicationShutdown {
   private readonly logger = new Logger(DeliveryAttempts.name);
   private readonly buckets: TokenBuckets;
   private readonly policy: RetryPolicy;
+  private readonly sustainedFailure: SustainedFailurePolicy;
   /** The attempts' Redis commands (buckets, sent marks) on their own connection, pipelined per event-loop turn. */
   private readonly redis: Redis;
 
@@ -62,6 +63,10 @@ export class DeliveryAttempts implements OnApplicationShutdown {
       jitterPct: config.ALERTS_RETRY_JITTER_PCT,
       retryAfterMaxMs: config.ALERTS_RETRY_AFTER_MAX_MS,
       rateLimitedMax: config.ALERTS_RATE_LIMITED_MAX,
+    };
+    this.sustainedFailure = {
+      afterMs: config.ALERTS_DISABLE_AFTER_FAILING_MS,
+      minFailedAttempts: config.ALERTS_DISABLE_MIN_FAILED_ATTEMPTS,
     };
   }
 
@@ -105,7 +110,7 @@ export class DeliveryAttempts implements OnApplicationShutdown {
         return 'delivered';
       case 'failed':
         await this.store.dead(id, outcome.reason);
-        return 'dead';
+        return this.channelFailed(delivery, 'dead');
       case 'disable':
         this.logger.warn(`channel ${delivery.channel.id} disabled: ${outcome.reason}`);
         await this.store.disableChannel(id, delivery.channel.id, outcome.reason);
@@ -115,12 +120,24 @@ export class DeliveryAttempts implements OnApplicationShutdown {
         const delay = nextRetryDelay(delivery.attempts, this.policy, outcome.retryAfterMs);
         if (delay === undefined) {
           await this.store.dead(id, `gave up after ${delivery.attempts} attempts: ${outcome.reason}`);
-          return 'dead';
+          return this.channelFailed(delivery, 'dead');
         }
         await this.store.retryLater(id, outcome.reason, new Date(Date.now() + delay));
-        return 'retry_scheduled';
+        return this.channelFailed(delivery, 'retry_scheduled');
       }
     }
+  }
+
+  /**
+   * A failed attempt counts against its channel: after sustained failure (ALERTS_DISABLE_AFTER_FAILING_MS
+   * without a success, at least ALERTS_DISABLE_MIN_FAILED_ATTEMPTS failed attempts) the channel is disabled
+   * and the account told on its other channels.
+   */
+  private async channelFailed(delivery: DeliveryJob, result: DeliverResult): Promise<DeliverResult> {
+    const disabled = await this.store.channelFailed(delivery.channel.id, this.sustainedFailure);
+    if (!disabled) return result;
+    this.logger.warn(`channel ${disabled.id} disabled: ${disabled.disabled_reason}`);
+    return 'channel_disabled';
   }
 
   /**

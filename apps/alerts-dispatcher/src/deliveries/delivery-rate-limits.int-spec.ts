@@ -1,7 +1,8 @@
+import { createSigningSecret } from '@paper/alerts-delivery';
 import { startWebhookReceiver, type WebhookReceiver } from '@paper/dev-stack';
 import { DispatcherTestKit, until } from '../testing/dispatcher-test-kit';
 
-const SECRET = 'whsec_rate_limits';
+const SECRET = createSigningSecret();
 
 /** Rate-limited answers (429) against a retry schedule much longer than the receivers' Retry-After. */
 describe('rate-limited deliveries (PostgreSQL + Redis + BullMQ, local receiver)', () => {

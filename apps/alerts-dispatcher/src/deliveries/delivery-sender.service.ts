@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { DeliveryJob } from '@paper/alerts-data';
 import {
+  activeSigningSecrets,
   type BucketSpec,
   type DeliveryOutcome,
   destinationBuckets,
@@ -32,7 +33,7 @@ export class DeliverySender {
     switch (job.channel.kind) {
       case 'webhook':
         return sendWebhook(
-          { url: job.channel.target, secret: job.channel.secret ?? '' },
+          { url: job.channel.target, secrets: activeSigningSecrets(job.channel) },
           alertWebhookEvent(job.alert),
           { allowHosts: this.allowHosts, timeoutMs },
         );

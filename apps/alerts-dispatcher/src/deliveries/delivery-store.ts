@@ -5,8 +5,12 @@ import {
   type DeliveryJob,
   disableChannelOfDelivery,
   markDelivered,
+  type DisabledChannelRow,
   postponeDelivery,
+  queueChannelDisabledAlert,
+  recordChannelFailure,
   recordRateLimited,
+  type SustainedFailurePolicy,
   renewDeliveryClaims,
   retryDeliveryLater,
 } from '@paper/alerts-data';
@@ -67,6 +71,19 @@ export class DeliveryStore {
   /** Dead letter (re-queued only by its owner through POST /api/deliveries/{id}/retry); `unsent` gives the claimed attempt back (nothing was sent). */
   dead(id: string, reason: string, unsent = false): Promise<void> {
     return deadLetterDelivery(this.dataSource, id, reason, unsent);
+  }
+
+  /**
+   * Counts a failed attempt against its channel; when the failure is sustained (policy) the channel is
+   * disabled and the account's other active channels get a `channel_disabled` alert, in one transaction.
+   * Returns the channel when this call disabled it.
+   */
+  channelFailed(channelId: string, policy: SustainedFailurePolicy): Promise<DisabledChannelRow | undefined> {
+    return this.dataSource.transaction(async (m) => {
+      const disabled = await recordChannelFailure(m, channelId, policy);
+      if (disabled) await queueChannelDisabledAlert(m, disabled);
+      return disabled;
+    });
   }
 
   /** The receiver is gone for good: disable the channel (with the reason shown to its owner) and dead-letter this delivery. */

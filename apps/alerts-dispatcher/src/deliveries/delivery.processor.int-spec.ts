@@ -1,3 +1,4 @@
+import { createSigningSecret } from '@paper/alerts-delivery';
 import {
   type DiscordFake,
   startDiscordFake,
@@ -8,7 +9,7 @@ import {
 } from '@paper/dev-stack';
 import { DispatcherTestKit, until } from '../testing/dispatcher-test-kit';
 
-const SECRET = 'whsec_integration';
+const SECRET = createSigningSecret();
 
 describe('delivery processor (PostgreSQL + Redis + BullMQ, local receivers)', () => {
   let kit: DispatcherTestKit;

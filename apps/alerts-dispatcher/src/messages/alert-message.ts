@@ -136,6 +136,15 @@ function body(alert: AlertForDelivery): { title: string; lines: string[]; color:
         color: d['to'] === 'open' ? GREEN : AMBER,
         lines: [`It was ${text(d['from'])}.`],
       };
+    case 'channel_disabled':
+      return {
+        title: `Channel disabled: ${text(d['channelLabel'] ?? d['channelKind'])}`,
+        color: RED,
+        lines: [
+          `Channel ${text(d['channelId'])} (${text(d['channelKind'])}) was disabled: ${text(d['reason'])}.`,
+          'After fixing the receiver: PATCH /api/channels/{id} {"status":"active"}, then POST /api/channels/{id}/recover.',
+        ],
+      };
     default:
       return {
         title: `Alert: ${alert.kind}`,

@@ -79,7 +79,7 @@ describe('alerts-api channels', () => {
       status: 'active',
       disabledReason: null,
     });
-    expect(res.body.signingSecret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(res.body.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const me = await call<{ channels: Channel[] }>('GET', '/api/me', { token });
     expect(me.body.channels).toEqual([

@@ -9,6 +9,7 @@ export * from './alerts/alerts.service';
 export * from './channels/channel-limit';
 export * from './channels/channel-target';
 export * from './channels/channel.dto';
+export * from './channels/channel-health.dto';
 export * from './channels/channels.service';
 export * from './config/alerts-accounts.config';
 export * from './errors/alerts.exception';

@@ -2,6 +2,7 @@ import { AlertEntity } from './entities/alert.entity';
 import { AlertsAccountEntity } from './entities/alerts-account.entity';
 import { ChannelEntity } from './entities/channel.entity';
 import { DeliveryEntity } from './entities/delivery.entity';
+import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
 import { PollStatusEntity } from './entities/poll-status.entity';
 import { ProtocolRulesEntity } from './entities/protocol-rules.entity';
 import { RuleStateEntity } from './entities/rule-state.entity';
@@ -21,4 +22,5 @@ export const ALERTS_ENTITIES: Function[] = [
   TelegramLinkCodeEntity,
   TelegramChatEntity,
   PollStatusEntity,
+  IdempotencyKeyEntity,
 ];

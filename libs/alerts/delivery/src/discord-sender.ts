@@ -1,4 +1,4 @@
-import { type DeliveryOutcome, networkReason, parseRetryAfter, snippet } from './delivery-outcome';
+import { type DeliveryOutcome, networkReason, parseRetryAfter, snippet } from '@paper/webhook-delivery';
 import { type DiscordWebhookRef, parseDiscordWebhookUrl } from './discord-webhook-url';
 
 export interface DiscordEmbed {

@@ -1,12 +1,8 @@
-export * from './ip-address';
-export * from './ssrf-guard';
-export * from './pinned-request';
-export * from './webhook-signature';
-export * from './webhook-event';
-export * from './delivery-outcome';
-export * from './webhook-sender';
+// The generic delivery engine (signer, SSRF guard, sender, retry schedule, rate-limit buckets) is the
+// shared @paper/webhook-delivery library; this library adds the alerts' own destinations on top of it.
+export * from '@paper/webhook-delivery';
 export * from './discord-webhook-url';
 export * from './discord-sender';
 export * from './telegram-sender';
 export * from './alerts-limits';
-export * from './token-buckets';
+export * from './destination-buckets';

@@ -2,9 +2,7 @@ import http, { type IncomingMessage, type Server, type ServerResponse } from 'no
 import type { AddressInfo } from 'node:net';
 import { sendDiscord } from './discord-sender';
 import { escapeTelegramHtml, formatTelegramHtml, sendTelegram } from './telegram-sender';
-import { buildWebhookEvent } from './webhook-event';
-import { sendWebhook } from './webhook-sender';
-import { verifyWebhookSignature } from './webhook-signature';
+import { buildWebhookEvent, sendWebhook, verifyWebhookSignature } from '@paper/webhook-delivery';
 
 interface Received {
   method: string;
@@ -50,7 +48,7 @@ const event = buildWebhookEvent('evt_abc', 'test', { message: 'hello' }, new Dat
 describe('sendWebhook', () => {
   it('delivers a signed body with the event id header', async () => {
     const { port, received } = await start((_req, res) => res.writeHead(204).end());
-    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/in`, secret: 'whsec_x' }, event, {
+    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/in`, secrets: ['whsec_x'] }, event, {
       allowHosts: [`127.0.0.1:${port}`],
     });
     expect(outcome).toEqual({ kind: 'delivered', status: 204 });
@@ -72,7 +70,7 @@ describe('sendWebhook', () => {
     const { port } = await start((_req, res) =>
       res.writeHead(302, { location: `http://127.0.0.1:${other.port}/` }).end(),
     );
-    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secret: 's' }, event, {
+    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secrets: ['s'] }, event, {
       allowHosts: [`127.0.0.1:${port}`, `127.0.0.1:${other.port}`],
     });
     expect(outcome).toMatchObject({ kind: 'failed', status: 302 });
@@ -83,19 +81,31 @@ describe('sendWebhook', () => {
     [410, 'disable'],
     [400, 'failed'],
     [404, 'failed'],
+    [413, 'failed'],
+    [422, 'failed'],
     [408, 'retry'],
     [500, 'retry'],
   ])('maps %s to %s', async (status, kind) => {
     const { port } = await start((_req, res) => res.writeHead(status).end('nope'));
-    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secret: 's' }, event, {
+    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secrets: ['s'] }, event, {
       allowHosts: [`127.0.0.1:${port}`],
     });
     expect(outcome).toMatchObject({ kind, status });
   });
 
+  it('never sends a body over 256 KiB (a permanent failure, nothing is retried)', async () => {
+    const { port, received } = await start((_req, res) => res.writeHead(200).end());
+    const big = buildWebhookEvent('evt_big', 'test', { text: 'x'.repeat(256 * 1024) });
+    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secrets: ['s'] }, big, {
+      allowHosts: [`127.0.0.1:${port}`],
+    });
+    expect(outcome).toEqual({ kind: 'failed', reason: 'body larger than 262144 bytes' });
+    expect(received).toHaveLength(0);
+  });
+
   it('honours Retry-After on 429 and 503', async () => {
     const { port } = await start((_req, res) => res.writeHead(429, { 'retry-after': '7' }).end());
-    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secret: 's' }, event, {
+    const outcome = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secrets: ['s'] }, event, {
       allowHosts: [`127.0.0.1:${port}`],
     });
     expect(outcome).toMatchObject({ kind: 'retry', status: 429, retryAfterMs: 7000 });
@@ -103,12 +113,12 @@ describe('sendWebhook', () => {
 
   it('retries on timeouts and refused connections', async () => {
     const { port } = await start(() => undefined);
-    const slow = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secret: 's' }, event, {
+    const slow = await sendWebhook({ url: `http://127.0.0.1:${port}/`, secrets: ['s'] }, event, {
       allowHosts: [`127.0.0.1:${port}`],
       timeoutMs: 200,
     });
     expect(slow).toMatchObject({ kind: 'retry' });
-    const closed = await sendWebhook({ url: 'http://127.0.0.1:1/', secret: 's' }, event, {
+    const closed = await sendWebhook({ url: 'http://127.0.0.1:1/', secrets: ['s'] }, event, {
       allowHosts: ['127.0.0.1:1'],
     });
     expect(closed).toMatchObject({ kind: 'retry', reason: expect.stringContaining('ECONNREFUSED') });
@@ -116,7 +126,7 @@ describe('sendWebhook', () => {
 
   it('refuses, at send time, a name that now resolves to a private address (DNS rebinding)', async () => {
     const { port, received } = await start((_req, res) => res.writeHead(200).end());
-    const outcome = await sendWebhook({ url: `http://rebind.example.com:${port}/`, secret: 's' }, event, {
+    const outcome = await sendWebhook({ url: `http://rebind.example.com:${port}/`, secrets: ['s'] }, event, {
       lookup: async () => [{ address: '127.0.0.1', family: 4 }],
     });
     expect(outcome).toMatchObject({ kind: 'failed', reason: expect.stringContaining('loopback') });
@@ -125,7 +135,7 @@ describe('sendWebhook', () => {
 
   it('connects to the checked address while keeping the host name in the Host header', async () => {
     const { port, received } = await start((_req, res) => res.writeHead(200).end());
-    const outcome = await sendWebhook({ url: `http://pinned.example.com:${port}/x`, secret: 's' }, event, {
+    const outcome = await sendWebhook({ url: `http://pinned.example.com:${port}/x`, secrets: ['s'] }, event, {
       allowHosts: ['pinned.example.com'],
       lookup: async () => [{ address: '127.0.0.1', family: 4 }],
     });

@@ -1,4 +1,4 @@
-import { type DeliveryOutcome, networkReason, snippet } from './delivery-outcome';
+import { type DeliveryOutcome, networkReason, snippet } from '@paper/webhook-delivery';
 
 export const TELEGRAM_TEXT_LIMIT = 4096;
 

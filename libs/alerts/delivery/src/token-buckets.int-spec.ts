@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
-import { destinationBuckets, TokenBuckets } from './token-buckets';
+import { TokenBuckets } from '@paper/webhook-delivery';
+import { destinationBuckets } from './destination-buckets';
 
 describe('TokenBuckets against real Redis', () => {
   const redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: 1 });

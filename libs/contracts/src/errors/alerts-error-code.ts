@@ -14,6 +14,8 @@ export enum AlertsErrorCode {
   MethodNotAllowed = 'method_not_allowed',
   InternalError = 'internal_error',
   TelegramNotConfigured = 'telegram_not_configured',
+  IdempotencyKeyMismatch = 'idempotency_key_mismatch',
+  IdempotencyKeyInProgress = 'idempotency_key_in_progress',
 }
 
 export const ALERTS_ERROR_STATUS: Readonly<Record<AlertsErrorCode, number>> = Object.freeze({
@@ -31,4 +33,6 @@ export const ALERTS_ERROR_STATUS: Readonly<Record<AlertsErrorCode, number>> = Ob
   [AlertsErrorCode.MethodNotAllowed]: 405,
   [AlertsErrorCode.InternalError]: 500,
   [AlertsErrorCode.TelegramNotConfigured]: 503,
+  [AlertsErrorCode.IdempotencyKeyMismatch]: 409,
+  [AlertsErrorCode.IdempotencyKeyInProgress]: 409,
 });

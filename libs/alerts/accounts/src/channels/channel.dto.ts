@@ -63,6 +63,16 @@ export class CreatedChannelView extends ChannelView {
   signingSecret?: string;
 }
 
+export class RotatedSecretView extends ChannelView {
+  @ApiProperty({ description: 'The new signing secret, shown this once', example: 'whsec_…' })
+  signingSecret!: string;
+  @ApiProperty({
+    format: 'date-time',
+    description: 'Until then the replaced secret signs too (two signatures per header)',
+  })
+  previousSecretExpiresAt!: string;
+}
+
 export class ChannelTestResultView {
   @ApiProperty({ description: 'true when the receiver accepted the test message' }) delivered!: boolean;
   @ApiProperty({

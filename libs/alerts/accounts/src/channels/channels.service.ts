@@ -1,6 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ChannelEntity } from '@paper/alerts-data';
-import { checkTarget, createSigningSecret, parseAllowHosts, TargetNotAllowedError } from '@paper/alerts-delivery';
+import {
+  checkTarget,
+  createSigningSecret,
+  parseAllowHosts,
+  SECRET_ROTATION_OVERLAP_MS,
+  TargetNotAllowedError,
+} from '@paper/alerts-delivery';
 import { AlertsErrorCode } from '@paper/contracts';
 import { APP_CONFIG } from '@paper/nest-infra';
 import { randomUUID } from 'node:crypto';
@@ -8,7 +14,7 @@ import { DataSource } from 'typeorm';
 import { lockAccount } from '../accounts/account-lock';
 import { AlertsException } from '../errors/alerts.exception';
 import type { AlertsAccountsConfig } from '../config/alerts-accounts.config';
-import type { ChannelView, CreateChannelDto, CreatedChannelView } from './channel.dto';
+import type { ChannelView, CreateChannelDto, CreatedChannelView, RotatedSecretView } from './channel.dto';
 import { assertChannelRoom } from './channel-limit';
 import { normalizeDiscordTarget, toChannelView } from './channel-target';
 
@@ -57,6 +63,29 @@ export class ChannelsService {
       );
     });
     return { ...toChannelView(channel), ...(secret ? { signingSecret: secret } : {}) };
+  }
+
+  /**
+   * Gives a webhook channel a new signing secret; the one it replaces keeps signing beside it for
+   * SECRET_ROTATION_OVERLAP_MS (a second rotation within that window drops the oldest).
+   */
+  async rotateSecret(accountId: string, id: string): Promise<RotatedSecretView> {
+    const channel = await this.dataSource.transaction(async (manager) => {
+      const repo = manager.getRepository(ChannelEntity);
+      const found = await repo.findOne({ where: { id, accountId }, lock: { mode: 'pessimistic_write' } });
+      if (!found) throw AlertsException.notFound('channel');
+      if (found.kind !== 'webhook')
+        throw new AlertsException(AlertsErrorCode.Conflict, `A ${found.kind} channel has no signing secret.`);
+      found.previousSecret = found.secret;
+      found.previousSecretExpiresAt = new Date(Date.now() + SECRET_ROTATION_OVERLAP_MS);
+      found.secret = createSigningSecret();
+      return repo.save(found);
+    });
+    return {
+      ...toChannelView(channel),
+      signingSecret: channel.secret!,
+      previousSecretExpiresAt: channel.previousSecretExpiresAt!.toISOString(),
+    };
   }
 
   async setStatus(accountId: string, id: string, status: 'active' | 'paused'): Promise<ChannelView> {

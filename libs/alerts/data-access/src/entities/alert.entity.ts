@@ -10,6 +10,7 @@ export const ALERT_KINDS = [
   'rewards',
   'mint_rate',
   'market_status',
+  'channel_disabled',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 

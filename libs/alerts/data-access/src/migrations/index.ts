@@ -3,6 +3,9 @@ import { CreateAlertsTables1763700200000 } from './1763700200000-create-alerts-t
 import { AddAlertsPollingState1763700800000 } from './1763700800000-add-alerts-polling-state';
 import { AddDeliveryRateLimited1763701000000 } from './1763701000000-add-delivery-rate-limited';
 import { AddTelegramChats1763701200000 } from './1763701200000-add-telegram-chats';
+import { AddChannelSecretRotation1763701400000 } from './1763701400000-add-channel-secret-rotation';
+import { AddIdempotencyKeys1763701500000 } from './1763701500000-add-idempotency-keys';
+import { AddChannelFailureTracking1763701600000 } from './1763701600000-add-channel-failure-tracking';
 
 /** Migrations of the `alerts` schema, oldest first. */
 export const ALERTS_MIGRATIONS = [
@@ -11,7 +14,10 @@ export const ALERTS_MIGRATIONS = [
   AddAlertsPollingState1763700800000,
   AddDeliveryRateLimited1763701000000,
   AddTelegramChats1763701200000,
+  AddChannelSecretRotation1763701400000,
+  AddIdempotencyKeys1763701500000,
+  AddChannelFailureTracking1763701600000,
 ];
 
 /** Name of the newest migration: storage is ready once it is recorded in `alerts.migrations`. */
-export const LATEST_ALERTS_MIGRATION = new AddTelegramChats1763701200000().name;
+export const LATEST_ALERTS_MIGRATION = new AddChannelFailureTracking1763701600000().name;

@@ -31,6 +31,8 @@ export interface DeliveryJob {
     kind: ChannelKind;
     target: string;
     secret: string | null;
+    /** The secret a rotation replaced, while it still signs (else null). */
+    previousSecret: string | null;
     status: ChannelStatus;
     disabledReason: string | null;
   };
@@ -50,6 +52,7 @@ export interface ClaimedDeliveryRow {
   channel_kind: ChannelKind;
   target: string;
   secret: string | null;
+  previous_secret: string | null;
   channel_status: ChannelStatus;
   disabled_reason: string | null;
   alert_id: string;
@@ -77,7 +80,9 @@ const CLAIM = `
       FROM due WHERE d.id = due.id
     RETURNING d.id, d.status, due.claimed_from, d.attempts, d.rate_limited, d.next_attempt_at, d.event_id, d.channel_id, d.alert_id)
   SELECT d.id, d.status, d.claimed_from, d.attempts, d.rate_limited, d.next_attempt_at, d.event_id,
-         c.id AS channel_id, c.kind AS channel_kind, c.target, c.secret, c.status AS channel_status, c.disabled_reason,
+         c.id AS channel_id, c.kind AS channel_kind, c.target, c.secret,
+         CASE WHEN c.previous_secret_expires_at > now() THEN c.previous_secret END AS previous_secret,
+         c.status AS channel_status, c.disabled_reason,
          a.id AS alert_id, a.kind AS alert_kind, a.wallet, a.details, a.occurred_at, a.created_at AS alert_created_at, a.watch_id,
          w.label AS watch_label, w.role AS watch_role
     FROM claimed d
@@ -108,6 +113,7 @@ function toDeliveryJob(r: ClaimedDeliveryRow): DeliveryJob {
       kind: r.channel_kind,
       target: r.target,
       secret: r.secret,
+      previousSecret: r.previous_secret,
       status: r.channel_status,
       disabledReason: r.disabled_reason,
     },

@@ -19,11 +19,16 @@ export async function postponeDelivery(db: QueryExecutor, id: string, at: Date):
   );
 }
 
-/** These claimed deliveries were delivered. */
+/** These claimed deliveries were delivered; their channels are healthy again (failure tracking reset). */
 export async function markDelivered(db: QueryExecutor, ids: readonly string[]): Promise<void> {
   await db.query(
-    `UPDATE alerts.deliveries SET status = 'delivered', delivered_at = now(), last_error = NULL, next_attempt_at = NULL, updated_at = now()
-        WHERE id = ANY($1::uuid[]) AND status = 'sending'`,
+    `WITH done AS (
+       UPDATE alerts.deliveries SET status = 'delivered', delivered_at = now(), last_error = NULL, next_attempt_at = NULL, updated_at = now()
+        WHERE id = ANY($1::uuid[]) AND status = 'sending'
+       RETURNING channel_id)
+     UPDATE alerts.channels c SET failing_since = NULL, failed_attempts = 0
+       FROM (SELECT DISTINCT channel_id FROM done) d
+      WHERE c.id = d.channel_id AND c.failing_since IS NOT NULL`,
     [ids],
   );
 }

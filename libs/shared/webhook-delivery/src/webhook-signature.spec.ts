@@ -1,5 +1,12 @@
 import { createHmac } from 'node:crypto';
-import { createSigningSecret, signWebhook, verifyWebhookSignature } from './webhook-signature';
+import {
+  activeSigningSecrets,
+  createSigningSecret,
+  signingKeyBytes,
+  signWebhook,
+  standardWebhookHeaders,
+  verifyWebhookSignature,
+} from './webhook-signature';
 
 describe('webhook signatures', () => {
   const secret = 'whsec_test';
@@ -56,9 +63,41 @@ describe('webhook signatures', () => {
     expect(verifyWebhookSignature(secret, body, header, { nowSeconds: 1_700_000_000 }).valid).toBe(true);
   });
 
-  it('creates distinct random secrets', () => {
+  it('creates distinct random secrets: whsec_ + 32 bytes in standard base64', () => {
     const a = createSigningSecret();
-    expect(a).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    expect(a).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(signingKeyBytes(a)).toHaveLength(32);
     expect(createSigningSecret()).not.toBe(a);
+  });
+
+  it('reads base64url secrets issued earlier as the same key bytes', () => {
+    const bytes = Buffer.from('fb'.repeat(32), 'hex');
+    expect(signingKeyBytes(`whsec_${bytes.toString('base64url')}`)).toEqual(bytes);
+    expect(signingKeyBytes(`whsec_${bytes.toString('base64')}`)).toEqual(bytes);
+  });
+
+  it('signs Standard Webhooks headers: v1,<base64 HMAC of "id.t.body"> per secret, space-separated', () => {
+    const [a, b] = [createSigningSecret(), createSigningSecret()];
+    const headers = standardWebhookHeaders([a, b], 'evt_1', body, 1_700_000_000);
+    const sign = (s: string) =>
+      createHmac('sha256', signingKeyBytes(s)).update(`evt_1.1700000000.${body}`).digest('base64');
+    expect(headers).toEqual({
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': '1700000000',
+      'webhook-signature': `v1,${sign(a)} v1,${sign(b)}`,
+    });
+    expect(signWebhook([a, b], body, 1_700_000_000).split(',')).toHaveLength(3);
+  });
+
+  it('signs with the replaced secret only while its overlap lasts', () => {
+    const now = new Date('2026-01-01T00:00:00Z');
+    const channel = { secret: 'whsec_new', previousSecret: 'whsec_old' };
+    expect(activeSigningSecrets({ ...channel, previousSecretExpiresAt: new Date(now.getTime() + 1) }, now)).toEqual([
+      'whsec_new',
+      'whsec_old',
+    ]);
+    expect(activeSigningSecrets({ ...channel, previousSecretExpiresAt: now }, now)).toEqual(['whsec_new']);
+    expect(activeSigningSecrets({ ...channel, previousSecretExpiresAt: null }, now)).toEqual(['whsec_new']);
+    expect(activeSigningSecrets({ secret: 'whsec_new', previousSecret: null }, now)).toEqual(['whsec_new']);
   });
 });

@@ -1,7 +1,7 @@
 import { type DeliveryOutcome, networkReason, parseRetryAfter, snippet } from './delivery-outcome';
 import { pinnedRequest } from './pinned-request';
 import { checkTarget, type LookupAll, TargetNotAllowedError } from './ssrf-guard';
-import { EVENT_ID_HEADER, SIGNATURE_HEADER, signWebhook } from './webhook-signature';
+import { EVENT_ID_HEADER, SIGNATURE_HEADER, signWebhook, standardWebhookHeaders } from './webhook-signature';
 import type { WebhookEvent } from './webhook-event';
 
 export interface WebhookSenderOptions {
@@ -11,12 +11,22 @@ export interface WebhookSenderOptions {
   userAgent?: string;
 }
 
+/** Largest body a webhook delivery carries (Standard Webhooks receivers may refuse more). */
+export const WEBHOOK_MAX_BODY_BYTES = 256 * 1024;
+
+/** A webhook endpoint: its URL and the secrets that sign (the current one first; two during a rotation). */
+export interface WebhookTarget {
+  url: string;
+  secrets: readonly string[];
+}
+
 /**
- * Sends one signed webhook delivery. The URL is checked (and its address pinned) on every attempt;
- * the signature is computed fresh with the current time; redirects are not followed.
+ * Sends one signed webhook delivery with both signatures (ours and Standard Webhooks; `webhook-id` is
+ * the event id, the same on every retry). The URL is checked (and its address pinned) on every attempt;
+ * the signatures are computed fresh with the current time; redirects are not followed.
  */
 export async function sendWebhook(
-  target: { url: string; secret: string },
+  target: WebhookTarget,
   event: WebhookEvent<unknown>,
   options: WebhookSenderOptions = {},
 ): Promise<DeliveryOutcome> {
@@ -29,6 +39,9 @@ export async function sendWebhook(
     throw error;
   }
   const body = JSON.stringify(event);
+  if (Buffer.byteLength(body) > WEBHOOK_MAX_BODY_BYTES)
+    return { kind: 'failed', reason: `body larger than ${WEBHOOK_MAX_BODY_BYTES} bytes` };
+  const nowSeconds = Math.floor(Date.now() / 1000);
   let response;
   try {
     response = await pinnedRequest(checked, {
@@ -38,8 +51,9 @@ export async function sendWebhook(
       headers: {
         'content-type': 'application/json',
         'user-agent': options.userAgent ?? 'paper-alerts-webhooks/1',
-        [SIGNATURE_HEADER]: signWebhook(target.secret, body),
+        [SIGNATURE_HEADER]: signWebhook(target.secrets, body, nowSeconds),
         [EVENT_ID_HEADER]: event.id,
+        ...standardWebhookHeaders(target.secrets, event.id, body, nowSeconds),
       },
     });
   } catch (error) {
