@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { PROTOCOL_MARKETS, PROTOCOL_RULE_RANGES } from '@paper/contracts';
 import { z } from 'zod';
 import { AlertsQueryDto, DeadQueryDto, ProtocolRulesDto, validateDto } from '@paper/alerts-accounts';
 import {
@@ -12,9 +13,11 @@ import {
 } from './account-tool-kit';
 import { looseObject, ok } from './tool-result';
 
+const { min, max } = PROTOCOL_RULE_RANGES.thresholdPerHour;
 const PROTOCOL_RULES_HELP =
-  'mintRate {enabled, thresholdPerHour 1..1e12}: alert when more reward tokens were minted over the last hour; ' +
-  'marketStatus {enabled, markets: ["BTC","ETH"]}: alert when a market changes status. Replaces the rules; omitted fields take their defaults. Unknown keys are refused.';
+  `mintRate {enabled, thresholdPerHour ${min}..${max}}: alert when more reward tokens were minted over the last hour; ` +
+  `marketStatus {enabled, markets: ${JSON.stringify(PROTOCOL_MARKETS)}}: alert when a market changes status. ` +
+  'Replaces the rules; omitted fields take their defaults. Unknown keys are refused.';
 
 /**
  * Alerts, dead letters, protocol rules and the account: the tools behind GET /api/alerts,

@@ -1,5 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { WATCH_ROLES } from '@paper/contracts';
+import { WALLET_RULE_RANGES, WATCH_ROLES } from '@paper/contracts';
 import { z } from 'zod';
 import { CreateWatchDto, UpdateWatchDto, validateDto } from '@paper/alerts-accounts';
 import {
@@ -14,9 +14,12 @@ import {
 } from './account-tool-kit';
 import { looseObject, ok } from './tool-result';
 
+const range = (field: keyof typeof WALLET_RULE_RANGES) =>
+  `${field} ${WALLET_RULE_RANGES[field].min}..${WALLET_RULE_RANGES[field].max}`;
 const RULES_HELP =
-  'Wallet rules, partial: liquidation {enabled, belowPct 0.001..50}, opened, closed, liquidated (booleans), balance {enabled, changeUsd 1..1e9}, ' +
-  'sessionKey {enabled, withinDays 1..30}, rewards {enabled, aboveUsdc 0.01..1e9}. Unknown keys are refused.';
+  `Wallet rules, partial: liquidation {enabled, ${range('belowPct')}}, opened, closed, liquidated (booleans), ` +
+  `balance {enabled, ${range('changeUsd')}}, sessionKey {enabled, ${range('withinDays')}}, ` +
+  `rewards {enabled, ${range('aboveUsdc')}}. Unknown keys are refused.`;
 const rules = record().describe(RULES_HELP);
 
 /** Watches: the tools behind GET /api/me (watches), POST /api/watches, PATCH and DELETE /api/watches/{id}. */

@@ -9,6 +9,7 @@ import {
   type ToolContext,
   anonymousContext,
   tokenContext,
+  toolRateLimits,
 } from '@paper/tools-runtime';
 import type { McpServerConfig } from '../config/mcp-server.config';
 import { MCP_CHALLENGE_SCOPE, mcpBearerChallenge, needsConnectedWallet, scopesFor } from './mcp-challenge';
@@ -60,8 +61,7 @@ export class McpAccessGate {
     private readonly limiter: RateLimiter,
     @Inject(APP_CONFIG) private readonly config: McpServerConfig,
   ) {
-    this.publicLimit = { perSecond: config.RATE_LIMIT_PUBLIC_PER_SECOND, burst: config.RATE_LIMIT_PUBLIC_BURST };
-    this.meLimit = { perSecond: config.RATE_LIMIT_ME_PER_SECOND, burst: config.RATE_LIMIT_ME_BURST };
+    ({ public: this.publicLimit, me: this.meLimit } = toolRateLimits(config));
   }
 
   async check(

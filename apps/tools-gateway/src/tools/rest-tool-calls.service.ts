@@ -14,6 +14,7 @@ import {
   coerceQueryArgs,
   tokenContext,
   isPlainObject,
+  toolRateLimits,
 } from '@paper/tools-runtime';
 import type { Request, Response } from 'express';
 import type { ToolsGatewayConfig } from '../config/tools-gateway.config';
@@ -52,8 +53,7 @@ export class RestToolCalls {
     private readonly verifier: AccessTokenVerifier,
     @Inject(APP_CONFIG) config: ToolsGatewayConfig,
   ) {
-    this.publicLimit = { perSecond: config.RATE_LIMIT_PUBLIC_PER_SECOND, burst: config.RATE_LIMIT_PUBLIC_BURST };
-    this.meLimit = { perSecond: config.RATE_LIMIT_ME_PER_SECOND, burst: config.RATE_LIMIT_ME_BURST };
+    ({ public: this.publicLimit, me: this.meLimit } = toolRateLimits(config));
   }
 
   async publicCall(name: string, source: ArgsSource, req: Request, res: Response): Promise<void> {

@@ -1,5 +1,5 @@
 import { QUOTE_VALIDITY_SECONDS } from '@paper/contracts';
-import { env } from '@paper/nest-infra';
+import { env, type RateLimit } from '@paper/nest-infra';
 import { DEV_SESSION_KEY_ENCRYPTION_KEY } from '@paper/session-key-vault';
 import type { UpstreamConfig } from '@paper/upstream';
 import { z } from 'zod';
@@ -38,6 +38,19 @@ export const toolsRuntimeEnvShape = {
     .describe('Requests per second per connected wallet and client (both transports share the bucket).'),
   RATE_LIMIT_ME_BURST: env.positiveInt(40).describe('Burst of requests per connected wallet and client.'),
 };
+
+/** The per-caller limits of both tool hosts: per client IP without a token, per wallet and client with one. */
+export function toolRateLimits(config: {
+  RATE_LIMIT_PUBLIC_PER_SECOND: number;
+  RATE_LIMIT_PUBLIC_BURST: number;
+  RATE_LIMIT_ME_PER_SECOND: number;
+  RATE_LIMIT_ME_BURST: number;
+}): { public: RateLimit; me: RateLimit } {
+  return {
+    public: { perSecond: config.RATE_LIMIT_PUBLIC_PER_SECOND, burst: config.RATE_LIMIT_PUBLIC_BURST },
+    me: { perSecond: config.RATE_LIMIT_ME_PER_SECOND, burst: config.RATE_LIMIT_ME_BURST },
+  };
+}
 
 /** Production refuses the development session-key encryption key (a superRefine step of the hosting app's schema). */
 export function refuseDevSessionKeyInProduction(
