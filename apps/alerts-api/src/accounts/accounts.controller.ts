@@ -35,7 +35,8 @@ export class AccountsController {
   @ApiOperation({
     operationId: 'deleteMe',
     summary:
-      'Delete the account and everything under it (watches, channels, rules, alerts, deliveries, queued jobs); the token stops working',
+      'Delete the account and everything under it (watches, channels, rules, alerts, deliveries, queued jobs); the ' +
+      'token stops working',
   })
   @ApiNoContentResponse({ description: 'Deleted' })
   async remove(@CurrentAccount() accountId: string): Promise<void> {

@@ -3,10 +3,13 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import { ALERTS_API_FEATURES } from './alerts-api.module';
 
 const DESCRIPTION = [
-  'Subscriptions that watch wallets of the paper-trading exchange and deliver alerts to Discord webhooks, signed webhooks and Telegram.',
+  'Subscriptions that watch wallets of the paper-trading exchange and deliver alerts to Discord webhooks, signed ' +
+    'webhooks and Telegram.',
   'Create an account with `POST /api/accounts` and send its token as `Authorization: Bearer <ACCOUNT_TOKEN>`.',
-  'Errors are `{ code, message }`. Until the storage schema is applied, endpoints that need storage answer 503 `service_initializing` with `Retry-After: 300`.',
-  'Webhook deliveries carry `x-service-alerts-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` and `x-service-alerts-event-id`.',
+  'Errors are `{ code, message }`. Until the storage schema is applied, endpoints that need storage answer 503 ' +
+    '`service_initializing` with `Retry-After: 300`.',
+  'Webhook deliveries carry `x-service-alerts-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` ' +
+    'and `x-service-alerts-event-id`.',
   'Alerts are best effort. The service is unofficial and not affiliated with the exchange.',
 ].join('\n\n');
 
@@ -89,13 +92,15 @@ function describeRefusals(document: OpenAPIObject): void {
         responses['429'] ??= {
           ...errorBody,
           description:
-            'Too many requests (`rate_limited`): per account with a token, per client address without one, account creation per client address; `Retry-After` in seconds',
+            'Too many requests (`rate_limited`): per account with a token, per client address without one, account ' +
+            'creation per client address; `Retry-After` in seconds',
           headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } },
         };
       responses['400'] ??= {
         ...errorBody,
         description:
-          'Invalid input (`validation_failed`, `unknown_key`, `invalid_json`), including text that cannot be stored (NUL)',
+          'Invalid input (`validation_failed`, `unknown_key`, `invalid_json`), including text that cannot be stored ' +
+          '(NUL)',
       };
       if (method !== 'get') {
         responses['413'] ??= { ...errorBody, description: 'The body is larger than 256 kB (`payload_too_large`)' };
@@ -108,7 +113,8 @@ function describeRefusals(document: OpenAPIObject): void {
         for (const status of ['400', '404', '429']) {
           responses[status] = {
             description:
-              "The exchange's 4xx answer, passed through (its envelope), or this proxy's own refusal (`{ code, message }`)",
+              "The exchange's 4xx answer, passed through (its envelope), or this proxy's own refusal (`{ code, " +
+              'message }`)',
             content: {
               'application/json': {
                 schema: { anyOf: [{ $ref: '#/components/schemas/ErrorBodyDto' }, exchangeFailure] },

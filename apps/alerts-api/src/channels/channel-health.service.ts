@@ -41,7 +41,9 @@ export class ChannelHealthService {
     };
   }
 
-  /** Re-queues the channel's failed and dead deliveries since `since` (at most RECOVER_LIMIT) and wakes the dispatchers. */
+  /**
+   * Re-queues the channel's failed and dead deliveries since `since` (at most RECOVER_LIMIT) and wakes the dispatchers.
+   */
   async recover(accountId: string, id: string, since: string): Promise<RecoverResultView> {
     const at = new Date(since);
     if (Number.isNaN(at.getTime()) || at.getTime() > Date.now())

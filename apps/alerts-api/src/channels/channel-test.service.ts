@@ -21,7 +21,8 @@ import type { AlertsApiConfig } from '../config/alerts-api.config';
 import { TestMessageLimiter } from './test-message-limiter';
 
 const TEXT =
-  'Test message from the wallet alerts service: this channel can receive alerts. Alerts are best effort; the service is unofficial and not affiliated with the exchange.';
+  'Test message from the wallet alerts service: this channel can receive alerts. Alerts are best effort; the service ' +
+  'is unofficial and not affiliated with the exchange.';
 
 /** A test message waits this long at most for a free slot of its destination's rate limit; longer waits answer 429. */
 const SLOT_WAIT_MAX_MS = 2000;

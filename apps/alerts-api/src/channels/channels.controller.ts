@@ -49,7 +49,8 @@ export class ChannelsController {
   @ApiOperation({
     operationId: 'recoverChannel',
     summary:
-      'Re-queue every failed or dead delivery of the channel for alerts since a time (at most 1000 per call, each once)',
+      'Re-queue every failed or dead delivery of the channel for alerts since a time (at most 1000 per call, each ' +
+      'once)',
   })
   @ApiOkResponse({ type: RecoverResultView })
   @ApiErrors(400, 404)
@@ -104,7 +105,8 @@ export class ChannelsController {
   @ApiOperation({
     operationId: 'rotateChannelSecret',
     summary:
-      'Give a webhook channel a new signing secret (returned once); for 24 hours the replaced one signs too, two signatures per header',
+      'Give a webhook channel a new signing secret (returned once); for 24 hours the replaced one signs too, two ' +
+      'signatures per header',
   })
   @ApiOkResponse({ type: RotatedSecretView })
   @ApiErrors(404, 409)
@@ -121,7 +123,8 @@ export class ChannelsController {
   @ApiOperation({
     operationId: 'testChannel',
     summary:
-      "Send a real test message to an active channel (at most 5 per minute per channel, within the receiver's rate limit shared with alert deliveries)",
+      "Send a real test message to an active channel (at most 5 per minute per channel, within the receiver's rate " +
+      'limit shared with alert deliveries)',
   })
   @ApiOkResponse({
     type: ChannelTestResultView,

@@ -34,7 +34,8 @@ const alertsApiEnv = z.object({
     .url('https://api.telegram.org')
     .describe('Telegram Bot API base; point it at a local server in tests.'),
   TELEGRAM_BOT_TOKEN: optionalText(/^\S+$/, 'must be a bot token').describe(
-    'Bot token: alerts-api runs the bot, mints link codes and sends test messages with it, alerts-dispatcher sends alert deliveries; Telegram is off without it.',
+    'Bot token: alerts-api runs the bot, mints link codes and sends test messages with it, alerts-dispatcher sends ' +
+      'alert deliveries; Telegram is off without it.',
   ),
   TELEGRAM_BOT_USERNAME: optionalText(/^[A-Za-z0-9_]{3,64}$/, 'must be the bot username without @').describe(
     'Bot username without @ (the deep link of link codes, shown in replies; learnt with getMe when unset).',
@@ -43,7 +44,8 @@ const alertsApiEnv = z.object({
     .enum(['polling', 'webhook', 'off'])
     .default('polling')
     .describe(
-      'How bot updates (/start <code>, commands) arrive: long polling, a webhook to POST /telegram/webhook, or not at all.',
+      'How bot updates (/start <code>, commands) arrive: long polling, a webhook to POST /telegram/webhook, or not ' +
+        'at all.',
     ),
   TELEGRAM_WEBHOOK_SECRET: z
     .string()
@@ -51,7 +53,8 @@ const alertsApiEnv = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined))
     .describe(
-      'Checked against the X-Telegram-Bot-Api-Secret-Token header of webhook updates (1-256 of A-Za-z0-9_-); required in webhook mode.',
+      'Checked against the X-Telegram-Bot-Api-Secret-Token header of webhook updates (1-256 of A-Za-z0-9_-); ' +
+        'required in webhook mode.',
     ),
   TELEGRAM_WEBHOOK_URL: z
     .url()

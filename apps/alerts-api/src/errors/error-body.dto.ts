@@ -14,7 +14,8 @@ export class ErrorBodyDto {
 
   @ApiProperty({
     description:
-      'On internal errors (500): the request id, also sent as `X-Request-Id` on every response; quote it when reporting a problem.',
+      'On internal errors (500): the request id, also sent as `X-Request-Id` on every response; quote it when ' +
+      'reporting a problem.',
     required: false,
     example: '5b0c5a8e-3f3c-4b6e-9a57-0f8d2f1c1d2e',
   })
@@ -29,7 +30,9 @@ const DESCRIPTIONS: Record<number, string> = {
   409: 'Conflict (`conflict`) or per-account limit reached (`limit_reached`)',
   429: 'Too many requests (`rate_limited`); see `Retry-After`',
   502: 'The exchange API failed or timed out (`upstream_unavailable`)',
-  503: 'Storage schema not applied yet (`service_initializing`, `Retry-After: 300`), or storage briefly unreachable (`service_unavailable`, `Retry-After: 2`); on POST /api/telegram/link also `telegram_not_configured`',
+  503:
+    'Storage schema not applied yet (`service_initializing`, `Retry-After: 300`), or storage briefly unreachable ' +
+    '(`service_unavailable`, `Retry-After: 2`); on POST /api/telegram/link also `telegram_not_configured`',
 };
 
 /** Documents error responses with the `{ code, message }` body. */

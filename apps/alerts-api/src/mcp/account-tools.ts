@@ -25,7 +25,8 @@ export function registerAccountTools(
       : Promise.resolve(
           fail(
             'unauthorized',
-            'This tool needs an account token: connect to /mcp with Authorization: Bearer <ACCOUNT_TOKEN> (from POST /api/accounts).',
+            'This tool needs an account token: connect to /mcp with Authorization: Bearer <ACCOUNT_TOKEN> (from POST ' +
+              '/api/accounts).',
           ),
         );
   };

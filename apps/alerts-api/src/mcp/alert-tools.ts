@@ -33,7 +33,8 @@ export function registerAlertTools(
     {
       title: 'List alerts',
       description:
-        'Alert history, newest first, with per-channel delivery status; page with limit (1..100) and before (needs an account token).',
+        'Alert history, newest first, with per-channel delivery status; page with limit (1..100) and before (needs ' +
+        'an account token).',
       inputSchema: { limit: z.number().int().optional(), before: z.string().optional() },
       outputSchema: looseObject({ alerts: z.array(record()), nextBefore: z.string().nullable() }),
       annotations: READ_ONLY,
@@ -50,7 +51,8 @@ export function registerAlertTools(
     {
       title: 'List dead letters',
       description:
-        'Deliveries that gave up (dead letters), newest first, with the last error; limit 1..100 (needs an account token).',
+        'Deliveries that gave up (dead letters), newest first, with the last error; limit 1..100 (needs an account ' +
+        'token).',
       inputSchema: { limit: z.number().int().optional() },
       outputSchema: looseObject({ deliveries: z.array(record()) }),
       annotations: READ_ONLY,
@@ -116,7 +118,8 @@ export function registerAlertTools(
     {
       title: 'Delete account',
       description:
-        'Delete your alerts account and everything under it (watches, channels, rules, alerts, deliveries). The token stops working. ' +
+        'Delete your alerts account and everything under it (watches, channels, rules, alerts, deliveries). The ' +
+        'token stops working. ' +
         'Cannot be undone; pass confirm: true (needs an account token).',
       inputSchema: { confirm: z.literal(true).describe('Must be true') },
       outputSchema: looseObject({ deleted: z.string() }),

@@ -40,8 +40,10 @@ export function registerChannelTools(
     {
       title: 'Add channel',
       description:
-        "Add a delivery channel: kind discord (target: a Discord webhook URL) or webhook (target: a public http(s) URL). A webhook channel's " +
-        'signingSecret is returned only in this result: keep it to verify deliveries. Telegram chats are linked with create_telegram_link (needs an account token).',
+        'Add a delivery channel: kind discord (target: a Discord webhook URL) or webhook (target: a public http(s) ' +
+        "URL). A webhook channel's " +
+        'signingSecret is returned only in this result: keep it to verify deliveries. Telegram chats are linked with ' +
+        'create_telegram_link (needs an account token).',
       inputSchema: {
         kind: z.enum(CREATABLE_KINDS),
         target: z.string().describe('Discord webhook URL or public webhook URL'),
@@ -61,7 +63,8 @@ export function registerChannelTools(
     {
       title: 'Pause or resume channel',
       description:
-        'Set a channel to paused or active; active also re-enables a channel that delivery disabled (needs an account token).',
+        'Set a channel to paused or active; active also re-enables a channel that delivery disabled (needs an ' +
+        'account token).',
       inputSchema: { id: resourceId('Channel'), status: z.enum(['active', 'paused']) },
       outputSchema: looseObject({ channel: record() }),
       annotations: WRITE,
@@ -90,7 +93,8 @@ export function registerChannelTools(
     {
       title: 'Send test message',
       description:
-        'Send a real test message to an active channel (at most 5 per minute per channel; paused and disabled channels are refused). ' +
+        'Send a real test message to an active channel (at most 5 per minute per channel; paused and disabled ' +
+        'channels are refused). ' +
         'The result says whether the receiver accepted it (needs an account token).',
       inputSchema: { id: resourceId('Channel') },
       outputSchema: looseObject({ delivered: z.boolean(), outcome: z.string(), eventId: z.string() }),
@@ -104,7 +108,8 @@ export function registerChannelTools(
     {
       title: 'Link a Telegram chat',
       description:
-        'Mint a single-use code, valid 15 minutes, and a deep link: sending /start <code> to the bot links that chat as a channel (needs an account token).',
+        'Mint a single-use code, valid 15 minutes, and a deep link: sending /start <code> to the bot links that chat ' +
+        'as a channel (needs an account token).',
       outputSchema: looseObject({ code: z.string(), deepLink: z.string(), expiresAt: z.string() }),
       annotations: CREATE,
     },

@@ -12,7 +12,8 @@ const envelopeOutput = looseObject({
 
 /** The exchange's public tools, called on behalf of the MCP client at `callerIp` (forwarded to the exchange). */
 export function registerExchangeTools(server: McpServer, upstream: UpstreamClient, callerIp: () => string): void {
-  // The exchange's public tools as the catalog defines them (title, description, input schema), under `exchange_<tool>`.
+  // The exchange's public tools as the catalog defines them (title, description, input schema), under
+  // `exchange_<tool>`.
   for (const def of PROXIED_EXCHANGE_TOOLS) {
     server.registerTool(
       `exchange_${def.name}`,

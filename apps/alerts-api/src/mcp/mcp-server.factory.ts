@@ -22,9 +22,12 @@ import { registerExchangeTools } from './exchange-tools';
 import { envelopeToolErrors, looseObject, ok } from './tool-result';
 
 const INSTRUCTIONS =
-  'Wallet alerts for the paper-trading exchange. Without a token: service status and read-only exchange data (exchange_* tools). ' +
-  'With an account token (Authorization: Bearer <ACCOUNT_TOKEN>): also everything the REST API offers for that account: watches, channels ' +
-  '(test messages, Telegram links), protocol rules, alerts, dead letters and their retry, the account itself. Accounts are created over REST (POST /api/accounts). ' +
+  'Wallet alerts for the paper-trading exchange. Without a token: service status and read-only exchange data ' +
+  '(exchange_* tools). ' +
+  'With an account token (Authorization: Bearer <ACCOUNT_TOKEN>): also everything the REST API offers for that ' +
+  'account: watches, channels ' +
+  '(test messages, Telegram links), protocol rules, alerts, dead letters and their retry, the account itself. ' +
+  'Accounts are created over REST (POST /api/accounts). ' +
   'Alerts are best effort; the service is unofficial and not affiliated with the exchange.';
 
 const statusOutput = looseObject({
@@ -107,7 +110,8 @@ export class McpServerFactory {
       {
         title: 'Service status',
         description:
-          'Whether the alerts service is ready, which channel kinds are available, its limits and the last scheduled poll.',
+          'Whether the alerts service is ready, which channel kinds are available, its limits and the last scheduled ' +
+          'poll.',
         outputSchema: statusOutput,
         annotations: { readOnlyHint: true, openWorldHint: false },
       },

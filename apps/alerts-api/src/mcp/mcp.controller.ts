@@ -40,13 +40,19 @@ const jsonRpcError: SchemaObject = {
 };
 
 const INVALID_TOKEN =
-  'Invalid account token. This MCP endpoint takes an alerts account token, not OAuth: send Authorization: Bearer <ACCOUNT_TOKEN> ' +
+  'Invalid account token. This MCP endpoint takes an alerts account token, not OAuth: send Authorization: Bearer ' +
+  '<ACCOUNT_TOKEN> ' +
   'with the token POST /api/accounts returned, or no Authorization header for the public tools.';
 
 const RPC_ERRORS: Record<number, string> = {
-  400: 'The body is not JSON (-32700), not a JSON-RPC message (-32600), holds text that cannot be stored (-32602), or (MCP 2026-07-28) lacks the request `_meta` (-32602), names an unsupported protocol version (-32022, `data.supported`) or headers that do not match the body (-32020)',
+  400:
+    'The body is not JSON (-32700), not a JSON-RPC message (-32600), holds text that cannot be stored (-32602), ' +
+    'or (MCP 2026-07-28) lacks the request `_meta` (-32602), names an unsupported protocol version (-32022, ' +
+    '`data.supported`) or headers that do not match the body (-32020)',
   404: 'MCP 2026-07-28: a method the revision does not have (-32601)',
-  403: 'The account token is not valid (`data.code`: `invalid_token`; this endpoint takes an alerts account token, not OAuth, so it never answers 401), or the Host or Origin header is not accepted (DNS-rebinding protection)',
+  403:
+    'The account token is not valid (`data.code`: `invalid_token`; this endpoint takes an alerts account token, ' +
+    'not OAuth, so it never answers 401), or the Host or Origin header is not accepted (DNS-rebinding protection)',
   405: 'GET and DELETE: the server is stateless (no event stream, no session to end); `Allow: POST`',
   406: 'The Accept header must list application/json and text/event-stream',
   413: 'The body is larger than 256 kB',
@@ -83,11 +89,17 @@ export class McpController {
     operationId: 'mcp',
     summary: 'MCP server (Streamable HTTP, stateless, JSON responses)',
     description:
-      'Send `Accept: application/json, text/event-stream`. Without a token: get_service_status and the read-only exchange_* tools. ' +
-      'With `Authorization: Bearer <ACCOUNT_TOKEN>`: also the account tools, which cover every bearer-token endpoint: list_watches, add_watch, update_watch, ' +
-      'remove_watch, list_channels, add_channel, set_channel_status, remove_channel, test_channel, create_telegram_link, get_protocol_rules, set_protocol_rules, ' +
-      'list_alerts, list_dead_deliveries, retry_delivery, get_my_account, delete_my_account (listed either way; without a token they return a tool error ' +
-      'asking for one). Accounts are created with POST /api/accounts only. A token that is present but invalid is refused with 403 and a JSON-RPC error (`invalid_token`; not 401, which MCP clients answer with an OAuth sign-in). ' +
+      'Send `Accept: application/json, text/event-stream`. Without a token: get_service_status and the read-only ' +
+      'exchange_* tools. ' +
+      'With `Authorization: Bearer <ACCOUNT_TOKEN>`: also the account tools, which cover every bearer-token ' +
+      'endpoint: list_watches, add_watch, update_watch, ' +
+      'remove_watch, list_channels, add_channel, set_channel_status, remove_channel, test_channel, ' +
+      'create_telegram_link, get_protocol_rules, set_protocol_rules, ' +
+      'list_alerts, list_dead_deliveries, retry_delivery, get_my_account, delete_my_account (listed either way; ' +
+      'without a token they return a tool error ' +
+      'asking for one). Accounts are created with POST /api/accounts only. A token that is present but invalid is ' +
+      'refused with 403 and a JSON-RPC error (`invalid_token`; not 401, which MCP clients answer with an OAuth ' +
+      'sign-in). ' +
       'Errors answered before the MCP server runs are JSON-RPC errors too.',
   })
   @ApiBody({ description: 'A JSON-RPC 2.0 request or notification', schema: jsonRpc })
@@ -148,7 +160,10 @@ function requestId(body: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-/** Documents the HTTP-level JSON-RPC errors of /mcp: refused bodies and query strings, rate limits, and `only` (405 for GET and DELETE). */
+/**
+ * Documents the HTTP-level JSON-RPC errors of /mcp: refused bodies and query strings, rate limits, and `only` (405 for
+ * GET and DELETE).
+ */
 function ApiRpcErrors(only?: number): MethodDecorator {
   const statuses = only
     ? [400, 403, 413, 415, 429, only]

@@ -40,7 +40,8 @@ export function registerWatchTools(server: McpServer, authed: Authed, s: Pick<Ac
     {
       title: 'Add watch',
       description:
-        'Watch a wallet. Idempotent per address and role: the same watch comes back, with label and rules applied (needs an account token).',
+        'Watch a wallet. Idempotent per address and role: the same watch comes back, with label and rules applied ' +
+        '(needs an account token).',
       inputSchema: {
         address: z.string().describe('Wallet address'),
         role: z.enum(WATCH_ROLES).optional(),

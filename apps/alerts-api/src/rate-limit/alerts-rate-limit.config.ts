@@ -15,7 +15,8 @@ export const alertsRateLimitEnvShape = {
   ALERTS_RATE_PUBLIC_PER_SECOND: env
     .positiveInt(20)
     .describe(
-      'Requests per second per client address without an account token (status, OpenAPI, the exchange proxy /api/upstream/*, /mcp without a token), and with a token that was refused.',
+      'Requests per second per client address without an account token (status, OpenAPI, the exchange proxy ' +
+        '/api/upstream/*, /mcp without a token), and with a token that was refused.',
     ),
   ALERTS_RATE_PUBLIC_BURST: env.positiveInt(40).describe('Burst of requests per client address without a token.'),
 };

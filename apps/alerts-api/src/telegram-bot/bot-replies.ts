@@ -22,14 +22,16 @@ const usage = (name: string): string => {
 /** The bot's fixed replies (HTML). */
 export const REPLY = {
   started:
-    'Alerts are set up: this chat receives the alerts of a new alerts account. Add a wallet with /watch &lt;address&gt; [label].',
+    'Alerts are set up: this chat receives the alerts of a new alerts account. Add a wallet with /watch ' +
+    '&lt;address&gt; [label].',
   alreadyStarted: 'Alerts are already set up in this chat.',
   noAccount: 'This chat has no alerts yet. Send /start to set them up.',
   notOwner: 'Only the member who set up alerts in this chat can change them.',
   noWatches: 'No watches yet. Add one with /watch &lt;address&gt; [label].',
   noAlerts: 'No alerts yet.',
   noChannel:
-    'This chat no longer receives alerts (it was removed from the account through the API). Send /start to add it again.',
+    'This chat no longer receives alerts (it was removed from the account through the API). Send /start to add it ' +
+    'again.',
   paused: 'Paused: this chat receives no alerts until /resume. Alerts are still recorded (/history).',
   resumed: 'Resumed: this chat receives alerts again.',
   staleButton: 'This button is no longer valid. Send /rules again.',

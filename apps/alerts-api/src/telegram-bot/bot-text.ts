@@ -50,6 +50,7 @@ export function helpText(): string {
     '<b>Wallet alerts</b>',
     ...lines,
     '',
-    'In a group, only the member who set up alerts can change them. Alerts are best effort; this service is unofficial and not affiliated with the exchange.',
+    'In a group, only the member who set up alerts can change them. Alerts are best effort; this service is ' +
+      'unofficial and not affiliated with the exchange.',
   ].join('\n');
 }

@@ -5,13 +5,15 @@ import type { TelegramChat } from './telegram-bot.client';
 /** The bot's answer to `/start <code>`, by the outcome of redeeming the code. */
 export const LINK_REPLIES: Record<LinkResult, string> = {
   linked:
-    'Linked. This chat now receives wallet alerts from your alerts account. Send /help for the commands. Alerts are best effort; this service is unofficial and not affiliated with the exchange.',
+    'Linked. This chat now receives wallet alerts from your alerts account. Send /help for the commands. Alerts are ' +
+    'best effort; this service is unofficial and not affiliated with the exchange.',
   already_linked: 'This chat is already linked to that alerts account.',
   unknown_code: `That code is not valid. Create a new one with POST /api/telegram/link and send /start <code> here within ${ALERTS_LIMITS.telegramLinkCodeMinutes} minutes.`,
   expired_code: `That code has expired (codes last ${ALERTS_LIMITS.telegramLinkCodeMinutes} minutes). Create a new one with POST /api/telegram/link.`,
   used_code: 'That code was already used. Create a new one with POST /api/telegram/link.',
   limit_reached:
-    'That alerts account already has the maximum number of channels. Delete one through the alerts API, then create a new code.',
+    'That alerts account already has the maximum number of channels. Delete one through the alerts API, then create ' +
+    'a new code.',
 };
 
 /** The channel label of a chat, e.g. `Telegram @ann` or the group title. */

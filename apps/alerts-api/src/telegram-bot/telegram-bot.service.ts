@@ -261,7 +261,10 @@ export class TelegramBot {
     );
   }
 
-  /** The account's API token, shown once in the owner's private chat (a new one each time: the earlier one stops working). */
+  /**
+   * The account's API token, shown once in the owner's private chat (a new one each time: the earlier one stops
+   * working).
+   */
   private async token(c: Context, account: TelegramChatAccount): Promise<BotOutcome> {
     const delivered = await this.accounts.replaceToken(account.accountId, async (token) => {
       try {
@@ -306,7 +309,10 @@ export class TelegramBot {
     return outcome;
   }
 
-  /** A reply Telegram refuses (the chat blocked the bot, a 4xx) is logged; network errors propagate so the update is handled again. */
+  /**
+   * A reply Telegram refuses (the chat blocked the bot, a 4xx) is logged; network errors propagate so the update is
+   * handled again.
+   */
   private async send(call: () => Promise<unknown>): Promise<void> {
     try {
       await call();

@@ -16,7 +16,8 @@ export class TelegramLinkController {
   @ApiOperation({
     operationId: 'createTelegramLink',
     summary:
-      'Mint a single-use code (valid 15 minutes) that links a Telegram chat as a channel when sent to the bot as /start <code>',
+      'Mint a single-use code (valid 15 minutes) that links a Telegram chat as a channel when sent to the bot as ' +
+      '/start <code>',
   })
   @ApiCreatedResponse({ type: TelegramLinkView })
   @ApiErrors(409)

@@ -63,8 +63,9 @@ async function readBounded(response: Response, max: number, abort: AbortControll
 /**
  * GETs from the exchange tool API's public family: no client headers, cookies or credentials are
  * forwarded, only the caller's address as `X-Forwarded-For` (the exchange limits each caller, and trusts
- * this service as a proxy when its address is in the exchange's TRUSTED_PROXIES); redirects are not followed, answers are bounded in time and in size (enforced while streaming). 2xx and 4xx answers
- * pass through; 3xx, 5xx, timeouts and network failures become 502 `upstream_unavailable`.
+ * this service as a proxy when its address is in the exchange's TRUSTED_PROXIES); redirects are not followed, answers
+ * are bounded in time and in size (enforced while streaming). 2xx and 4xx answers pass through; 3xx, 5xx, timeouts and
+ * network failures become 502 `upstream_unavailable`.
  */
 @Injectable()
 export class UpstreamClient {
