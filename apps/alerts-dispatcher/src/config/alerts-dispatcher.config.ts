@@ -34,12 +34,14 @@ export const alertsDispatcherConfigSchema = z.object({
     .url('https://api.telegram.org')
     .describe('Telegram Bot API base; point it at a local server in tests.'),
   TELEGRAM_BOT_TOKEN: optionalText().describe(
-    'Bot token: alerts-api runs the bot, mints link codes and sends test messages with it, alerts-dispatcher sends alert deliveries; Telegram is off without it.',
+    'Bot token: alerts-api runs the bot, mints link codes and sends test messages with it, alerts-dispatcher sends ' +
+      'alert deliveries; Telegram is off without it.',
   ),
   ALERTS_DELIVERY_TIMEOUT_MS: env.positiveInt(10000).describe('Timeout of one delivery attempt (ms).'),
   ALERTS_DELIVERY_CONCURRENCY: env.positiveInt(16).describe('Deliveries in flight per dispatcher process.'),
   ALERTS_RETRY_SCHEDULE_MS: schedule('5000,300000,1800000,7200000,18000000,36000000,36000000').describe(
-    'Delays (ms, comma-separated) before the 2nd, 3rd, ... attempt; the first is immediate; after the last the delivery is dead-lettered.',
+    'Delays (ms, comma-separated) before the 2nd, 3rd, ... attempt; the first is immediate; after the last the ' +
+      'delivery is dead-lettered.',
   ),
   ALERTS_RETRY_JITTER_PCT: z.coerce
     .number()
@@ -53,29 +55,34 @@ export const alertsDispatcherConfigSchema = z.object({
   ALERTS_DISABLE_AFTER_FAILING_MS: env
     .positiveInt(432_000_000)
     .describe(
-      "A channel whose deliveries fail with no success for this long (ms; 5 days, Svix's rule) is disabled and its account told on its other channels.",
+      "A channel whose deliveries fail with no success for this long (ms; 5 days, Svix's rule) is disabled and its " +
+        'account told on its other channels.',
     ),
   ALERTS_DISABLE_MIN_FAILED_ATTEMPTS: env
     .positiveInt(10)
     .describe(
-      "Failed attempts since the last success a channel needs before ALERTS_DISABLE_AFTER_FAILING_MS can disable it (like Convoy's minimum request count), so a single rare alert cannot.",
+      'Failed attempts since the last success a channel needs before ALERTS_DISABLE_AFTER_FAILING_MS can disable it ' +
+        "(like Convoy's minimum request count), so a single rare alert cannot.",
     ),
   ALERTS_RATE_LIMITED_MAX: env
     .positiveInt(50)
     .describe(
-      'Cap on rate-limited answers (429) per delivery. Each waits exactly Retry-After and uses up no attempt; the answer that reaches this count dead-letters the delivery.',
+      'Cap on rate-limited answers (429) per delivery. Each waits exactly Retry-After and uses up no attempt; the ' +
+        'answer that reaches this count dead-letters the delivery.',
     ),
   ...destinationRateEnvShape,
   ...allowHostsEnvShape,
   ALERTS_DELIVERY_LOCK_MS: env
     .positiveInt(3000)
     .describe(
-      'Lease (ms) of a delivery being sent, renewed every third of it while the attempt runs: the deliveries of a dispatcher that died are claimed again after it lapses.',
+      'Lease (ms) of a delivery being sent, renewed every third of it while the attempt runs: the deliveries of a ' +
+        'dispatcher that died are claimed again after it lapses.',
     ),
   ALERTS_DELIVERY_POLL_MS: env
     .positiveInt(250)
     .describe(
-      'How often (ms) an idle dispatcher looks for due deliveries (retries, and any whose wake-up job was lost) besides its wake-ups.',
+      'How often (ms) an idle dispatcher looks for due deliveries (retries, and any whose wake-up job was lost) ' +
+        'besides its wake-ups.',
     ),
   ALERTS_SWEEP_MS: env
     .positiveInt(30000)

@@ -42,7 +42,10 @@ export class DeliveryStore {
     await renewDeliveryClaims(this.dataSource, ids);
   }
 
-  /** A claimed delivery that may not be sent yet (its destination's rate limit): the attempt is given back and it is due again at `at`. */
+  /**
+   * A claimed delivery that may not be sent yet (its destination's rate limit): the attempt is given back and it is due
+   * again at `at`.
+   */
   postpone(id: string, at: Date): Promise<void> {
     return postponeDelivery(this.dataSource, id, at);
   }
@@ -68,7 +71,10 @@ export class DeliveryStore {
     return recordRateLimited(this.dataSource, id, reason, at);
   }
 
-  /** Dead letter (re-queued only by its owner through POST /api/deliveries/{id}/retry); `unsent` gives the claimed attempt back (nothing was sent). */
+  /**
+   * Dead letter (re-queued only by its owner through POST /api/deliveries/{id}/retry); `unsent` gives the claimed
+   * attempt back (nothing was sent).
+   */
   dead(id: string, reason: string, unsent = false): Promise<void> {
     return deadLetterDelivery(this.dataSource, id, reason, unsent);
   }
@@ -86,7 +92,10 @@ export class DeliveryStore {
     });
   }
 
-  /** The receiver is gone for good: disable the channel (with the reason shown to its owner) and dead-letter this delivery. */
+  /**
+   * The receiver is gone for good: disable the channel (with the reason shown to its owner) and dead-letter this
+   * delivery.
+   */
   async disableChannel(id: string, channelId: string, reason: string): Promise<void> {
     await this.dataSource.transaction((m) => disableChannelOfDelivery(m, id, channelId, reason));
   }

@@ -142,7 +142,8 @@ function body(alert: AlertForDelivery): { title: string; lines: string[]; color:
         color: RED,
         lines: [
           `Channel ${text(d['channelId'])} (${text(d['channelKind'])}) was disabled: ${text(d['reason'])}.`,
-          'After fixing the receiver: PATCH /api/channels/{id} {"status":"active"}, then POST /api/channels/{id}/recover.',
+          'After fixing the receiver: PATCH /api/channels/{id} {"status":"active"}, then POST ' +
+            '/api/channels/{id}/recover.',
         ],
       };
     default:
