@@ -16,7 +16,8 @@ export const mcpServerConfigSchema = z
     PUBLIC_BASE_URL: env
       .baseUrl('http://localhost:8080')
       .describe(
-        'The one public base URL: token issuer, authorization server, and `{base}/mcp` is the MCP resource (token audience).',
+        'The one public base URL: token issuer, authorization server, and `{base}/mcp` is the MCP resource (token ' +
+          'audience).',
       ),
     MCP_MAX_BODY_BYTES: env.positiveInt(262144).describe('Largest accepted POST /mcp body (bytes).'),
   })

@@ -22,7 +22,10 @@ export interface Proceed {
   ctx: ToolContext;
 }
 
-/** The request is answered at the HTTP level: 401/403 with a Bearer challenge, 429 over the rate limit, or 502 when tokens cannot be checked. */
+/**
+ * The request is answered at the HTTP level: 401/403 with a Bearer challenge, 429 over the rate limit, or 502 when
+ * tokens cannot be checked.
+ */
 export interface Refusal {
   kind: 'refuse';
   status: number;
@@ -47,8 +50,8 @@ interface CallMessage {
  * not verify gets 401 `invalid_token`; without a token, a tools/call that needs the connected wallet (see
  * needsConnectedWallet) gets 401 with the challenge that starts OAuth; a token lacking the tool's scope
  * gets 403 `insufficient_scope` (the client's request for the scope recorded first, so its next refresh
- * leads it to a new authorization: scope-step-ups.ts). Everything else proceeds, with the wallet of the token (family `me`) or
- * anonymously (family `public`).
+ * leads it to a new authorization: scope-step-ups.ts). Everything else proceeds, with the wallet of the token (family
+ * `me`) or anonymously (family `public`).
  */
 @Injectable()
 export class McpAccessGate {

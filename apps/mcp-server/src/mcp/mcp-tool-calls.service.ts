@@ -12,8 +12,9 @@ const READY_RESULTS = 256;
 /**
  * tools/call of the MCP transport: everything a tool does happens in the shared tool runtime (the same
  * executor, validation and 5-second public cache as the REST family; the per-caller rate limit is applied
- * to the whole POST by McpAccessGate); this only turns the outcome into an MCP result. Failures of the tool are results with `isError: true` carrying
- * the REST error code and message; an unknown tool name is a JSON-RPC error (-32602), as MCP specifies.
+ * to the whole POST by McpAccessGate); this only turns the outcome into an MCP result. Failures of the tool are results
+ * with `isError: true` carrying the REST error code and message; an unknown tool name is a JSON-RPC error (-32602), as
+ * MCP specifies.
  */
 @Injectable()
 export class McpToolCalls {

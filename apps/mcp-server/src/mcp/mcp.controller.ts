@@ -66,7 +66,8 @@ function methodNotAllowed(res: Response): void {
     res,
     405,
     SERVER_ERROR,
-    'Method not allowed: this MCP server is stateless; send JSON-RPC messages by POST (no event stream, no session to delete).',
+    'Method not allowed: this MCP server is stateless; send JSON-RPC messages by POST (no event stream, no session ' +
+      'to delete).',
   );
 }
 

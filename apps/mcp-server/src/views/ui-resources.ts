@@ -13,7 +13,8 @@ const VIEW_TEXTS: Record<ToolView, { title: string; description: string }> = {
   'trade-ticket': {
     title: 'Trade ticket',
     description:
-      "The preview of a trade (size, entry, bust price, PnL scenarios, guardrails) with a countdown to the quote's expiry, and the Confirm button that opens the position.",
+      "The preview of a trade (size, entry, bust price, PnL scenarios, guardrails) with a countdown to the quote's " +
+      'expiry, and the Confirm button that opens the position.',
   },
   account: {
     title: 'Account',
