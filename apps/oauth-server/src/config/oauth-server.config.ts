@@ -34,10 +34,12 @@ export const oauthServerConfigSchema = z
     PUBLIC_BASE_URL: env
       .baseUrl('http://localhost:8080')
       .describe(
-        'The one public base URL: token issuer, authorization server, and `{base}/mcp` is the MCP resource (token audience).',
+        'The one public base URL: token issuer, authorization server, and `{base}/mcp` is the MCP resource (token ' +
+          'audience).',
       ),
     OAUTH_JWKS: jwks.describe(
-      'Private ES256 signing keys as a JSON JWKS; the first signs, all are published. Required in production; generated once and kept in the database in development.',
+      'Private ES256 signing keys as a JSON JWKS; the first signs, all are published. Required in production; ' +
+        'generated once and kept in the database in development.',
     ),
     OAUTH_ACCESS_TTL_SECONDS: z.coerce
       .number()
@@ -49,7 +51,8 @@ export const oauthServerConfigSchema = z
     RATE_LIMIT_REQUESTS_PER_SECOND: env
       .positiveInt(20)
       .describe(
-        'Requests per second per client IP to every endpoint and page of the authorization server (probes and static assets aside), shared by every replica (Redis); more get 429 with Retry-After.',
+        'Requests per second per client IP to every endpoint and page of the authorization server (probes and static ' +
+          'assets aside), shared by every replica (Redis); more get 429 with Retry-After.',
       ),
     RATE_LIMIT_REQUESTS_BURST: env
       .positiveInt(60)
@@ -57,29 +60,35 @@ export const oauthServerConfigSchema = z
     RATE_LIMIT_REGISTER_PER_MINUTE: env
       .positiveInt(20)
       .describe(
-        'Client registrations (POST /register) accepted per client IP per minute (a token bucket: all at once, then one every 60/N s), shared by every replica (Redis); more get 429 with Retry-After.',
+        'Client registrations (POST /register) accepted per client IP per minute (a token bucket: all at once, then ' +
+          'one every 60/N s), shared by every replica (Redis); more get 429 with Retry-After.',
       ),
     OAUTH_CIMD_PRIVATE_HOSTS: env
       .list()
       .describe(
-        'host:port entries whose client ID metadata documents may be fetched from loopback or private addresses (development and tests only; every other document host must resolve to a public address).',
+        'host:port entries whose client ID metadata documents may be fetched from loopback or private addresses ' +
+          '(development and tests only; every other document host must resolve to a public address).',
       ),
     RATE_LIMIT_SIGN_IN_PER_MINUTE: env
       .positiveInt(30)
       .describe(
-        "Wallet sign-in messages (the consent and connections pages' challenge endpoints) issued per client IP per minute (a token bucket: all at once, then one every 60/N s), shared by every replica (Redis).",
+        "Wallet sign-in messages (the consent and connections pages' challenge endpoints) issued per client IP per " +
+          'minute (a token bucket: all at once, then one every 60/N s), shared by every replica (Redis).',
       ),
     OAUTH_COOKIE_KEYS: env
       .list()
       .describe(
-        "Secrets signing the authorization server's cookies, comma-separated, newest first. Required in production; generated in development.",
+        "Secrets signing the authorization server's cookies, comma-separated, newest first. Required in production; " +
+          'generated in development.',
       ),
     SESSION_KEY_ENCRYPTION_KEY: z
       .string()
       .min(32)
       .default(DEV_SESSION_KEY_ENCRYPTION_KEY)
       .describe(
-        'Encrypts (AES-256-GCM) the session-key private keys oauth-server generates: 32 bytes as hex or base64, or a passphrase of at least 32 characters. tools-gateway and mcp-server decrypt them with the same value. Required in production.',
+        'Encrypts (AES-256-GCM) the session-key private keys oauth-server generates: 32 bytes as hex or base64, or a ' +
+          'passphrase of at least 32 characters. tools-gateway and mcp-server decrypt them with the same value. ' +
+          'Required in production.',
       ),
     SESSION_KEY_ENCRYPTION_KEYS_OLD: env
       .list()
@@ -90,7 +99,9 @@ export const oauthServerConfigSchema = z
     SESSION_KEY_REVOCATION_WAIT_MS: env
       .positiveInt(5000)
       .describe(
-        'How long (ms) revoking a key or a connection on /connections waits for the exchange to confirm the key revoked; past it the page answers 503 with Retry-After and the revocation completes in the background (recorded in PostgreSQL, re-sent until the exchange confirms).',
+        'How long (ms) revoking a key or a connection on /connections waits for the exchange to confirm the key ' +
+          'revoked; past it the page answers 503 with Retry-After and the revocation completes in the background ' +
+          '(recorded in PostgreSQL, re-sent until the exchange confirms).',
       ),
     EXECUTOR_INTERNAL_URL: env
       .baseUrl('http://127.0.0.1:3004')

@@ -28,4 +28,5 @@ export class ConsentError extends CodedError<ConsentErrorCode> {
 }
 
 export const INTERACTION_EXPIRED_MESSAGE =
-  'This connection request has expired or was opened in another browser. Go back to the app and start connecting again.';
+  'This connection request has expired or was opened in another browser. Go back to the app and start connecting ' +
+  'again.';

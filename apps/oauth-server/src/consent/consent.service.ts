@@ -172,7 +172,8 @@ export class ConsentService {
       if (!(await verifyApproval(approval, signature!))) {
         throw new ConsentError(
           ConsentErrorCode.ApprovalSignatureInvalid,
-          'The approval signature does not match your wallet and the limits shown. Nothing was approved; please sign again.',
+          'The approval signature does not match your wallet and the limits shown. Nothing was approved; please sign ' +
+            'again.',
         );
       }
     }
@@ -223,7 +224,8 @@ export class ConsentService {
         throw new ConsentError(
           ConsentErrorCode.SessionKeyNotConfirmed,
           error.message === 'timeout'
-            ? 'The exchange did not confirm your new trading key in time. Nothing was approved yet; please press Approve again in a moment.'
+            ? 'The exchange did not confirm your new trading key in time. Nothing was approved yet; please press ' +
+                'Approve again in a moment.'
             : `The exchange refused the new trading key: ${error.message.replace(/\.?$/, '.')} Nothing was approved; please review your limits and sign again.`,
         );
       }

@@ -7,7 +7,10 @@ export interface PermissionCopy {
   detail: string;
 }
 
-/** What each scope lets an app do, in plain words (consent and connections pages); `offline_access` is `stayConnectedCopy`. */
+/**
+ * What each scope lets an app do, in plain words (consent and connections pages); `offline_access` is
+ * `stayConnectedCopy`.
+ */
 export function describeScope(scope: string): PermissionCopy {
   switch (scope) {
     case SCOPES.read:
@@ -19,7 +22,8 @@ export function describeScope(scope: string): PermissionCopy {
       return {
         title: 'Trade within your limits',
         detail:
-          'Open and close positions with the funds of the wallet you connect, only within the limits you set in the last step. It can never withdraw.',
+          'Open and close positions with the funds of the wallet you connect, only within the limits you set in the ' +
+          'last step. It can never withdraw.',
       };
     case 'openid':
       return { title: 'Know your wallet address', detail: 'Learn which wallet you connected.' };
@@ -33,8 +37,10 @@ export function stayConnectedCopy(trading: boolean): PermissionCopy {
   return {
     title: 'Stay connected',
     detail: trading
-      ? 'Keep access without asking you again until its trading key expires (after the lifetime you choose, at most 30 days) or you revoke the connection on your connections page.'
-      : 'Keep access without asking you again for up to 30 days, or until you revoke the connection on your connections page.',
+      ? 'Keep access without asking you again until its trading key expires (after the lifetime you choose, at most ' +
+        '30 days) or you revoke the connection on your connections page.'
+      : 'Keep access without asking you again for up to 30 days, or until you revoke the connection on your ' +
+        'connections page.',
   };
 }
 

@@ -21,7 +21,8 @@ export function acceptAuthorizationPosts(req: Request, res: Response, next: Next
     sendOAuthError(
       res,
       415,
-      'The authorization endpoint takes its parameters in the query string (GET) or in a form body (POST with "Content-Type: application/x-www-form-urlencoded").',
+      'The authorization endpoint takes its parameters in the query string (GET) or in a form body (POST with ' +
+        '"Content-Type: application/x-www-form-urlencoded").',
     );
     return;
   }

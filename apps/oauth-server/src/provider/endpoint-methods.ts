@@ -17,7 +17,9 @@ export const ENDPOINT_METHODS: Readonly<Record<string, string>> = {
   '/.well-known/openid-configuration': 'GET, HEAD, OPTIONS',
 };
 
-/** Another method on an OAuth endpoint: 405 with `Allow` and an OAuth error body (not oidc-provider's plain-text 404). */
+/**
+ * Another method on an OAuth endpoint: 405 with `Allow` and an OAuth error body (not oidc-provider's plain-text 404).
+ */
 export function refuseWrongMethods(req: Request, res: Response, next: NextFunction): void {
   const route = providerRoute(req.path);
   const allow = ENDPOINT_METHODS[route];

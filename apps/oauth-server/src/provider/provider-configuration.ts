@@ -61,9 +61,9 @@ export interface ProviderDependencies {
 
 /**
  * The authorization server's policy: authorization code + PKCE S256 only, client ID metadata documents
- * (client-id-metadata.ts) and open registration of public clients, resource indicators defaulting to the MCP resource, ES256 JWT access tokens carrying the
- * wallet and its session key, rotating refresh tokens (reuse revokes the grant) for every client that
- * registered the refresh_token grant, PostgreSQL storage.
+ * (client-id-metadata.ts) and open registration of public clients, resource indicators defaulting to the MCP resource,
+ * ES256 JWT access tokens carrying the wallet and its session key, rotating refresh tokens (reuse revokes the grant)
+ * for every client that registered the refresh_token grant, PostgreSQL storage.
  */
 export function providerConfiguration(deps: ProviderDependencies): Configuration {
   const { config, dataSource, keys } = deps;
@@ -175,7 +175,8 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
       ctx.body = renderErrorPage(
         'This connection request cannot continue',
         describeAuthorizationError(String(out['error'] ?? 'server_error'), out['error_description']),
-        'Go back to the app you were connecting and start again. If this keeps happening, the app may be misconfigured.',
+        'Go back to the app you were connecting and start again. If this keeps happening, the app may be ' +
+          'misconfigured.',
         String(out['error'] ?? ''),
       );
     },
@@ -185,7 +186,10 @@ export function providerConfiguration(deps: ProviderDependencies): Configuration
 function describeAuthorizationError(code: string, description: unknown): string {
   switch (code) {
     case 'invalid_redirect_uri':
-      return 'The app asked to send you back to an address it never registered, so we stopped here to protect your wallet.';
+      return (
+        'The app asked to send you back to an address it never registered, so we stopped here to protect your ' +
+        'wallet.'
+      );
     case 'invalid_client':
       return 'The app that sent you here is not registered with this service.';
     case 'invalid_request':

@@ -7,11 +7,10 @@ const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:',
 
 /**
  * What dynamic registration refuses beyond oidc-provider's own checks (RFC 7591 errors, 400):
- * metadata nested deeper than MAX_JSON_DEPTH (`invalid_client_metadata`), text PostgreSQL cannot store in a redirect URI (`invalid_redirect_uri`) or anywhere else in the metadata
- * (`invalid_client_metadata`), naming the field,
- * and redirect URIs that would send codes in the clear or into the page: plain `http` only to a loopback
- * address (RFC 8252 native apps; OAuth 2.1 and RFC 9700 require TLS otherwise), never `javascript:`,
- * `data:` and the like.
+ * metadata nested deeper than MAX_JSON_DEPTH (`invalid_client_metadata`), text PostgreSQL cannot store in a redirect
+ * URI (`invalid_redirect_uri`) or anywhere else in the metadata (`invalid_client_metadata`), naming the field, and
+ * redirect URIs that would send codes in the clear or into the page: plain `http` only to a loopback address (RFC 8252
+ * native apps; OAuth 2.1 and RFC 9700 require TLS otherwise), never `javascript:`, `data:` and the like.
  */
 export function checkRegistration(metadata: Record<string, unknown>): void {
   if (jsonValueTooDeep(metadata)) throw new errors.InvalidClientMetadata(tooDeepMessage());

@@ -65,7 +65,10 @@ export class SessionKeyRevocations {
     return this.confirmAll(revoked.length > 0 ? revoked : await this.unconfirmed({ wallet, address }), deadline);
   }
 
-  /** Waits (at most SESSION_KEY_REVOCATION_WAIT_MS) until the exchange confirms the wallet's revocations of a grant or key. */
+  /**
+   * Waits (at most SESSION_KEY_REVOCATION_WAIT_MS) until the exchange confirms the wallet's revocations of a grant or
+   * key.
+   */
   async confirm(which: RevokedKeys & { wallet: string }): Promise<RevocationOutcome> {
     const deadline = Date.now() + this.config.SESSION_KEY_REVOCATION_WAIT_MS;
     return this.confirmAll(await this.unconfirmed(which), deadline);
