@@ -51,7 +51,10 @@ export interface DeliveryWorld {
   stop(): Promise<void>;
 }
 
-/** Everything an alert-delivery test needs: the stack with short timings, and local Discord, Telegram and webhook receivers. */
+/**
+ * Everything an alert-delivery test needs: the stack with short timings, and local Discord, Telegram and webhook
+ * receivers.
+ */
 export async function startDeliveryWorld(env: Record<string, string> = {}): Promise<DeliveryWorld> {
   const [issuer, receiver, flaky, discord, telegram, gate] = await Promise.all([
     startTestIssuer(),

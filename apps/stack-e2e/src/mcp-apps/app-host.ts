@@ -7,7 +7,10 @@ import path from 'node:path';
 import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
 import type { RenderRequest } from './browser/test-host.bundle';
 
-/** The CSP the sandbox applies for a resource whose allow-lists are empty (MCP Apps' restrictive default, plus no frames, objects or foreign base URIs). */
+/**
+ * The CSP the sandbox applies for a resource whose allow-lists are empty (MCP Apps' restrictive default, plus no
+ * frames, objects or foreign base URIs).
+ */
 export const EMPTY_ALLOW_LIST_CSP = [
   "default-src 'none'",
   "script-src 'self' 'unsafe-inline'",

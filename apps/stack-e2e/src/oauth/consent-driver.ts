@@ -20,7 +20,10 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** Saves a screenshot into docs/screenshots when enabled (SCREENSHOTS=1; the files are committed and shown in docs/oauth.md). */
+/**
+ * Saves a screenshot into docs/screenshots when enabled (SCREENSHOTS=1; the files are committed and shown in
+ * docs/oauth.md).
+ */
 export async function screenshot(enabled: boolean, page: Page, name: string, selector?: string): Promise<void> {
   if (!enabled) return;
   const dir = path.join(WORKSPACE_ROOT, 'docs', 'screenshots');
@@ -40,7 +43,10 @@ export interface Limits {
   expiresInDays: string;
 }
 
-/** Drives the consent page like a person using the keyboard: buttons are pressed with Enter, inputs found by their labels. */
+/**
+ * Drives the consent page like a person using the keyboard: buttons are pressed with Enter, inputs found by their
+ * labels.
+ */
 export class ConsentDriver {
   constructor(readonly page: Page) {}
 
@@ -49,7 +55,10 @@ export class ConsentDriver {
     await this.page.getByRole('heading', { name: /Step 1 of 3/ }).waitFor();
   }
 
-  /** Opens the consent page as a relying party posting its request does: a form POST to the authorization endpoint (OpenID Connect). */
+  /**
+   * Opens the consent page as a relying party posting its request does: a form POST to the authorization endpoint
+   * (OpenID Connect).
+   */
   async openByPost(url: URL): Promise<void> {
     const action = `${url.origin}${url.pathname}`;
     const fields = [...url.searchParams];

@@ -81,7 +81,10 @@ export function boundCases(valid: Record<string, Record<string, unknown>>): Boun
   return cases;
 }
 
-/** Every value of every enumerated parameter (intervals, ranges, windows, sort keys, markets, sides), each with otherwise valid arguments. */
+/**
+ * Every value of every enumerated parameter (intervals, ranges, windows, sort keys, markets, sides), each with
+ * otherwise valid arguments.
+ */
 export function enumCases(valid: Record<string, Record<string, unknown>>): BoundCase[] {
   const cases: BoundCase[] = [];
   for (const tool of TOOL_CATALOG) {

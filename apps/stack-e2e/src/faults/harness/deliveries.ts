@@ -16,7 +16,10 @@ export async function webhookAccount(lab: FaultLab): Promise<{ accountId: string
   return { accountId: id, channelId: hook.body.id };
 }
 
-/** `count` alerts, each with one queued delivery to the channel, and one `deliveries-due` wake-up; resolves to the deliveries. */
+/**
+ * `count` alerts, each with one queued delivery to the channel, and one `deliveries-due` wake-up; resolves to the
+ * deliveries.
+ */
 export async function queueDeliveries(
   lab: FaultLab,
   accountId: string,

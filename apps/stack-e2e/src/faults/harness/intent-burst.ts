@@ -30,8 +30,8 @@ export interface BurstOptions {
 }
 
 /**
- * Sends open_position calls from the lab's traders (round robin, both markets, 10 USDC at 1000x (the minimum notional)) while
- * `during` injects a fault, and records every answer.
+ * Sends open_position calls from the lab's traders (round robin, both markets, 10 USDC at 1000x (the minimum notional))
+ * while `during` injects a fault, and records every answer.
  */
 export async function intentBurst(
   lab: FaultLab,

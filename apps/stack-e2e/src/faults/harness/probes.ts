@@ -54,7 +54,10 @@ function probes(lab: FaultLab): Probe[] {
   ];
 }
 
-/** Sends every probe straight to its app (no edge in between), each from the next source address, and records the answers. */
+/**
+ * Sends every probe straight to its app (no edge in between), each from the next source address, and records the
+ * answers.
+ */
 export async function probeApps(lab: FaultLab): Promise<ProbeAnswer[]> {
   const out: ProbeAnswer[] = [];
   for (const p of probes(lab)) {
