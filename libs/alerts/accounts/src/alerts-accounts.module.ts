@@ -15,6 +15,9 @@ const SERVICES = [
   TelegramChatsService,
 ];
 
-/** The account rules, for any app that serves alerts accounts (needs InfraModule's DataSource and config, and QueueModule). */
+/**
+ * The account rules, for any app that serves alerts accounts (needs InfraModule's DataSource and config, and
+ * QueueModule).
+ */
 @Module({ providers: SERVICES, exports: SERVICES })
 export class AlertsAccountsModule {}

@@ -1,4 +1,7 @@
-/** Alerts accounts: watches, channels, alert history and their rules, served by alerts-api's HTTP API, MCP and Telegram bot. */
+/**
+ * Alerts accounts: watches, channels, alert history and their rules, served by alerts-api's HTTP API, MCP and Telegram
+ * bot.
+ */
 export * from './alerts-accounts.module';
 export * from './accounts/account-lock';
 export * from './accounts/account-token';

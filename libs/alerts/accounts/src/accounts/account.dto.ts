@@ -17,7 +17,8 @@ export class CreatedAccountView {
   @ApiProperty({ type: AccountView }) account!: AccountView;
   @ApiProperty({
     description:
-      'Bearer token of the account. Shown only in this response; it does not expire and stops working when the account is deleted.',
+      'Bearer token of the account. Shown only in this response; it does not expire and stops working when the ' +
+      'account is deleted.',
     example: 'alrt_3f0c…_Zx9…',
   })
   token!: string;

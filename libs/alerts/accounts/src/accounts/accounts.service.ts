@@ -65,7 +65,10 @@ export class AccountsService {
     };
   }
 
-  /** Deletes the account and everything under it (one cascade; pending deliveries go with it, so no dispatcher sends them). */
+  /**
+   * Deletes the account and everything under it (one cascade; pending deliveries go with it, so no dispatcher sends
+   * them).
+   */
   async remove(accountId: string): Promise<void> {
     await this.dataSource.getRepository(AlertsAccountEntity).delete({ id: accountId });
   }

@@ -48,7 +48,8 @@ export class DeliveryStatusView {
   @ApiProperty({
     enum: DELIVERY_STATUSES,
     description:
-      'queued, sending, delivered, failed (a retry is scheduled) or dead (dead letter: retry with POST /api/deliveries/{id}/retry)',
+      'queued, sending, delivered, failed (a retry is scheduled) or dead (dead letter: retry with POST ' +
+      '/api/deliveries/{id}/retry)',
   })
   status!: string;
   @ApiProperty() attempts!: number;

@@ -78,7 +78,8 @@ export class ChannelTestResultView {
   @ApiProperty({
     enum: ['delivered', 'retry', 'failed', 'disable'],
     description:
-      'delivered; retry (temporary receiver failure); failed (refused for good); disable (receiver gone: the channel is now disabled)',
+      'delivered; retry (temporary receiver failure); failed (refused for good); disable (receiver gone: the channel ' +
+      'is now disabled)',
   })
   outcome!: 'delivered' | 'retry' | 'failed' | 'disable';
   @ApiProperty({ description: 'Event id of the test message (webhooks: body id and x-service-alerts-event-id)' })

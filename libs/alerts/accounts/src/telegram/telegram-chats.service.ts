@@ -42,7 +42,10 @@ export class TelegramChatsService {
     return this.read(this.dataSource.manager, chatId);
   }
 
-  /** The chat's account, created with its channel when the chat has none; a missing channel is added again (within the channel limit). */
+  /**
+   * The chat's account, created with its channel when the chat has none; a missing channel is added again (within the
+   * channel limit).
+   */
   async open(chat: TelegramChatRef): Promise<{ account: TelegramChatAccount; created: boolean }> {
     return this.dataSource.transaction(async (m) => {
       await lockTelegramChat(m, chat.chatId);
@@ -61,7 +64,10 @@ export class TelegramChatsService {
     });
   }
 
-  /** Binds a chat linked with `/start <code>` to that account when the chat has no account yet; the sender becomes its owner. */
+  /**
+   * Binds a chat linked with `/start <code>` to that account when the chat has no account yet; the sender becomes its
+   * owner.
+   */
   async bindIfFree(manager: EntityManager, chatId: string, accountId: string, userId: string): Promise<void> {
     await lockTelegramChat(manager, chatId);
     await bindTelegramChatIfFree(manager, chatId, accountId, userId);

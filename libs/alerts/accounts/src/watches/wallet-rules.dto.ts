@@ -83,7 +83,10 @@ export class RewardsRuleDto {
   aboveUsdc?: number;
 }
 
-/** Wallet rules as sent by clients: every field optional (missing fields keep their current or default value); unknown keys are refused. */
+/**
+ * Wallet rules as sent by clients: every field optional (missing fields keep their current or default value); unknown
+ * keys are refused.
+ */
 export class WalletRulesDto {
   @ApiPropertyOptional({ type: LiquidationRuleDto })
   @Optional()

@@ -20,7 +20,8 @@ export class CreateWatchDto {
   @ApiPropertyOptional({
     enum: WATCH_ROLES,
     description:
-      'Why the wallet is watched: own (your wallet), follow (a trader you follow), team (a teammate), client (a wallet you look after)',
+      'Why the wallet is watched: own (your wallet), follow (a trader you follow), team (a teammate), client (a ' +
+      'wallet you look after)',
   })
   @Optional()
   @IsIn(WATCH_ROLES)
