@@ -1,6 +1,8 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
-/** A Telegram chat bound to the alerts account its bot commands act on. Chat and user ids are bigints (read as strings). */
+/**
+ * A Telegram chat bound to the alerts account its bot commands act on. Chat and user ids are bigints (read as strings).
+ */
 @Entity({ name: 'telegram_chats' })
 export class TelegramChatEntity {
   @PrimaryColumn({ name: 'chat_id', type: 'bigint' })

@@ -1,6 +1,8 @@
 import { type QueryExecutor, queryRow } from '@paper/sql-rows';
 
-/** When a channel counts as failing for good: no success for `afterMs` and at least `minFailedAttempts` failed attempts. */
+/**
+ * When a channel counts as failing for good: no success for `afterMs` and at least `minFailedAttempts` failed attempts.
+ */
 export interface SustainedFailurePolicy {
   afterMs: number;
   minFailedAttempts: number;

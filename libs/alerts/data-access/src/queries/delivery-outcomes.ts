@@ -10,7 +10,10 @@ export async function renewDeliveryClaims(db: QueryExecutor, ids: readonly strin
   ]);
 }
 
-/** A claimed delivery that may not be sent yet (its destination's rate limit): the attempt is given back and it is due again at `at`. */
+/**
+ * A claimed delivery that may not be sent yet (its destination's rate limit): the attempt is given back and it is due
+ * again at `at`.
+ */
 export async function postponeDelivery(db: QueryExecutor, id: string, at: Date): Promise<void> {
   await db.query(
     `UPDATE alerts.deliveries SET status = CASE WHEN attempts > 1 THEN 'failed' ELSE 'queued' END, attempts = greatest(attempts - 1, 0), next_attempt_at = $2, updated_at = now()
@@ -41,7 +44,10 @@ export async function retryDeliveryLater(db: QueryExecutor, id: string, reason: 
   );
 }
 
-/** The receiver answered 429: the attempt is given back (it did not fail), the rate-limited count goes up, the next attempt is at `at`. */
+/**
+ * The receiver answered 429: the attempt is given back (it did not fail), the rate-limited count goes up, the next
+ * attempt is at `at`.
+ */
 export async function recordRateLimited(db: QueryExecutor, id: string, reason: string, at: Date): Promise<void> {
   await db.query(
     `UPDATE alerts.deliveries SET status = 'failed', attempts = greatest(attempts - 1, 0), rate_limited = rate_limited + 1, last_error = $2, next_attempt_at = $3, updated_at = now()

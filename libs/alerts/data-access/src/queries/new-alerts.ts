@@ -73,7 +73,10 @@ export function activeChannelsOf(db: QueryExecutor, accountIds: readonly string[
   );
 }
 
-/** Queues deliveries, due now; returns the ids of those that were not queued yet (idempotent by id and by alert and channel). */
+/**
+ * Queues deliveries, due now; returns the ids of those that were not queued yet (idempotent by id and by alert and
+ * channel).
+ */
 export async function insertQueuedDeliveries(db: QueryExecutor, deliveries: readonly NewDelivery[]): Promise<string[]> {
   if (deliveries.length === 0) return [];
   const rows = await queryRows<{ id: string }>(

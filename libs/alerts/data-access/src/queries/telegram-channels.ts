@@ -38,7 +38,10 @@ export async function channelCountOf(db: QueryExecutor, accountId: string): Prom
   return row?.count ?? 0;
 }
 
-/** Adds the chat as an active channel, or makes its existing channel active again (e.g. after the bot was blocked and unblocked); returns the channel's id. */
+/**
+ * Adds the chat as an active channel, or makes its existing channel active again (e.g. after the bot was blocked and
+ * unblocked); returns the channel's id.
+ */
 export async function activateTelegramChannel(db: QueryExecutor, channel: TelegramChannelWrite): Promise<string> {
   const [row] = await queryRows<{ id: string }>(
     db,

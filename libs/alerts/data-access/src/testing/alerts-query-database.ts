@@ -9,7 +9,10 @@ export interface AlertsQueryDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh database for the query modules' integration tests, the alerts schema migrated unless `migrated` is false; drop() removes it. */
+/**
+ * A fresh database for the query modules' integration tests, the alerts schema migrated unless `migrated` is false;
+ * drop() removes it.
+ */
 export async function createAlertsQueryDatabase(prefix: string, migrated = true): Promise<AlertsQueryDatabase> {
   const database = await createTestDatabase(prefix);
   const dataSource = await createAlertsDataSource({
