@@ -44,10 +44,12 @@ export const destinationRateEnvShape = {
     'Rate limit per Discord webhook: <requests>/<milliseconds> (deliveries and test messages share it).',
   ),
   ALERTS_TELEGRAM_CHAT_RATE: rate('1/1000').describe(
-    "Rate limit per Telegram chat: <requests>/<milliseconds> (deliveries, test messages and the bot's replies share it).",
+    "Rate limit per Telegram chat: <requests>/<milliseconds> (deliveries, test messages and the bot's replies share " +
+      'it).',
   ),
   ALERTS_TELEGRAM_GLOBAL_RATE: rate('30/1000').describe(
-    "Rate limit of the bot across all chats: <requests>/<milliseconds> (deliveries, test messages and the bot's replies share it).",
+    "Rate limit of the bot across all chats: <requests>/<milliseconds> (deliveries, test messages and the bot's " +
+      'replies share it).',
   ),
 };
 
@@ -59,6 +61,7 @@ export const allowHostsEnvShape = {
     .string()
     .default('')
     .describe(
-      'Comma-separated host or host:port entries whose private/loopback addresses may receive webhooks (development and tests only).',
+      'Comma-separated host or host:port entries whose private/loopback addresses may receive webhooks (development ' +
+        'and tests only).',
     ),
 };
