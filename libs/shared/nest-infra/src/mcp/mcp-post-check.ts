@@ -140,7 +140,8 @@ function invalidMessage(item: unknown): Refusal {
   return refusal(
     400,
     RPC.invalidRequest,
-    'Invalid Request: not a JSON-RPC 2.0 message ({"jsonrpc": "2.0", "id": <string or integer>, "method": <string>, "params": {...}})',
+    'Invalid Request: not a JSON-RPC 2.0 message ({"jsonrpc": "2.0", "id": <string or integer>, "method": <string>, ' +
+      '"params": {...}})',
     idOf(item),
   );
 }
