@@ -43,7 +43,8 @@ export function nextRetryDelay(
  * The wait after a rate-limited answer (429), which is not a failed attempt: exactly the receiver's
  * Retry-After (capped at `retryAfterMaxMs`) plus a small random jitter (at most 10% of it and at most
  * 250 ms, never earlier than asked); without a Retry-After, the scheduled delay that follows the
- * attempts counted so far. Undefined at the `rateLimitedMax`-th rate-limited answer (dead letter), so a receiver that always answers 429 cannot keep a delivery forever.
+ * attempts counted so far. Undefined at the `rateLimitedMax`-th rate-limited answer (dead letter), so a receiver that
+ * always answers 429 cannot keep a delivery forever.
  */
 export function rateLimitedDelay(
   rateLimitedSoFar: number,
