@@ -71,13 +71,18 @@ describe('alerts driven by the exchange event log: a poller down for 60 s during
             world.stack.baseUrl,
             'open_position',
             { market: i % 2 ? 'ETH' : 'BTC', side: i % 3 ? 'long' : 'short', marginUsd: 10, leverage: 1000 },
-            { token: t.token },
+            { token: t.token, honourRetryAfter: true },
           );
           if (res.body.data?.['status'] !== 'filled')
             throw new Error(`open ${i}: ${res.status} ${JSON.stringify(res.body)}`);
           opened.push(res.body.data!['position'].positionId as string);
         }
-        const closed = await callTool(world.stack.baseUrl, 'close_positions', { all: true }, { token: t.token });
+        const closed = await callTool(
+          world.stack.baseUrl,
+          'close_positions',
+          { all: true },
+          { token: t.token, honourRetryAfter: true },
+        );
         expect(closed.body.data?.['closed']).toBe(OPENS_PER_TRADER);
       }),
     );

@@ -35,6 +35,11 @@ export interface CallOptions {
   rawBody?: string;
   contentType?: string;
   headers?: Record<string, string>;
+  /**
+   * Like a well-behaved client: a 429 `rate_limited` (refused before anything was accepted) is waited out
+   * for its Retry-After and sent again, up to 10 times (bursts of one wallet past its per-caller limit).
+   */
+  honourRetryAfter?: boolean;
 }
 
 /** Calls a tool over HTTP: POST with a JSON body, or GET with a query string. */
@@ -61,7 +66,12 @@ export async function callTool(
     body = o.rawBody ?? (args === undefined ? undefined : JSON.stringify(args));
     if (body !== undefined) headers['content-type'] = o.contentType ?? 'application/json';
   }
-  const res = await (o.fetch ?? callers.fetch)(url, { method, headers, body });
+  let res = await (o.fetch ?? callers.fetch)(url, { method, headers, body });
+  for (let retry = 0; o.honourRetryAfter && res.status === 429 && retry < 10; retry += 1) {
+    await res.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, Number(res.headers.get('retry-after') ?? 1) * 1000));
+    res = await (o.fetch ?? callers.fetch)(url, { method, headers, body });
+  }
   const text = await res.text();
   let parsed: CallResult['body'];
   try {
