@@ -324,7 +324,9 @@ describe('OAuth: requests that must not yield a token or a trade', () => {
       ),
     );
     const statuses = answers.map((a) => a.status);
-    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(REQUESTS_BURST);
+    // The burst is served (give or take a token leased to the replica and left unused), the rest refused.
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(REQUESTS_BURST - 5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(10);
     const refused = answers.find((a) => a.status === 429);
     expect(refused).toBeDefined();
     expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
