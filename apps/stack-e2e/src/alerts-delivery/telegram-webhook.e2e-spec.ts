@@ -100,7 +100,9 @@ describe('Telegram bot updates by webhook (alerts-api, through the alerts base U
       'the redrawn keyboard',
     );
     expect(edited).toBe(true);
-    expect(telegram.callbackAnswers.at(-1)).toMatchObject({
+    // The redraw and the answer to the press are two calls to Telegram, in no fixed order.
+    const answer = await eventually(async () => telegram.callbackAnswers.at(-1), 15000, 'the answer to the press');
+    expect(answer).toMatchObject({
       text: 'Saved: liquidation risk below 5% · opened · liquidated',
       showAlert: false,
     });
