@@ -1,20 +1,7 @@
-/** The candle intervals the venue serves, shortest first. */
-export const CANDLE_INTERVALS = [
-  '1m',
-  '3m',
-  '5m',
-  '15m',
-  '30m',
-  '1h',
-  '2h',
-  '4h',
-  '8h',
-  '12h',
-  '1d',
-  '3d',
-  '1w',
-  '1M',
-] as const;
+import { CHART_INTERVALS } from '@paper/contracts';
+
+/** The candle intervals the venue serves, shortest first: the intervals the chart tool accepts. */
+export const CANDLE_INTERVALS = CHART_INTERVALS;
 
 export type CandleInterval = (typeof CANDLE_INTERVALS)[number];
 
