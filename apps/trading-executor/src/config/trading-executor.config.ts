@@ -13,6 +13,15 @@ export const tradingExecutorConfigSchema = z.object({
   PRICE_STALE_MS: env
     .positiveInt(10000)
     .describe('A price older than this (ms) is never used to execute or liquidate.'),
+  PRICE_WARMUP_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(7000)
+    .describe(
+      'After start, how long (ms) queued intents wait for a fresh price of every market before they run without ' +
+        'one (a restart never refuses an accepted intent for want of the price its first poll is about to fetch).',
+    ),
   PRICE_INGEST: env
     .bool(true)
     .describe('Whether this replica takes part in the price-ingest election (one replica ingests at a time).'),

@@ -16,10 +16,12 @@ import { ApprovalCache } from './session-key-check';
 import { IntentResultsPublisher } from './intent-results.publisher';
 import { EXECUTION_FAILED } from '../inbox/execution-failed';
 
-type EngineConfig = Pick<TradingExecutorConfig, 'INTENT_CONCURRENCY' | 'INTENT_BATCH_MAX'>;
+type EngineConfig = Pick<TradingExecutorConfig, 'INTENT_CONCURRENCY' | 'INTENT_BATCH_MAX' | 'PRICE_WARMUP_MS'>;
 type BatchPrices = Map<Market, FreshPrice | null>;
 
 const MAX_BACKOFF_MS = 5000;
+/** How often a starting replica looks for the fresh prices its batches wait for. */
+const WARMUP_POLL_MS = 100;
 
 /**
  * Runs the queued intents of `exchange.intents` in batches: up to INTENT_CONCURRENCY batch transactions
@@ -44,13 +46,17 @@ export class IntentEngine implements BeforeApplicationShutdown {
   private backoffTimer?: NodeJS.Timeout;
   private stopped = false;
   private backlogListener: () => void = () => undefined;
+  /** Until then, a batch waits while some market has no fresh price (the first polls after a start). */
+  private readonly warmUntil: number;
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly prices: PriceBook,
     private readonly results: IntentResultsPublisher,
     @Inject(APP_CONFIG) private readonly config: EngineConfig,
-  ) {}
+  ) {
+    this.warmUntil = Date.now() + config.PRICE_WARMUP_MS;
+  }
 
   /** Starts batches while slots are free and queued intents may exist (a wake-up, the sweeper). */
   pump(): void {
@@ -100,6 +106,7 @@ export class IntentEngine implements BeforeApplicationShutdown {
     let claimed: ClaimedIntentRow[] = [];
     try {
       const prices = await this.readPrices();
+      if (this.warmingUp(prices)) return this.pause(WARMUP_POLL_MS);
       await this.runBatch(
         (sql) => claimQueuedIntents(sql, this.config.INTENT_BATCH_MAX, this.coolingIds()),
         prices,
@@ -207,15 +214,29 @@ export class IntentEngine implements BeforeApplicationShutdown {
     setTimeout(() => this.pump(), ms + 10).unref();
   }
 
+  /**
+   * Whether this replica has just started and some market has no fresh price yet: its price ingest (or the
+   * other replica's, once the lease of a killed one lapses) is about to publish one, so the queued intents
+   * wait for it rather than be refused with `price_unavailable`. After PRICE_WARMUP_MS the usual rule holds.
+   */
+  private warmingUp(prices: BatchPrices): boolean {
+    return Date.now() < this.warmUntil && [...prices.values()].some((p) => p === null);
+  }
+
   private backOff(error: unknown): void {
     this.backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(100, this.backoffMs * 2));
     this.logger.warn(`intent batches paused for ${this.backoffMs} ms: ${(error as Error).message}`);
+    this.pause(this.backoffMs);
+  }
+
+  /** No batch starts for `ms`; then the claims resume. */
+  private pause(ms: number): void {
     this.wanted = true;
     clearTimeout(this.backoffTimer);
     this.backoffTimer = setTimeout(() => {
       this.backoffTimer = undefined;
       this.pump();
-    }, this.backoffMs);
+    }, ms);
   }
 
   /** After a batch: more claims if there may be more work. */

@@ -1,8 +1,11 @@
 import { type IntentResult, intentResultsChannel, parseIntentResults } from '@paper/contracts';
 import { acceptIntents } from '@paper/exchange-data';
-import { bustPrice, marketConfig, usdc, usdcToMicro } from '@paper/exchange';
+import { bustPrice, type Market, MARKETS, marketConfig, usdc, usdcToMicro } from '@paper/exchange';
 import { generatePrivateKey } from 'viem/accounts';
 import { until } from '../testing/conditions';
+import { IntentSubmitter } from '../testing/intent-submitter';
+import type { PriceBook } from '../prices/price-book.service';
+import { IntentEngine } from './intent-engine.service';
 import { ExchangeTestKit, NO_GUARDRAILS } from '../testing/exchange-test-kit';
 
 describe('intent execution (PostgreSQL + Redis)', () => {
@@ -155,6 +158,43 @@ describe('intent execution (PostgreSQL + Redis)', () => {
     await kit.setPrice('ETH', '3500', Date.now() - kit.config.PRICE_STALE_MS - 1000);
     const result = await kit.intents.execute(await kit.open(t, 'ETH', 'long', 100, 100));
     expect(result).toMatchObject({ status: 'refused', reason: 'price_unavailable' });
+  });
+
+  it('waits for a fresh price while the replica starts (PRICE_WARMUP_MS), then refuses without one', async () => {
+    const t = await kit.trader(1000);
+    const stale = Date.now() - kit.config.PRICE_STALE_MS - 1000;
+    // The starting replica reads the book through a counter: it looks at the prices a few times, and waits.
+    let reads = 0;
+    const book = Object.assign(Object.create(kit.prices) as PriceBook, {
+      fresh: (market: Market) => ((reads += 1), kit.prices.fresh(market)),
+    });
+    const starting = new IntentEngine(kit.db, book, kit.results, { ...kit.config, PRICE_WARMUP_MS: 60_000 });
+    const submitter = new IntentSubmitter(kit.db, starting, kit.config);
+    try {
+      await kit.setPrice('ETH', '3500', stale);
+      const pending = submitter.execute(await kit.open(t, 'ETH', 'long', 100, 100));
+      await until(
+        async () => reads,
+        (n) => n >= MARKETS.length * 3,
+      );
+      const [row] = await kit.db.query(`SELECT status FROM exchange.intents WHERE wallet = $1`, [t.wallet]);
+      expect(row).toEqual({ status: 'queued' });
+      await kit.setPrice('ETH', '3600');
+      expect(await pending).toMatchObject({ status: 'executed', opened: { entryPrice: '3600' } });
+    } finally {
+      await starting.beforeApplicationShutdown();
+      await submitter.close();
+    }
+    const started = new IntentEngine(kit.db, kit.prices, kit.results, { ...kit.config, PRICE_WARMUP_MS: 1 });
+    const late = new IntentSubmitter(kit.db, started, kit.config);
+    try {
+      await kit.setPrice('ETH', '3500', stale);
+      const result = await late.execute(await kit.open(t, 'ETH', 'long', 100, 100));
+      expect(result).toMatchObject({ status: 'refused', reason: 'price_unavailable' });
+    } finally {
+      await started.beforeApplicationShutdown();
+      await late.close();
+    }
   });
 
   it('refuses intents of a revoked or unknown session key', async () => {

@@ -129,6 +129,8 @@ export class ExchangeTestKit {
     const config = tradingExecutorConfigSchema.parse({
       DATABASE_URL: database.url,
       REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
+      // The kit publishes its prices itself (there is no ingest to wait for).
+      PRICE_WARMUP_MS: '0',
       ...env,
     });
     const db = createExchangeDataSource({ url: database.url, poolSize: 20, applicationName: 'executor-int-test' });
