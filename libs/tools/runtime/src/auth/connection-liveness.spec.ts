@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { ConnectionLiveness, GRANT_LIVE_CACHE_MS } from './connection-liveness';
+import type { OauthDatabase } from './oauth-database';
 
 /** A stand-in for the grants table: the ids it holds, and how many reads it answered. */
 function grantsTable(ids: string[]) {
@@ -10,7 +11,8 @@ function grantsTable(ids: string[]) {
       return (params[0] as string[]).filter((id) => table.live.has(id)).map((id) => ({ id }));
     },
   } as unknown as DataSource;
-  return { table, liveness: new ConnectionLiveness(db) };
+  const oauth = { get: async () => db } as unknown as OauthDatabase;
+  return { table, liveness: new ConnectionLiveness(oauth) };
 }
 
 describe('ConnectionLiveness', () => {

@@ -1,6 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { liveGrantIds } from '@paper/oauth-data';
-import { DataSource } from 'typeorm';
+import { OauthDatabase } from './oauth-database';
 
 /** How long a grant read as live is trusted without reading it again: the bound on a revocation reaching a /me call. */
 export const GRANT_LIVE_CACHE_MS = 1000;
@@ -19,7 +19,7 @@ export class ConnectionLiveness {
   private readonly gone = new Set<string>();
   private readonly reading = new Map<string, Promise<boolean>>();
 
-  constructor(@Inject(DataSource) private readonly db: DataSource) {}
+  constructor(private readonly oauth: OauthDatabase) {}
 
   /** Whether the grant is live (briefly cached). */
   async isLive(grantId: string, now = Date.now()): Promise<boolean> {
@@ -36,7 +36,7 @@ export class ConnectionLiveness {
 
   /** Which of these grants are live, read now (one statement); remembers the answers. */
   async liveOf(grantIds: readonly string[]): Promise<Set<string>> {
-    const live = await liveGrantIds(this.db, grantIds);
+    const live = await liveGrantIds(await this.oauth.get(), grantIds);
     if (this.liveUntil.size + this.gone.size > MAX_REMEMBERED) {
       this.liveUntil.clear();
       this.gone.clear();

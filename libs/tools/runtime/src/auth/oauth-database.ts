@@ -4,8 +4,8 @@ import type { DataSource } from 'typeorm';
 import { TOOLS_RUNTIME_OPTIONS, type ToolsRuntimeOptions } from '../runtime-options';
 
 /**
- * The runtime's small pool on the `oauth` schema (owned by oauth-server): the connections' encrypted
- * session keys, and the clients' requests for scopes. Connected on first use.
+ * The runtime's small pool on the `oauth` schema (owned by oauth-server): which connections (grants) are
+ * live, their encrypted session keys, and the clients' requests for scopes. Connected on first use.
  */
 @Injectable()
 export class OauthDatabase implements OnApplicationShutdown {
@@ -17,7 +17,7 @@ export class OauthDatabase implements OnApplicationShutdown {
     this.dataSource ??= (async () => {
       const ds = createOauthDataSource({
         url: this.options.databaseUrl,
-        poolSize: 2,
+        poolSize: 4,
         applicationName: 'tools-runtime-oauth',
       });
       try {
