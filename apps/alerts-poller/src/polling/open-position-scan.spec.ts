@@ -1,3 +1,4 @@
+import { trader, traderPage } from '../testing/tool-fixtures';
 import type { LeaderboardData } from '../tool-api/tool-data';
 import {
   advanceScan,
@@ -12,10 +13,11 @@ import {
 const T0 = Date.parse('2030-01-02T00:00:00Z');
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
 const page = (numbers: number[], open: number[], totalPages: number): LeaderboardData =>
-  ({
-    rows: numbers.map((n) => ({ address: addr(n), currentOpenPositionCount: open.includes(n) ? 2 : 0 })),
-    totalPages,
-  }) as unknown as LeaderboardData;
+  traderPage(
+    Math.floor((numbers[0] ?? 0) / 25),
+    numbers.map((n) => trader(addr(n), { currentOpenPositionCount: open.includes(n) ? 2 : 0 })),
+    totalPages * 25,
+  );
 const range = (from: number, count: number) => Array.from({ length: count }, (_, i) => from + i);
 const before = new Date(T0 - SCAN_MARGIN_MS - 1);
 

@@ -1,22 +1,10 @@
 import { Redis } from 'ioredis';
 import type { TradeEvent } from '../tool-api/tool-data';
 import { withPollerKit } from '../testing/poller-test-kit';
+import { FIXTURE_WALLET as W, recentTrades, trade } from '../testing/tool-fixtures';
 import { type Lease, LeaseLostError, PollLeader } from './poll-leader';
 
-const W = '0x52908400098527886e0f7030069857d2e4169ee7';
-const open = (id: string): TradeEvent => ({
-  type: 'open',
-  positionId: id,
-  trader: W,
-  market: 'BTC',
-  side: 'long',
-  leverage: 100,
-  marginUsd: 100,
-  notionalUsd: 10_000,
-  price: 100_000,
-  pnlUsd: null,
-  time: new Date().toISOString(),
-});
+const open = (id: string): TradeEvent => trade('open', id, { time: new Date().toISOString() });
 
 /** Two poller instances (their own services, leaders and Redis connections) against one Redis and one PostgreSQL. */
 describe('poll leader and commit fencing (PostgreSQL + Redis, tool API stand-in)', () => {
@@ -52,11 +40,11 @@ describe('poll leader and commit fencing (PostgreSQL + Redis, tool API stand-in)
     const reached = new Promise<void>((resolve) => (entered = resolve));
     let first = true;
     t.api.data['get_recent_trades'] = async () => {
-      if (!first) return { market: null, wallet: null, trades: trades() };
+      if (!first) return recentTrades(trades());
       first = false;
       entered();
       await gate;
-      return { market: null, wallet: null, trades: held };
+      return recentTrades(held);
     };
     return { reached, release };
   };

@@ -1,25 +1,15 @@
 import type { WatchRow } from '@paper/alerts-data';
-import { account, position, rules } from '../rules/rule-fixtures';
+import { rules } from '../rules/rule-fixtures';
+import { account, FIXTURE_WALLET, position, trade } from '../testing/tool-fixtures';
 import type { TradeEvent } from '../tool-api/tool-data';
 import { eventIdFor, uuidFrom } from '../alerts/alert-ids';
 import { canonicalJson } from './canonical-json';
 import { pageHasGap, readFeed } from './feed-cursor';
 import { evaluateWatch } from './watch-evaluator';
 
-const W = '0x52908400098527886e0f7030069857d2e4169ee7';
-const trade = (type: TradeEvent['type'], id: string, time: string, trader = W): TradeEvent => ({
-  type,
-  positionId: id,
-  trader,
-  market: 'BTC',
-  side: 'long',
-  leverage: 100,
-  marginUsd: 100,
-  notionalUsd: 10_000,
-  price: 100_000,
-  pnlUsd: type === 'open' ? null : -100,
-  time,
-});
+const W = FIXTURE_WALLET;
+const tradeAt = (type: TradeEvent['type'], id: string, time: string, trader = W): TradeEvent =>
+  trade(type, id, { time, trader });
 const watch = (id: string, patch = {}, address = W): WatchRow => ({
   id,
   accountId: 'acc',
@@ -45,27 +35,27 @@ describe('feed cursor', () => {
   it('returns each event once, oldest first, and keeps late events inside the overlap window', () => {
     const first = readFeed(
       undefined,
-      [trade('open', '2', '2030-01-01T00:00:02Z'), trade('open', '1', '2030-01-01T00:00:01Z')],
+      [tradeAt('open', '2', '2030-01-01T00:00:02Z'), tradeAt('open', '1', '2030-01-01T00:00:01Z')],
       30_000,
     );
     expect(first.fresh.map((e) => e.positionId)).toEqual(['1', '2']);
     const again = readFeed(
       first.cursor,
       [
-        trade('close', '2', '2030-01-01T00:00:05Z'),
-        trade('open', '3', '2030-01-01T00:00:00.500Z'),
-        trade('open', '2', '2030-01-01T00:00:02Z'),
+        tradeAt('close', '2', '2030-01-01T00:00:05Z'),
+        tradeAt('open', '3', '2030-01-01T00:00:00.500Z'),
+        tradeAt('open', '2', '2030-01-01T00:00:02Z'),
       ],
       30_000,
     );
     expect(again.fresh.map((e) => `${e.type}:${e.positionId}`)).toEqual(['open:3', 'close:2']);
-    const old = readFeed(again.cursor, [trade('open', '9', '2029-12-31T23:00:00Z')], 30_000);
+    const old = readFeed(again.cursor, [tradeAt('open', '9', '2029-12-31T23:00:00Z')], 30_000);
     expect(old.fresh).toEqual([]);
   });
 
   it('detects a full page that does not reach back to the cursor', () => {
     const page = Array.from({ length: 50 }, (_, i) =>
-      trade('open', String(i), `2030-01-01T00:01:${String(i).padStart(2, '0')}Z`),
+      tradeAt('open', String(i), `2030-01-01T00:01:${String(i).padStart(2, '0')}Z`),
     );
     expect(pageHasGap(Date.parse('2030-01-01T00:00:00Z'), page)).toBe(true);
     expect(pageHasGap(Date.parse('2030-01-01T00:01:10Z'), page)).toBe(false);
@@ -83,7 +73,7 @@ describe('watch evaluation', () => {
     const opened = evaluateWatch(w, seed.next, {
       now,
       feedOk: true,
-      events: [trade('open', '7', '2030-01-02T00:00:00Z')],
+      events: [tradeAt('open', '7', '2030-01-02T00:00:00Z')],
       account: { ok: true, data: account({ positions: [position('7', { liquidationDistancePercent: 0.9 })] }) },
     });
     expect(opened.alerts.map((a) => a.kind).sort()).toEqual(['liquidation_risk', 'position_opened']);
@@ -117,7 +107,7 @@ describe('watch evaluation', () => {
     const stale = evaluateWatch(w, seed.next, {
       now,
       feedOk: true,
-      events: [trade('open', '8', '2030-01-02T00:00:00Z')],
+      events: [tradeAt('open', '8', '2030-01-02T00:00:00Z')],
       account: { ok: true, data: account() },
     });
     expect(stale.next.account?.awaiting).toEqual({ since: now, open: ['8'], gone: [] });
@@ -180,7 +170,7 @@ describe('watch evaluation', () => {
     const closed = evaluateWatch(w, seed.next, {
       now: now + 5000,
       feedOk: true,
-      events: [trade('close', '5', '2030-01-02T00:00:05Z')],
+      events: [tradeAt('close', '5', '2030-01-02T00:00:05Z')],
       marks,
     });
     expect(closed.alerts.map((a) => a.kind)).toEqual(['position_closed']);

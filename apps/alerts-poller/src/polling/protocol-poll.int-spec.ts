@@ -1,13 +1,8 @@
 import { DEFAULT_PROTOCOL_RULES, type ProtocolRules } from '@paper/contracts';
 import { withPollerKit } from '../testing/poller-test-kit';
+import { markets as marketsData, protocolStats } from '../testing/tool-fixtures';
 
-const markets = (btc: { open: boolean; status: string }) => ({
-  tradingEnabled: true,
-  markets: [
-    { market: 'BTC', markPrice: 100_000, ...btc },
-    { market: 'ETH', markPrice: 3500, open: true, status: 'open' },
-  ],
-});
+const markets = (btc: { open: boolean; status: 'open' | 'paused' | 'close-only' }) => marketsData({ BTC: btc });
 
 describe('protocol poll cycles (PostgreSQL + Redis, tool API stand-in)', () => {
   const t = withPollerKit();
@@ -36,7 +31,7 @@ describe('protocol poll cycles (PostgreSQL + Redis, tool API stand-in)', () => {
     await rules(other, { marketStatus: { enabled: true, markets: ['ETH'] } });
     let supply = 10_000;
     t.api.data['get_markets'] = markets({ open: true, status: 'open' });
-    t.api.data['get_protocol_stats'] = () => ({ paperSupply: supply });
+    t.api.data['get_protocol_stats'] = () => protocolStats({ paperSupply: supply });
     const p = t.kit.poller();
     expect(await p.protocol.run()).toMatchObject({ alerts: 0, marketsOk: true, statsOk: true });
     t.api.data['get_markets'] = markets({ open: false, status: 'close-only' });

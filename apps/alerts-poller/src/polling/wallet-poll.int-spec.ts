@@ -1,29 +1,17 @@
 import { ALERTS_DELIVERY_QUEUE, DELIVERIES_DUE_JOB_ID } from '@paper/contracts';
-import { account, position } from '../rules/rule-fixtures';
 import type { AccountData, TradeEvent } from '../tool-api/tool-data';
 import { withPollerKit } from '../testing/poller-test-kit';
+import {
+  account,
+  FIXTURE_WALLET as W,
+  markets as marketsData,
+  position,
+  recentTrades,
+  trade as tradeData,
+} from '../testing/tool-fixtures';
 
-const W = '0x52908400098527886e0f7030069857d2e4169ee7';
-const markets = (btc: number) => ({
-  tradingEnabled: true,
-  markets: [
-    { market: 'BTC', markPrice: btc, open: true, status: 'open' },
-    { market: 'ETH', markPrice: 3500, open: true, status: 'open' },
-  ],
-});
-const trade = (type: TradeEvent['type'], id: string, time = new Date().toISOString()): TradeEvent => ({
-  type,
-  positionId: id,
-  trader: W,
-  market: 'BTC',
-  side: 'long',
-  leverage: 100,
-  marginUsd: 100,
-  notionalUsd: 10_000,
-  price: 100_000,
-  pnlUsd: type === 'open' ? null : -100,
-  time,
-});
+const markets = (btc: number) => marketsData({ BTC: { markPrice: btc } });
+const trade = (type: TradeEvent['type'], id: string) => tradeData(type, id, { time: new Date().toISOString() });
 
 describe('wallet poll cycles (PostgreSQL + Redis, tool API stand-in)', () => {
   const t = withPollerKit();
@@ -35,7 +23,7 @@ describe('wallet poll cycles (PostgreSQL + Redis, tool API stand-in)', () => {
     trades = [];
     t.api.calls.length = 0;
     acct = account({ wallet: W });
-    t.api.data['get_recent_trades'] = () => ({ market: null, wallet: null, trades });
+    t.api.data['get_recent_trades'] = () => recentTrades(trades);
     t.api.data['get_account'] = () => acct;
     t.api.data['get_markets'] = markets(100_000);
   });

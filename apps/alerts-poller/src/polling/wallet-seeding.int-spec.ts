@@ -1,15 +1,17 @@
-import { account, position } from '../rules/rule-fixtures';
 import type { TradeEvent } from '../tool-api/tool-data';
 import { withPollerKit } from '../testing/poller-test-kit';
+import {
+  account,
+  markets as marketsData,
+  position,
+  recentTrades,
+  trade,
+  trader,
+  traderPage,
+} from '../testing/tool-fixtures';
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
-const markets = (btc: number) => ({
-  tradingEnabled: true,
-  markets: [
-    { market: 'BTC', markPrice: btc, open: true, status: 'open' },
-    { market: 'ETH', markPrice: 3500, open: true, status: 'open' },
-  ],
-});
+const markets = (btc: number) => marketsData({ BTC: { markPrice: btc } });
 
 /** Many new watches at once: liquidation coverage from a scan of the trader listing, not one account read per watch. */
 describe('seeding many watches (PostgreSQL + Redis, tool API stand-in)', () => {
@@ -31,24 +33,15 @@ describe('seeding many watches (PostgreSQL + Redis, tool API stand-in)', () => {
     trades = [];
     // Traders in address order: 0..199 except 100..109, which never traded (not listed). Watched wallets are 0..119.
     const listed = Array.from({ length: TRADERS }, (_, i) => i).filter((i) => i < 100 || i >= 110);
-    t.api.data['get_recent_trades'] = () => ({ market: null, wallet: null, trades });
+    t.api.data['get_recent_trades'] = () => recentTrades(trades);
     t.api.data['get_markets'] = markets(100_000);
     t.api.data['get_leaderboard'] = (q: URLSearchParams) => {
       expect(Object.fromEntries(q)).toMatchObject({ window: 'all', sortKey: 'address', sortDir: 'asc' });
       const page = Number(q.get('page'));
       const rows = listed
         .slice(page * 25, page * 25 + 25)
-        .map((i) => ({ address: addr(i), currentOpenPositionCount: WITH_POSITIONS.includes(i) ? 1 : 0 }));
-      return {
-        window: 'all',
-        sortKey: 'address',
-        sortDir: 'asc',
-        page,
-        pageSize: 25,
-        totalRows: listed.length,
-        totalPages: Math.ceil(listed.length / 25),
-        rows,
-      };
+        .map((i) => trader(addr(i), { currentOpenPositionCount: WITH_POSITIONS.includes(i) ? 1 : 0 }));
+      return traderPage(page, rows, listed.length);
     };
     t.api.data['get_account'] = (q: URLSearchParams) => {
       const wallet = q.get('wallet')!;
@@ -109,33 +102,10 @@ describe('seeding many watches (PostgreSQL + Redis, tool API stand-in)', () => {
 
     // A new open is read once (bust price); a close needs no read.
     t.api.calls.length = 0;
+    const time = new Date().toISOString();
     trades = [
-      {
-        type: 'open',
-        positionId: 'n1',
-        trader: addr(33),
-        market: 'ETH',
-        side: 'long',
-        leverage: 10,
-        marginUsd: 100,
-        notionalUsd: 1000,
-        price: 3500,
-        pnlUsd: null,
-        time: new Date().toISOString(),
-      },
-      {
-        type: 'close',
-        positionId: 'p64',
-        trader: addr(64),
-        market: 'BTC',
-        side: 'long',
-        leverage: 100,
-        marginUsd: 100,
-        notionalUsd: 10_000,
-        price: 99_400,
-        pnlUsd: -60,
-        time: new Date().toISOString(),
-      },
+      trade('open', 'n1', { trader: addr(33), market: 'ETH', leverage: 10, notionalUsd: 1000, price: 3500, time }),
+      trade('close', 'p64', { trader: addr(64), price: 99_400, pnlUsd: -60, time }),
     ];
     expect(await p.wallets.run()).toMatchObject({ events: 2, accountReads: 1, alerts: 2 });
     expect(reads('get_account').map((c) => c.query)).toEqual([`wallet=${addr(33)}`]);

@@ -1,5 +1,6 @@
 import { evaluateLiquidationRisk, liquidationDistancePct, type PositionsState } from './liquidation-risk.rule';
-import { account, position, rules } from './rule-fixtures';
+import { account, position } from '../testing/tool-fixtures';
+import { rules } from './rule-fixtures';
 
 const below1 = rules({ liquidation: { enabled: true, belowPct: 1 } });
 const none = new Set<string>();

@@ -1,4 +1,5 @@
 import { DEFAULT_PROTOCOL_RULES, type ProtocolRules } from '@paper/contracts';
+import { markets as marketsData } from '../testing/tool-fixtures';
 import type { MarketsData } from '../tool-api/tool-data';
 import { marketStatusAlerts, marketStatusChanges } from './market-status.rule';
 import { addSupplySample, evaluateMintRate, mintedLastHourMicro } from './mint-rate.rule';
@@ -9,11 +10,10 @@ const rules = (patch: Partial<ProtocolRules>): ProtocolRules => ({
   ...patch,
 });
 
-function markets(btc: { open: boolean; status: 'open' | 'paused' | 'close-only' }, tradingEnabled = true): MarketsData {
-  const entry = (market: 'BTC' | 'ETH', s: typeof btc) =>
-    ({ market, markPrice: 1, open: s.open, status: s.status }) as unknown as MarketsData['markets'][number];
-  return { tradingEnabled, markets: [entry('BTC', btc), entry('ETH', { open: true, status: 'open' })] };
-}
+const markets = (
+  btc: { open: boolean; status: 'open' | 'paused' | 'close-only' },
+  tradingEnabled = true,
+): MarketsData => marketsData({ BTC: btc }, tradingEnabled);
 
 describe('market status', () => {
   it('records the first observation without a change, then reports changes', () => {

@@ -1,6 +1,7 @@
 import { evaluateBalanceChange } from './balance-change.rule';
 import { evaluateRewards } from './rewards.rule';
-import { account, rules } from './rule-fixtures';
+import { account, sessionKey } from '../testing/tool-fixtures';
+import { rules } from './rule-fixtures';
 import { microToUsd, usdToMicro } from './rule-types';
 import { evaluateSessionKeys, sessionKeyAlertDue } from './session-key.rule';
 
@@ -48,15 +49,7 @@ describe('balance change', () => {
 describe('session key expiry', () => {
   const now = Date.parse('2030-01-10T00:00:00Z');
   const r = rules({ sessionKey: { enabled: true, withinDays: 3 } });
-  const key = (expiresAt: string, extra = {}) => ({
-    address: '0xkey',
-    label: 'bot',
-    active: true,
-    expiresAt,
-    revokedAt: null,
-    guardrails: {} as never,
-    ...extra,
-  });
+  const key = (expiresAt: string, extra = {}) => sessionKey({ address: '0xkey', expiresAt, ...extra });
 
   it('alerts once per key and expiry when the key enters the window', () => {
     const seed = evaluateSessionKeys(undefined, r, account({ sessionKeys: [key('2030-01-20T00:00:00.000Z')] }), now);

@@ -1,13 +1,6 @@
 import { createAlertsDataSource } from '@paper/alerts-data';
 import { DEFAULT_WALLET_RULES, mergeWalletRules, type WalletRulesPatch } from '@paper/contracts';
-import {
-  createTestDatabase,
-  type FakeServer,
-  json,
-  migrateDatabase,
-  startFakeServer,
-  type TestDatabase,
-} from '@paper/dev-stack';
+import { createTestDatabase, migrateDatabase, type TestDatabase } from '@paper/dev-stack';
 import { QueueRegistry } from '@paper/nest-infra';
 import { queryRows } from '@paper/sql-rows';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -20,32 +13,7 @@ import { WalletObserver } from '../polling/wallet-observer';
 import { WalletPollService } from '../polling/wallet-poll.service';
 import { WatchStore } from '../polling/watch-store';
 import { ToolApiClient } from '../tool-api/tool-api.client';
-
-/**
- * What the stand-in tool API answers: `data` per tool (an Error answers 502; a function may answer later), and a log of
- * the calls.
- */
-export interface ToolApiStub extends FakeServer {
-  data: Record<string, unknown | ((query: URLSearchParams) => unknown)>;
-  calls: { tool: string; query: string }[];
-}
-
-export async function startToolApiStub(): Promise<ToolApiStub> {
-  const data: ToolApiStub['data'] = {};
-  const calls: ToolApiStub['calls'] = [];
-  const server = await startFakeServer(async (req, res) => {
-    const tool = /^\/api\/v1\/tools\/(\w+)$/.exec(req.path)?.[1];
-    if (!tool || !(tool in data))
-      return json(res, 404, { ok: false, error: { code: 'unknown_tool', message: 'no such tool' } });
-    calls.push({ tool, query: req.query.toString() });
-    const entry = data[tool];
-    const value = typeof entry === 'function' ? await (entry as (q: URLSearchParams) => unknown)(req.query) : entry;
-    if (value instanceof Error)
-      return json(res, 502, { ok: false, error: { code: 'upstream_unavailable', message: value.message } });
-    return json(res, 200, { ok: true, summary: 'stub', data: value });
-  });
-  return { ...server, data, calls };
-}
+import { startToolApiStub, type ToolApiStub } from './tool-api-stub';
 
 /** The poller's services wired by hand against a fresh database, a unique Redis prefix and a tool API stub. */
 export class PollerTestKit {
