@@ -15,6 +15,8 @@ const TABLES_WITHOUT_ENTITY: Record<string, readonly string[]> = {
     'migrations',
     // libs/exchange/data-access/src/queries/event-log.ts
     'events',
+    // @paper/idempotency's PgIdempotencyStore (libs/tools/runtime/src/idempotency)
+    'tool_idempotency_keys',
   ],
   oauth: ['migrations'],
   alerts: [

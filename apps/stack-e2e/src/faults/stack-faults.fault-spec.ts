@@ -9,6 +9,7 @@ import {
   hitsByEvent,
   intentBurst,
   judgeBurst,
+  lostResponsesRun,
   probeApps,
   queueDeliveries,
   recordExperiment,
@@ -252,4 +253,30 @@ describe('fault experiments', () => {
     }
     expectClean(verdict);
   }, 240_000);
+
+  it('1 in 3 write answers lost on the way back: 1,000 writes retried with their keys over REST and MCP act once each', async () => {
+    const run = await lostResponsesRun(lab, { operations: 1000, traders: 8, seed: 20261127 });
+    const positions = await lab.sql<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM exchange.positions WHERE wallet = ANY($1) GROUP BY status`,
+      [run.wallets],
+    );
+    const intents = await lab.sql<{ kind: string; n: number }>(
+      `SELECT kind, count(*)::int AS n FROM exchange.intents WHERE wallet = ANY($1) GROUP BY kind ORDER BY kind`,
+      [run.wallets],
+    );
+    recordExperiment('lost-responses', { ...run, wallets: run.wallets.length, positions, intents });
+    expect(run.operations).toBeGreaterThanOrEqual(1000);
+    expect(run.viaMcp).toBe(run.operations / 2);
+    // About a third of the write calls lost their answer, and those writes were sent again.
+    expect(run.lost).toBeGreaterThan(run.operations / 5);
+    expect(run.retried).toBeGreaterThan(run.operations / 5);
+    // One position per open, each closed once; one intent per write, however many times it was sent.
+    expect(positions).toEqual([{ status: 'closed', n: run.opens }]);
+    expect(intents).toEqual([
+      { kind: 'close', n: run.closes },
+      { kind: 'open', n: run.opens },
+    ]);
+    expect(await lab.auditLedger()).toEqual([]);
+    expectAllAlive();
+  }, 300_000);
 });

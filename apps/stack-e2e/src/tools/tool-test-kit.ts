@@ -14,8 +14,15 @@ export const DEV_ENCRYPTION_KEY = 'dev-only-session-key-encryption-key-change-me
 
 export interface CallResult {
   status: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tool data is checked field by field in the tests
-  body: { ok: boolean; summary?: string; data?: Record<string, any>; error?: { code: string; message: string } };
+  body: {
+    ok: boolean;
+    summary?: string;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tool data is checked field by field in the tests
+    data?: Record<string, any>;
+    error?: { code: string; message: string };
+    /** A write answered again for its client key. */
+    replayed?: true;
+  };
   headers: Headers;
 }
 

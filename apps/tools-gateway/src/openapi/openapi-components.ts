@@ -61,6 +61,37 @@ export function errorResponses(authenticated: boolean): Json {
   };
 }
 
+/** The client key a write takes as a header (the same key as its `clientOrderId` argument). */
+export const IDEMPOTENCY_KEY_PARAMETER: Json = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Your key for this write, unique per wallet (a UUID); the same key as the `clientOrderId` argument (send one, ' +
+    'or both equal). A retry with the same key and arguments answers the first answer again, with ' +
+    '`Idempotent-Replayed: true`; kept 24 hours.',
+  schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+};
+
+/** The header of a replayed answer. */
+export const REPLAYED_HEADER: Json = {
+  'Idempotent-Replayed': {
+    description: 'true when this is the first answer to the same client key, sent again (nothing was done twice).',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+/** The failures of a write's client key. */
+export function idempotencyErrorResponses(): Json {
+  return {
+    '409': failure(
+      'The client key was used with other arguments (`idempotency_key_mismatch`), or its first call is still ' +
+        'running (`idempotency_key_in_progress`, with Retry-After).',
+      retryAfter,
+    ),
+  };
+}
+
 /** The failures of an operation that takes a body: too large, or not JSON. */
 export function bodyErrorResponses(): Json {
   return {

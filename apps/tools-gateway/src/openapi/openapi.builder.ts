@@ -6,7 +6,15 @@ import {
   requiredScopes,
   toolJsonSchema,
 } from '@paper/contracts';
-import { bodyErrorResponses, errorResponses, openApiComponents, ref } from './openapi-components';
+import {
+  bodyErrorResponses,
+  errorResponses,
+  IDEMPOTENCY_KEY_PARAMETER,
+  idempotencyErrorResponses,
+  openApiComponents,
+  ref,
+  REPLAYED_HEADER,
+} from './openapi-components';
 import { eventStreamPaths } from './event-stream-paths';
 
 export const OPENAPI_VERSION = '0.1.0';
@@ -26,6 +34,7 @@ function operation(tool: ToolDefinition, family: 'public' | 'me'): Json {
   const me = family === 'me';
   const scopes = requiredScopes(tool);
   const consequential = tool.annotations.destructiveHint;
+  const write = me && !tool.annotations.readOnlyHint;
   return {
     operationId: me ? `me_${tool.name}` : tool.name,
     summary: tool.title,
@@ -37,10 +46,16 @@ function operation(tool: ToolDefinition, family: 'public' | 'me'): Json {
         : '\n\nNo authentication. Results are cached for 5 seconds.'),
     tags: [me ? (tool.family === 'me-only' ? 'trading' : 'account') : 'public'],
     ...(me ? { security: [{ oauth2: scopes }] } : { security: [] }),
+    ...(write ? { parameters: [IDEMPOTENCY_KEY_PARAMETER] } : {}),
     requestBody: { required: false, content: { 'application/json': { schema: ref(names.input) } } },
     responses: {
-      '200': { description: 'The tool result.', content: { 'application/json': { schema: ref(names.result) } } },
+      '200': {
+        description: 'The tool result.',
+        ...(write ? { headers: REPLAYED_HEADER } : {}),
+        content: { 'application/json': { schema: ref(names.result) } },
+      },
       ...errorResponses(me),
+      ...(write ? idempotencyErrorResponses() : {}),
       ...bodyErrorResponses(),
     },
     'x-openai-isConsequential': consequential,
@@ -130,7 +145,14 @@ export function buildOpenApiDocument(publicBaseUrl: string): Json {
     schemas[names.result] = {
       type: 'object',
       required: ['ok', 'summary', 'data'],
-      properties: { ok: { const: true }, summary: { type: 'string' }, data: ref(names.data) },
+      properties: {
+        ok: { const: true },
+        summary: { type: 'string' },
+        data: ref(names.data),
+        ...(tool.annotations.readOnlyHint
+          ? {}
+          : { replayed: { const: true, description: 'The first answer to the same client key, sent again.' } }),
+      },
     };
     if (tool.family === 'public') paths[`/api/v1/tools/${tool.name}`] = { post: operation(tool, 'public') };
     paths[`/api/v1/me/tools/${tool.name}`] = { post: operation(tool, 'me') };

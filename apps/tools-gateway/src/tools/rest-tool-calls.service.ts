@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { PUBLIC_CACHE_SECONDS, ToolErrorCode, type ToolDefinition } from '@paper/contracts';
+import { CLIENT_KEY_PATTERN, PUBLIC_CACHE_SECONDS, ToolErrorCode, type ToolDefinition } from '@paper/contracts';
+import { IDEMPOTENCY_HEADER } from '@paper/idempotency';
 import { APP_CONFIG, clientIp } from '@paper/nest-infra';
 import {
   AccessTokenVerifier,
@@ -14,6 +15,7 @@ import {
   coerceQueryArgs,
   tokenContext,
   isPlainObject,
+  REPLAYED_HEADER,
   toolRateLimits,
 } from '@paper/tools-runtime';
 import type { Request, Response } from 'express';
@@ -104,8 +106,10 @@ export class RestToolCalls {
       );
     }
     await this.executor.authorizeCall(tool, ctx);
-    const args = this.executor.parse(tool, this.rawArgs(tool, source, req));
-    sendJson(res, 200, JSON.stringify(await this.executor.run(tool, args, ctx)));
+    const args = this.executor.parse(tool, withHeaderKey(tool, this.rawArgs(tool, source, req), req));
+    const result = await this.executor.run(tool, args, ctx);
+    if (result.replayed) res.setHeader(REPLAYED_HEADER, 'true');
+    sendJson(res, 200, JSON.stringify(result));
   }
 
   /** Verifies the bearer token and applies the per-subject rate limit. */
@@ -158,6 +162,24 @@ export class RestToolCalls {
     }
     return req.body;
   }
+}
+
+/**
+ * A write's `Idempotency-Key` header as its `clientOrderId` argument (the same key; when both are sent they must be
+ * equal). Read tools ignore the header: they change nothing.
+ */
+function withHeaderKey(tool: ToolDefinition, raw: unknown, req: Request): unknown {
+  const header = req.headers[IDEMPOTENCY_HEADER];
+  if (header === undefined || tool.annotations.readOnlyHint) return raw;
+  if (typeof header !== 'string' || !CLIENT_KEY_PATTERN.test(header))
+    throw new ToolError(ToolErrorCode.InvalidArguments, 'Idempotency-Key must be 1 to 255 visible ASCII characters.');
+  const args = (raw ?? {}) as Record<string, unknown>;
+  if (args['clientOrderId'] !== undefined && args['clientOrderId'] !== header)
+    throw new ToolError(
+      ToolErrorCode.InvalidArguments,
+      'The Idempotency-Key header and the clientOrderId argument are the same key: send one, or both equal.',
+    );
+  return { ...args, clientOrderId: header };
 }
 
 export function sendJson(res: Response, status: number, body: string): void {

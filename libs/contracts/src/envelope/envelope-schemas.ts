@@ -23,6 +23,13 @@ export const toolSuccessSchema = z.object({
   ok: z.literal(true),
   summary: z.string().describe('A sentence to relay to the user.'),
   data: z.record(z.string(), z.unknown()).describe('Structured result of the tool.'),
+  replayed: z
+    .literal(true)
+    .optional()
+    .describe(
+      'Present when a write was repeated with the same client key (`clientOrderId` or `Idempotency-Key`) and ' +
+        "arguments: the first call's answer, sent again; nothing was done twice.",
+    ),
 });
 
 const endpoint = z.object({ path: z.string(), methods: z.array(z.enum(['GET', 'POST'])), operationId: z.string() });

@@ -7,6 +7,8 @@ export interface ToolSuccess<T extends object = Record<string, unknown>> {
   /** A sentence a person can read, meant to be relayed to the user. */
   summary: string;
   data: T;
+  /** Present on a write repeated with its client key: this is the first call's answer, sent again. */
+  replayed?: true;
 }
 
 export type ToolErrorBody = z.infer<typeof toolErrorSchema>;

@@ -2,7 +2,8 @@
  * Machine-readable error codes of the tool API and the HTTP status each one is served with.
  * 400: invalid arguments or a business rule refused the call; 401: missing or invalid token;
  * 403: token lacks the scope; 404: unknown tool or resource; 405: a method the path does not take
- * (header Allow); 429: per-caller rate limit;
+ * (header Allow); 409: a client key (`clientOrderId`, `Idempotency-Key`) already used with other arguments, or
+ * its first call is still running; 429: per-caller rate limit;
  * 502: a service outside the exchange the call depends on (the upstream price venue, the authorization
  * server's keys) did not answer or rate-limited the service; 503: the exchange's own storage (PostgreSQL,
  * Redis) is unavailable and nothing was done; retry shortly (both carry Retry-After).
@@ -18,6 +19,8 @@ export enum ToolErrorCode {
   NotFound = 'not_found',
   MethodNotAllowed = 'method_not_allowed',
   RateLimited = 'rate_limited',
+  IdempotencyKeyMismatch = 'idempotency_key_mismatch',
+  IdempotencyKeyInProgress = 'idempotency_key_in_progress',
   TradeRefused = 'trade_refused',
   GuardrailExceeded = 'guardrail_exceeded',
   QuoteRequired = 'quote_required',
@@ -43,6 +46,8 @@ export const TOOL_ERROR_STATUS: Readonly<Record<ToolErrorCode, number>> = Object
   [ToolErrorCode.NotFound]: 404,
   [ToolErrorCode.MethodNotAllowed]: 405,
   [ToolErrorCode.RateLimited]: 429,
+  [ToolErrorCode.IdempotencyKeyMismatch]: 409,
+  [ToolErrorCode.IdempotencyKeyInProgress]: 409,
   [ToolErrorCode.TradeRefused]: 400,
   [ToolErrorCode.GuardrailExceeded]: 400,
   [ToolErrorCode.QuoteRequired]: 400,

@@ -58,6 +58,17 @@ export const positionIdField = z
   .string()
   .regex(POSITION_ID_PATTERN, 'must be a string of digits')
   .describe('Position id (digits).');
+/** A client's key for one write (1 to 255 visible ASCII characters, as an `Idempotency-Key` header may be). */
+export const CLIENT_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+export const clientOrderIdField = z
+  .string()
+  .regex(CLIENT_KEY_PATTERN, 'must be 1 to 255 visible ASCII characters')
+  .describe(
+    'Your own key for this call, unique per wallet (a UUID is a good choice). A retry with the same key and the ' +
+      'same arguments returns the first answer (marked as a replay) and never trades twice; the same key with other ' +
+      'arguments is refused with idempotency_key_mismatch. Keys are kept 24 hours. On REST the Idempotency-Key ' +
+      'header is the same key.',
+  );
 export const windowField = z.enum(WINDOWS).default('24h').describe('Time window: 24h, 7d, 30d or all.');
 /** The largest margin a tool argument may name: the exchange's largest position (10,000,000 USDC of notional) at 1x. */
 export const MAX_MARGIN_USD = 10_000_000;

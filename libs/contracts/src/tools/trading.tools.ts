@@ -6,6 +6,7 @@ import {
   isoTime,
   leverageField,
   marginUsdField,
+  clientOrderIdField,
   marketField,
   positionIdField,
   price,
@@ -80,12 +81,14 @@ export const OPEN_POSITION = defineTool({
     'market, side, marginUsd and leverage (required when the owner enabled confirmations, the default); a quote ' +
     `expires after ${QUOTE_VALIDITY_TEXT} and can be used once. Waits for the fill and reports it; if the outcome ` +
     `is not known in ` +
-    'time the intent is reported as pending with its `intentId`: check it with get_intent_status, never retry blindly.',
+    'time the intent is reported as pending with its `intentId`: check it with get_intent_status. To retry safely ' +
+    'after a lost answer, send a `clientOrderId` and repeat the call with the same one.',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   inputSchema: z
     .object({
       ...tradeArgs,
       quoteId: z.string().min(1).max(128).optional().describe('The quoteId returned by preview_trade.'),
+      clientOrderId: clientOrderIdField.optional(),
     })
     .strict(),
   outputSchema: z.looseObject({
@@ -133,6 +136,7 @@ export const CLOSE_POSITIONS = defineTool({
         .describe('Positions to close, at most 120.'),
       all: z.boolean().optional().describe('Close every open position.'),
       market: marketField.optional().describe('With all=true: only this market.'),
+      clientOrderId: clientOrderIdField.optional(),
     })
     .strict(),
   outputSchema: z.looseObject({
@@ -155,7 +159,7 @@ export const CANCEL_INTENT = defineTool({
     'Cancels a submitted intent that is still queued (not yet executed), signed by the session key. An intent that ' +
     'already executed cannot be cancelled: close the position instead.',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  inputSchema: z.object({ intentId: intentIdField }).strict(),
+  inputSchema: z.object({ intentId: intentIdField, clientOrderId: clientOrderIdField.optional() }).strict(),
   outputSchema: z.looseObject({
     intentId: z.string(),
     cancelIntentId: z.string(),

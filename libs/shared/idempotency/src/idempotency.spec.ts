@@ -1,4 +1,34 @@
-import { canonicalJson, decide, isValidIdempotencyKey, requestFingerprint } from './idempotency';
+import {
+  canonicalJson,
+  claimIdempotencyKey,
+  decide,
+  type IdempotencyRecord,
+  type IdempotencyStore,
+  isValidIdempotencyKey,
+  requestFingerprint,
+} from './idempotency';
+
+/** A store holding one key that a request began `startedAgoMs` ago and never finished. */
+function storeWithStaleKey(startedAgoMs: number): IdempotencyStore & { takenOver: number } {
+  const record: IdempotencyRecord = {
+    fingerprint: 'f',
+    state: 'running',
+    startedAt: new Date(Date.now() - startedAgoMs),
+  };
+  const store = {
+    takenOver: 0,
+    begin: async () => false,
+    get: async () => record,
+    takeOver: async () => {
+      store.takenOver += 1;
+      return true;
+    },
+    complete: async () => undefined,
+    release: async () => undefined,
+    prune: async () => 0,
+  };
+  return store;
+}
 
 describe('idempotency core', () => {
   it('canonical JSON sorts keys at every level and drops undefined', () => {
@@ -28,6 +58,17 @@ describe('idempotency core', () => {
     expect(decide(running(1000), 'f', now)).toEqual({ kind: 'wait' });
     expect(decide(running(61_000), 'f', now)).toEqual({ kind: 'take_over' });
     expect(decide(running(1000), 'g', now)).toEqual({ kind: 'mismatch' });
+  });
+
+  it('runs a request whose first run died again, unless the caller forbids a take-over', async () => {
+    const lenient = storeWithStaleKey(61_000);
+    await expect(claimIdempotencyKey(lenient, 's', 'k', 'f', { waitMs: 0 })).resolves.toEqual({ kind: 'run' });
+    expect(lenient.takenOver).toBe(1);
+    const strict = storeWithStaleKey(61_000);
+    await expect(claimIdempotencyKey(strict, 's', 'k', 'f', { waitMs: 0, takeOver: false })).resolves.toEqual({
+      kind: 'in_progress',
+    });
+    expect(strict.takenOver).toBe(0);
   });
 
   it('keys are 1 to 255 visible ASCII characters', () => {

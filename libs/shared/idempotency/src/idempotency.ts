@@ -96,7 +96,17 @@ export async function claimIdempotencyKey(
   scope: string,
   key: string,
   fingerprint: string,
-  options: { waitMs?: number; pollMs?: number; now?: () => Date } = {},
+  options: {
+    waitMs?: number;
+    pollMs?: number;
+    now?: () => Date;
+    /**
+     * Whether a request still `running` after IDEMPOTENCY_STALE_MS (its process died) may be run again (the
+     * default). Writes whose first run may have acted before it died (a trade) pass false: the key then stays
+     * `in_progress` until it is pruned, and the caller checks the outcome instead of acting twice.
+     */
+    takeOver?: boolean;
+  } = {},
 ): Promise<IdempotencyOutcome> {
   const now = options.now ?? (() => new Date());
   const deadline = now().getTime() + (options.waitMs ?? IDEMPOTENCY_WAIT_MS);
@@ -106,8 +116,10 @@ export async function claimIdempotencyKey(
     if (!record) continue; // released meanwhile: try to take it
     const decision = decide(record, fingerprint, now());
     if (decision.kind === 'replay' || decision.kind === 'mismatch') return decision;
-    if (decision.kind === 'take_over' && (await store.takeOver(scope, key, fingerprint, IDEMPOTENCY_STALE_MS)))
-      return { kind: 'run' };
+    if (decision.kind === 'take_over') {
+      if (options.takeOver === false) return { kind: 'in_progress' };
+      if (await store.takeOver(scope, key, fingerprint, IDEMPOTENCY_STALE_MS)) return { kind: 'run' };
+    }
     if (now().getTime() >= deadline) return { kind: 'in_progress' };
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 50));
   }

@@ -17,3 +17,4 @@ export { CandleSource, type ScaledCandle } from './exchange/candle.source';
 export { PriceReader, type LivePrice } from './exchange/price.reader';
 export * from './money/money-format';
 export { IntentResultWaits, type FinalResultsReader, type ResultWait } from './trading/intent-result-waits';
+export { REPLAYED_HEADER } from './idempotency/tool-idempotency';

@@ -5,6 +5,7 @@ import { AccessTokenVerifier } from './auth/access-token.verifier';
 import { OauthDatabase } from './auth/oauth-database';
 import { ScopeStepUps } from './auth/scope-step-ups';
 import { ConnectionLiveness } from './auth/connection-liveness';
+import { ToolIdempotency } from './idempotency/tool-idempotency';
 import { ToolResultCache } from './cache/tool-result.cache';
 import { CandleSource } from './exchange/candle.source';
 import { ExchangeStateReader } from './exchange/exchange-state.reader';
@@ -81,6 +82,7 @@ const SERVICES = [
   RateLimiter,
   ConnectionLiveness,
   AccessTokenVerifier,
+  ToolIdempotency,
   ToolExecutor,
 ];
 

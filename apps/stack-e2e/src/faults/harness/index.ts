@@ -6,3 +6,5 @@ export * from './private-redis';
 export * from './schedules';
 export * from './deliveries';
 export * from './probes';
+export * from './lossy-proxy';
+export * from './lost-responses';

@@ -17,6 +17,14 @@ export interface ToolContext {
   readonly tokenExpiresAt?: number;
   /** Key of the per-caller rate limit: the client IP on the public family, the token subject on /me. */
   readonly callerId: string;
+  /** On a write with a client key: what it did so far (the key is never freed once the exchange accepted an intent). */
+  readonly writeProgress?: WriteProgress;
+}
+
+/** What a write with a client key has done so far. */
+export interface WriteProgress {
+  /** Whether the exchange's inbox accepted an intent of the call. */
+  accepted: boolean;
 }
 
 export function anonymousContext(callerId: string, family: CallFamily = 'public'): ToolContext {

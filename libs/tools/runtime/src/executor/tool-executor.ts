@@ -14,6 +14,7 @@ import { ScopeStepUps } from '../auth/scope-step-ups';
 import type { CallFamily, ToolContext } from '../context/tool-context';
 import { ToolError } from '../errors/tool.error';
 import { TOOL_HANDLERS, type ToolHandler } from '../handlers/tool-handler';
+import { clientKeyOf, ToolIdempotency } from '../idempotency/tool-idempotency';
 import { parseToolInput } from '../validation/tool-input.validator';
 import { mapToolError } from './error-mapping';
 
@@ -30,6 +31,7 @@ export class ToolExecutor implements OnModuleInit {
   constructor(
     @Inject(TOOL_HANDLERS) handlers: ToolHandler[],
     private readonly stepUps: ScopeStepUps,
+    private readonly idempotency: ToolIdempotency,
   ) {
     this.handlers = new Map(handlers.map((h) => [h.tool.name, h]));
   }
@@ -93,8 +95,22 @@ export class ToolExecutor implements OnModuleInit {
     return parseToolInput(tool, raw) as Record<string, unknown>;
   }
 
-  /** Runs a resolved tool with parsed arguments; returns the success envelope or throws a ToolError. */
+  /**
+   * Runs a resolved tool with parsed arguments; returns the success envelope or throws a ToolError. A write with
+   * a client key (`clientOrderId`) runs at most once per wallet and key (ToolIdempotency).
+   */
   async run(tool: ToolDefinition, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolSuccess> {
+    const key = clientKeyOf(tool, args);
+    if (key === undefined || ctx.wallet === undefined) return this.runHandler(tool, args, ctx);
+    const wallet = ctx.wallet;
+    return this.idempotency.run(tool, args, { ...ctx, wallet }, key, (keyed) => this.runHandler(tool, args, keyed));
+  }
+
+  private async runHandler(
+    tool: ToolDefinition,
+    args: Record<string, unknown>,
+    ctx: ToolContext,
+  ): Promise<ToolSuccess> {
     const handler = this.handlers.get(tool.name)!;
     try {
       const { summary, data } = await handler.run(args as never, ctx);

@@ -46,7 +46,7 @@ export class CancelIntentHandler implements ToolHandler<typeof CANCEL_INTENT> {
       { kind: 'cancel', message: { wallet: wallet as Hex, intentId: target as Hex } },
       account,
     );
-    const [outcome] = await this.intents.submitAndWait([payload]);
+    const [outcome] = await this.intents.submitAndWait([payload], ctx.writeProgress);
     if (!outcome || outcome.state !== 'done') {
       return {
         summary:

@@ -93,7 +93,7 @@ export class ClosePositionsHandler implements ToolHandler<typeof CLOSE_POSITIONS
         ),
       ),
     );
-    const outcomes = await this.intents.submitAndWait(payloads);
+    const outcomes = await this.intents.submitAndWait(payloads, ctx.writeProgress);
     const results: Result[] = [];
     const refusals: IntentResult[] = [];
     outcomes.forEach((outcome, i) => {

@@ -20,6 +20,7 @@ import { DataSource } from 'typeorm';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { ToolError, RETRY_AFTER_SECONDS } from '../errors/tool.error';
 import { TOOLS_RUNTIME_OPTIONS, type ToolsRuntimeOptions } from '../runtime-options';
+import type { WriteProgress } from '../context/tool-context';
 import { IntentResultWaits } from './intent-result-waits';
 
 export type UnsignedIntent =
@@ -99,9 +100,10 @@ export class IntentSubmitter implements OnApplicationShutdown {
 
   /**
    * Accepts signed intents (all or none: throws IntentNotAcceptedError when the inbox cannot be written),
-   * wakes the executors up and waits for the results until `intentWaitMs` has passed overall.
+   * wakes the executors up and waits for the results until `intentWaitMs` has passed overall. `progress` (a
+   * write with a client key) learns that the inbox accepted them.
    */
-  async submitAndWait(payloads: SignedIntentPayload[]): Promise<IntentOutcome[]> {
+  async submitAndWait(payloads: SignedIntentPayload[], progress?: WriteProgress): Promise<IntentOutcome[]> {
     const deadline = Date.now() + this.options.intentWaitMs;
     const acceptances = await acceptIntents(this.db, payloads).catch((error: Error) => {
       this.logger.warn(`intents not accepted (inbox not written): ${error.message}`);
@@ -114,6 +116,7 @@ export class IntentSubmitter implements OnApplicationShutdown {
           'call.',
       );
     }
+    if (progress) progress.accepted = true;
     const open = acceptances.filter((a) => !(a.state === 'known' && a.result)).map((a) => a.id.toLowerCase());
     const results = open.length > 0 ? await this.wakeAndWait(open, deadline) : new Map<string, IntentResult>();
     // Intents still pending: the inbox says whether they ended meanwhile (one read for all).

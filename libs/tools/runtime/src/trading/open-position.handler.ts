@@ -64,7 +64,7 @@ export class OpenPositionHandler implements ToolHandler<typeof OPEN_POSITION> {
       .sign({ kind: 'open', message: { wallet: wallet as Hex, market, side, marginMicro, leverage } }, account)
       .catch(release);
     const [outcome] = await this.intents
-      .submitAndWait([payload])
+      .submitAndWait([payload], ctx.writeProgress)
       .catch((error: unknown) => (error instanceof IntentNotAcceptedError ? release(error) : Promise.reject(error)));
     if (!outcome || outcome.state !== 'done') {
       return {
