@@ -25,6 +25,16 @@ import { Client } from 'pg';
 import { buildBenchDist, runBench } from './run-bench';
 import { residentMemoryMb } from './app-metrics';
 import type { MarketName } from '@paper/markets';
+import {
+  account,
+  markets,
+  position as fixturePosition,
+  recentTrades,
+  trade,
+  trader,
+  traderPage,
+} from '../../apps/alerts-poller/src/testing/tool-fixtures';
+import type { TradeEvent } from '../../apps/alerts-poller/src/tool-api/tool-data';
 
 const WATCHES = Number(process.argv[2] ?? 10_000);
 const STEADY_CYCLES = Number(process.argv[3] ?? 20);
@@ -46,24 +56,19 @@ async function startExchangeStandIn() {
   let mark = 100_000;
   let nextPosition = 1_000_000;
   let feedReads = 0;
-  let trades: object[] = [];
+  let trades: TradeEvent[] = [];
   const calls: string[] = [];
-  const position = (id: string, market: MarketName) => ({
-    positionId: id,
-    market,
-    side: 'long',
-    marginUsd: 100,
-    leverage: 10,
-    notionalUsd: 1000,
-    entryPrice: market === 'BTC' ? 100_000 : 3500,
-    markPrice: market === 'BTC' ? mark : 3500,
-    bustPrice: market === 'BTC' ? 90_500 : 3000,
-    estimatedPnlUsd: 0,
-    estimatedPnlPercent: 0,
-    liquidationDistancePercent: market === 'BTC' ? 9.5 : 14.3,
-    liquidationRiskPercent: 0,
-    openedAt: new Date().toISOString(),
-  });
+  const position = (id: string, market: MarketName) =>
+    fixturePosition(id, {
+      market,
+      leverage: 10,
+      notionalUsd: 1000,
+      entryPrice: market === 'BTC' ? 100_000 : 3500,
+      markPrice: market === 'BTC' ? mark : 3500,
+      bustPrice: market === 'BTC' ? 90_500 : 3000,
+      liquidationDistancePercent: market === 'BTC' ? 9.5 : 14.3,
+      openedAt: new Date().toISOString(),
+    });
   const open = new Map<string, ReturnType<typeof position>[]>();
   for (let i = 0; i < WITH_POSITIONS; i += 1) open.set(address(i * 10), [position(String(i + 1), 'BTC')]);
   const listing = Array.from({ length: WATCHES + UNWATCHED_TRADERS }, (_, i) => address(i)).sort();
@@ -78,34 +83,27 @@ async function startExchangeStandIn() {
       const closing = held.length > 0;
       const id = closing ? held[0]!.positionId : String(nextPosition++);
       open.set(trader, closing ? held.slice(1) : [...held, position(id, 'ETH')]);
-      return {
-        type: closing ? 'close' : 'open',
-        positionId: id,
+      return trade(closing ? 'close' : 'open', id, {
         trader,
         market: 'ETH',
-        side: 'long',
         leverage: 10,
         marginUsd: 100,
         notionalUsd: 1000,
         price: 3500,
         pnlUsd: closing ? -1 : null,
         time: now,
-      };
+      });
     });
     trades = [...fresh, ...trades].slice(0, 50);
   };
-  const leaderboard = (page: number) => ({
-    window: 'all',
-    sortKey: 'address',
-    sortDir: 'asc',
-    page,
-    pageSize: 25,
-    totalRows: listing.length,
-    totalPages: Math.ceil(listing.length / 25),
-    rows: listing
-      .slice(page * 25, page * 25 + 25)
-      .map((a) => ({ address: a, currentOpenPositionCount: open.get(a)?.length ?? 0 })),
-  });
+  const leaderboard = (page: number) =>
+    traderPage(
+      page,
+      listing
+        .slice(page * 25, page * 25 + 25)
+        .map((a) => trader(a, { currentOpenPositionCount: open.get(a)?.length ?? 0 })),
+      listing.length,
+    );
   const server = await startFakeServer((req, res) => {
     const tool = req.path.split('/').pop()!;
     calls.push(tool);
@@ -113,32 +111,11 @@ async function startExchangeStandIn() {
     const wallet = req.query.get('wallet') ?? '';
     const data =
       tool === 'get_recent_trades'
-        ? { market: null, wallet: null, trades }
+        ? recentTrades(trades)
         : tool === 'get_account'
-          ? {
-              wallet,
-              exists: true,
-              displayName: null,
-              freeUsd: 900,
-              lockedUsd: 100,
-              queuedUsd: 0,
-              unrealizedPnlUsd: 0,
-              equityUsd: 1000,
-              paper: 0,
-              paperStaked: 0,
-              positions: open.get(wallet) ?? [],
-              pendingIntents: [],
-              sessionKeys: [],
-              lifetime: {},
-            }
+          ? account({ wallet, positions: open.get(wallet) ?? [] })
           : tool === 'get_markets'
-            ? {
-                tradingEnabled: true,
-                markets: [
-                  { market: 'BTC', markPrice: mark, open: true, status: 'open' },
-                  { market: 'ETH', markPrice: 3500, open: true, status: 'open' },
-                ],
-              }
+            ? markets({ BTC: { markPrice: mark } })
             : tool === 'get_leaderboard'
               ? leaderboard(Number(req.query.get('page') ?? 0))
               : undefined;

@@ -10,6 +10,27 @@ interface KeyRow {
 }
 
 /**
+ * The statements that create a table of idempotency keys (for a migration): the key per caller, the
+ * request's fingerprint, the state, the kept answer, and an index for pruning by age.
+ */
+export function createIdempotencyKeysTable(table: string, createdIndex: string): string[] {
+  return [
+    `
+      CREATE TABLE ${table} (
+        scope text NOT NULL,
+        key text NOT NULL,
+        fingerprint char(64) NOT NULL,
+        state varchar(16) NOT NULL,
+        status integer,
+        body jsonb,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (scope, key)
+      )`,
+    `CREATE INDEX ${createdIndex} ON ${table} (created_at)`,
+  ];
+}
+
+/**
  * Idempotency keys in a PostgreSQL table `<table>(scope, key, fingerprint, state, status, body,
  * created_at)` with primary key (scope, key) (the alerts schema's `alerts.idempotency_keys`).
  */

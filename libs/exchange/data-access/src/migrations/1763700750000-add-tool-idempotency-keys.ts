@@ -1,3 +1,4 @@
+import { createIdempotencyKeysTable } from '@paper/idempotency';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
@@ -8,18 +9,11 @@ export class AddToolIdempotencyKeys1763700750000 implements MigrationInterface {
   name = 'AddToolIdempotencyKeys1763700750000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`
-      CREATE TABLE exchange.tool_idempotency_keys (
-        scope text NOT NULL,
-        key text NOT NULL,
-        fingerprint char(64) NOT NULL,
-        state varchar(16) NOT NULL,
-        status integer,
-        body jsonb,
-        created_at timestamptz NOT NULL DEFAULT now(),
-        PRIMARY KEY (scope, key)
-      )`);
-    await q.query(`CREATE INDEX tool_idempotency_keys_created_idx ON exchange.tool_idempotency_keys (created_at)`);
+    for (const statement of createIdempotencyKeysTable(
+      'exchange.tool_idempotency_keys',
+      'tool_idempotency_keys_created_idx',
+    ))
+      await q.query(statement);
   }
 
   async down(q: QueryRunner): Promise<void> {
