@@ -50,6 +50,7 @@ export function buildOpenApiDocument(app: INestApplication, baseUrl: string): Op
     },
   };
   describeRefusals(document);
+  describeIdempotency(document);
   return document;
 }
 
@@ -122,6 +123,60 @@ function describeRefusals(document: OpenAPIObject): void {
             },
           };
         }
+      }
+    }
+  }
+}
+
+const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7e]+$';
+const idempotencyKey = {
+  name: 'Idempotency-Key',
+  in: 'header' as const,
+  required: false,
+  description:
+    'Makes the write safe to send twice (per account, kept 24 hours): the same key with the same arguments ' +
+    'answers the first 2xx answer again with `Idempotent-Replayed: true`; other arguments answer 409 ' +
+    '`idempotency_key_mismatch`. A UUID is a good choice.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN },
+};
+const accountCreationKey = {
+  ...idempotencyKey,
+  description:
+    'Makes the creation safe to send twice: the same key within 24 hours answers the same account and token ' +
+    'with `Idempotent-Replayed: true` (and creates nothing); another body answers 409 ' +
+    '`idempotency_key_mismatch`. The key is scoped by itself and is the only secret guarding the replayed ' +
+    'token: send a random UUID v4 (at least 32 characters).',
+  schema: { ...idempotencyKey.schema, minLength: 32 },
+};
+const IDEMPOTENCY_CONFLICTS =
+  '`idempotency_key_mismatch` (the Idempotency-Key was used with other arguments) or ' +
+  '`idempotency_key_in_progress` (its first request still runs; `Retry-After: 1`)';
+
+/**
+ * The writes that take `Idempotency-Key` (every authenticated write under /api/, and account creation):
+ * the header, its 409 answers, and `Idempotent-Replayed` on their successful answers.
+ */
+function describeIdempotency(document: OpenAPIObject): void {
+  for (const [path, item] of Object.entries(document.paths)) {
+    if (!path.startsWith('/api/')) continue;
+    for (const method of ['post', 'put', 'patch', 'delete'] as const) {
+      const operation = item[method];
+      const creation = operation?.operationId === 'createAccount';
+      if (!operation || !(creation || operation.security?.some((s) => 'account' in s))) continue;
+      operation.parameters = [...(operation.parameters ?? []), creation ? accountCreationKey : idempotencyKey];
+      const responses = operation.responses;
+      const conflict = responses['409'] as { description?: string } | undefined;
+      if (conflict?.description) conflict.description += `; ${IDEMPOTENCY_CONFLICTS}`;
+      else responses['409'] = { ...errorBody, description: `Conflict: ${IDEMPOTENCY_CONFLICTS}` };
+      for (const [status, response] of Object.entries(responses)) {
+        if (!status.startsWith('2') || !response || '$ref' in response) continue;
+        response.headers = {
+          ...response.headers,
+          'Idempotent-Replayed': {
+            description: '`true` when this is the first answer to the same Idempotency-Key, replayed',
+            schema: { type: 'string', enum: ['true'] },
+          },
+        };
       }
     }
   }

@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ChannelEntity } from '@paper/alerts-data';
 import {
   activeSigningSecrets,
@@ -13,11 +13,12 @@ import {
   TokenBuckets,
 } from '@paper/alerts-delivery';
 import { AlertsErrorCode } from '@paper/contracts';
-import { APP_CONFIG, REDIS } from '@paper/nest-infra';
+import { APP_CONFIG, QueueRegistry, REDIS } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { AlertsException, ChannelsService, type ChannelTestResultView } from '@paper/alerts-accounts';
 import type { AlertsApiConfig } from '../config/alerts-api.config';
+import { wakeDispatchers } from '../deliveries/dispatcher-wake-up';
 import { TestMessageLimiter } from './test-message-limiter';
 
 const TEXT =
@@ -29,16 +30,19 @@ const SLOT_WAIT_MAX_MS = 2000;
 
 /**
  * Sends a real test message to an active channel (5 per minute per channel), taking its slot from the
- * same per-destination rate-limit buckets as alert deliveries. A receiver that is gone disables the channel.
+ * same per-destination rate-limit buckets as alert deliveries. A receiver that is gone disables the channel
+ * and tells the account on its other channels (a `channel_disabled` alert, as deliveries do).
  */
 @Injectable()
 export class ChannelTestService {
+  private readonly logger = new Logger('ChannelTest');
   private readonly allowHosts: string[];
   private readonly buckets: TokenBuckets;
 
   constructor(
     private readonly channels: ChannelsService,
     private readonly limiter: TestMessageLimiter,
+    private readonly queues: QueueRegistry,
     @Inject(REDIS) redis: Redis,
     @Inject(APP_CONFIG) private readonly config: AlertsApiConfig,
   ) {
@@ -63,7 +67,8 @@ export class ChannelTestService {
     await this.limiter.take(channel.id);
     const eventId = `evt_test_${randomUUID()}`;
     const outcome = await this.send(channel, eventId);
-    if (outcome.kind === 'disable') await this.channels.disable(channel, outcome.reason);
+    if (outcome.kind === 'disable' && (await this.channels.disableGone(channel, outcome.reason)))
+      await wakeDispatchers(this.queues, this.logger);
     return {
       delivered: outcome.kind === 'delivered',
       outcome: outcome.kind,

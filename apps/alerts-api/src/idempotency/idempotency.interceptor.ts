@@ -1,11 +1,4 @@
-import {
-  type CallHandler,
-  type ExecutionContext,
-  Inject,
-  Injectable,
-  Logger,
-  type NestInterceptor,
-} from '@nestjs/common';
+import { type CallHandler, type ExecutionContext, Injectable, Logger, type NestInterceptor } from '@nestjs/common';
 import { AlertsException } from '@paper/alerts-accounts';
 import { AlertsErrorCode } from '@paper/contracts';
 import {
@@ -14,48 +7,46 @@ import {
   IDEMPOTENCY_RETENTION_MS,
   IDEMPOTENT_REPLAYED_HEADER,
   isKeptAnswer,
-  isValidIdempotencyKey,
-  PgIdempotencyStore,
   requestFingerprint,
 } from '@paper/idempotency';
 import type { Request, Response } from 'express';
 import { defer, from, mergeMap, type Observable, of } from 'rxjs';
-import { DataSource } from 'typeorm';
+import { type ReplayOnlyRequest, replayOnlyRefusal } from '../auth/account-auth.guard';
+import { checkIdempotencyKey, type IdempotencyScope, IdempotencyScopes } from './idempotency-scopes';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const PRUNE_EVERY_MS = 60_000;
 
 /**
- * `Idempotency-Key` on the alerts API's writes (@paper/idempotency): per account, the same key with the
- * same method, path and body answers the first 2xx answer again (`Idempotent-Replayed: true`); other
- * arguments `409 idempotency_key_mismatch`; while the first still runs, a retry waits for it (up to
- * 10 s), then `409 idempotency_key_in_progress`. Errors are not kept: the key can be used again.
+ * `Idempotency-Key` on the alerts API's writes (@paper/idempotency): within its scope (the account; the
+ * account token for the account's deletion; the key itself for account creation, see IdempotencyScopes),
+ * the same key with the same method, path and body answers the first 2xx answer again
+ * (`Idempotent-Replayed: true`); other arguments `409 idempotency_key_mismatch`; while the first still
+ * runs, a retry waits for it (up to 10 s), then `409 idempotency_key_in_progress`. Errors are not kept:
+ * the key can be used again. A request let through only to be replayed (its token died with the account)
+ * is refused with its 401 when there is nothing to replay.
  */
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Idempotency');
-  private readonly store: PgIdempotencyStore;
   private lastPrune = 0;
 
-  constructor(@Inject(DataSource) dataSource: DataSource) {
-    this.store = new PgIdempotencyStore(dataSource, 'alerts.idempotency_keys');
-  }
+  constructor(private readonly scopes: IdempotencyScopes) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const req = context.switchToHttp().getRequest<Request & { accountId?: string }>();
+    const req = context.switchToHttp().getRequest<Request & ReplayOnlyRequest>();
     const res = context.switchToHttp().getResponse<Response>();
     const key = req.headers[IDEMPOTENCY_HEADER];
-    if (key === undefined || !WRITES.has(req.method) || !req.accountId || !req.path.startsWith('/api/'))
+    const target = WRITES.has(req.method) && req.path.startsWith('/api/') ? this.scopes.of(context) : undefined;
+    if (key === undefined || !target) {
+      const refusal = replayOnlyRefusal(req);
+      if (refusal) throw refusal;
       return next.handle();
-    if (typeof key !== 'string' || !isValidIdempotencyKey(key))
-      throw new AlertsException(
-        AlertsErrorCode.ValidationFailed,
-        'Idempotency-Key must be 1 to 255 visible ASCII characters.',
-      );
-    const scope = req.accountId;
+    }
+    checkIdempotencyKey(key, target);
     const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body ?? null);
     this.pruneNowAndThen();
-    return from(claimIdempotencyKey(this.store, scope, key, fingerprint)).pipe(
+    return from(claimIdempotencyKey(target.store, target.scope, key, fingerprint)).pipe(
       mergeMap((claim) => {
         if (claim.kind === 'mismatch')
           throw new AlertsException(
@@ -72,13 +63,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
           res.status(claim.answer.status).setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
           return of(claim.answer.body ?? undefined);
         }
-        return this.run(next, scope, key, res);
+        const refusal = replayOnlyRefusal(req);
+        if (refusal) return from(target.store.release(target.scope, key).then(() => Promise.reject(refusal)));
+        return this.run(next, target, key, res);
       }),
     );
   }
 
   /** Runs the request; keeps a 2xx answer for replays, forgets the key otherwise. */
-  private run(next: CallHandler, scope: string, key: string, res: Response): Observable<unknown> {
+  private run(next: CallHandler, { store, scope }: IdempotencyScope, key: string, res: Response): Observable<unknown> {
     return defer(async () => {
       let body: unknown;
       try {
@@ -87,12 +80,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
           next.handle().subscribe({ next: (v) => (last = v), error: reject, complete: () => resolve(last) });
         });
       } catch (error) {
-        await this.store.release(scope, key);
+        await store.release(scope, key);
         throw error;
       }
       const status = res.statusCode;
-      if (status < 300 && isKeptAnswer(status)) await this.store.complete(scope, key, { status, body: body ?? null });
-      else await this.store.release(scope, key);
+      if (status < 300 && isKeptAnswer(status)) await store.complete(scope, key, { status, body: body ?? null });
+      else await store.release(scope, key);
       return body;
     });
   }
@@ -101,7 +94,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   private pruneNowAndThen(): void {
     if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
     this.lastPrune = Date.now();
-    this.store
+    this.scopes.store
       .prune(IDEMPOTENCY_RETENTION_MS)
       .catch((error: Error) => this.logger.warn(`pruning idempotency keys failed: ${error.message}`));
   }

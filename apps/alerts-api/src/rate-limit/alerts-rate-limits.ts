@@ -13,6 +13,7 @@ import type { Request } from 'express';
 import type { Redis } from 'ioredis';
 import { AccountAuthService } from '../auth/account-auth.service';
 import type { AlertsApiConfig } from '../config/alerts-api.config';
+import { IdempotencyScopes } from '../idempotency/idempotency-scopes';
 
 /**
  * Probes and metrics are never limited (the platform calls them), nor the Telegram webhook (Telegram's
@@ -39,7 +40,8 @@ interface Bucket {
  * The per-caller limits of alerts-api on the services' shared limiter: account creation per client
  * address, every request with an account token per account, every other request per client address (the
  * exchange proxy included). A refused token (401) makes its address's next token requests count against
- * the address as well, so forged tokens cannot dodge the limits.
+ * the address as well, so forged tokens cannot dodge the limits. A replayed account creation (its
+ * Idempotency-Key already answered) creates nothing: it counts as a request from its address, not as a creation.
  */
 @Injectable()
 export class AlertsRateLimits {
@@ -49,7 +51,11 @@ export class AlertsRateLimits {
   private readonly public: RateLimit;
   private readonly refusedToken = new Map<string, number>();
 
-  constructor(@Inject(APP_CONFIG) config: AlertsApiConfig, @Inject(REDIS) redis: Redis) {
+  constructor(
+    @Inject(APP_CONFIG) config: AlertsApiConfig,
+    @Inject(REDIS) redis: Redis,
+    private readonly idempotency: IdempotencyScopes,
+  ) {
     this.limiter = new RedisRateLimiter(redis, `${config.REDIS_PREFIX}:alerts:rate`);
     this.accounts = {
       perSecond: config.ALERTS_RATE_ACCOUNTS_PER_HOUR / 3600,
@@ -63,7 +69,7 @@ export class AlertsRateLimits {
   async check(req: Request): Promise<{ limited: RateLimited; message: string } | undefined> {
     if (UNLIMITED_PATHS.has(routePath(req)) || req.method === 'OPTIONS') return undefined;
     const ip = clientIp(req);
-    for (const bucket of this.buckets(req, ip)) {
+    for (const bucket of await this.buckets(req, ip)) {
       const pending = this.limiter.spend(bucket.key, bucket.limit);
       const limited = pending && (await pending);
       if (limited) return { limited, message: this.message(bucket, limited) };
@@ -77,13 +83,14 @@ export class AlertsRateLimits {
     this.refusedToken.set(clientIp(req), Date.now() + REFUSED_TOKEN_MEMORY_MS);
   }
 
-  private buckets(req: Request, ip: string): Bucket[] {
+  private async buckets(req: Request, ip: string): Promise<Bucket[]> {
     const perAddress: Bucket = {
       key: `ip:${ip}`,
       limit: this.public,
       scope: 'from this address without an account token',
     };
     if (req.method === 'POST' && routePath(req) === '/api/accounts') {
+      if (await this.idempotency.isCreationReplay(req)) return [perAddress];
       return [{ key: `accounts:${ip}`, limit: this.accounts, scope: 'accounts created from this address' }];
     }
     const token = AccountAuthService.bearer(req.headers.authorization);

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import type { DeliveryJob, SustainedFailurePolicy } from '@paper/alerts-data';
+import type { ChannelFailure, DeliveryJob, SustainedFailurePolicy } from '@paper/alerts-data';
 import { type DeliveryOutcome, TokenBuckets } from '@paper/alerts-delivery';
 import { APP_CONFIG, createRedis, isDependencyOutage, metricsRegistry, outageDelay } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
@@ -112,9 +112,8 @@ export class DeliveryAttempts implements OnApplicationShutdown {
         await this.store.dead(id, outcome.reason);
         return this.channelFailed(delivery, 'dead');
       case 'disable':
-        this.logger.warn(`channel ${delivery.channel.id} disabled: ${outcome.reason}`);
-        await this.store.disableChannel(id, delivery.channel.id, outcome.reason);
-        return 'channel_disabled';
+        await this.store.dead(id, `channel disabled: ${outcome.reason}`);
+        return this.channelFailed(delivery, 'channel_disabled', { kind: 'gone', reason: outcome.reason });
       case 'retry': {
         if (outcome.status === 429) return this.rateLimited(delivery, outcome);
         const delay = nextRetryDelay(delivery.attempts, this.policy, outcome.retryAfterMs);
@@ -129,12 +128,17 @@ export class DeliveryAttempts implements OnApplicationShutdown {
   }
 
   /**
-   * A failed attempt counts against its channel: after sustained failure (ALERTS_DISABLE_AFTER_FAILING_MS
-   * without a success, at least ALERTS_DISABLE_MIN_FAILED_ATTEMPTS failed attempts) the channel is disabled
-   * and the account told on its other channels.
+   * A failed attempt counts against its channel: a receiver that is gone (410, an unknown Discord webhook, a
+   * Telegram chat not found or a blocked bot) disables it at once, sustained failure
+   * (ALERTS_DISABLE_AFTER_FAILING_MS without a success, at least ALERTS_DISABLE_MIN_FAILED_ATTEMPTS failed
+   * attempts) too; either way the account is told on its other channels, with the reason.
    */
-  private async channelFailed(delivery: DeliveryJob, result: DeliverResult): Promise<DeliverResult> {
-    const disabled = await this.store.channelFailed(delivery.channel.id, this.sustainedFailure);
+  private async channelFailed(
+    delivery: DeliveryJob,
+    result: DeliverResult,
+    failure: ChannelFailure = { kind: 'failed', policy: this.sustainedFailure },
+  ): Promise<DeliverResult> {
+    const disabled = await this.store.channelFailed(delivery.channel.id, failure);
     if (!disabled) return result;
     this.logger.warn(`channel ${disabled.id} disabled: ${disabled.disabled_reason}`);
     return 'channel_disabled';

@@ -2,15 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   claimDueDeliveries,
   deadLetterDelivery,
+  type ChannelFailure,
   type DeliveryJob,
-  disableChannelOfDelivery,
   markDelivered,
   type DisabledChannelRow,
   postponeDelivery,
-  queueChannelDisabledAlert,
   recordChannelFailure,
   recordRateLimited,
-  type SustainedFailurePolicy,
   renewDeliveryClaims,
   retryDeliveryLater,
 } from '@paper/alerts-data';
@@ -80,23 +78,11 @@ export class DeliveryStore {
   }
 
   /**
-   * Counts a failed attempt against its channel; when the failure is sustained (policy) the channel is
-   * disabled and the account's other active channels get a `channel_disabled` alert, in one transaction.
-   * Returns the channel when this call disabled it.
+   * Counts a failed attempt against its channel; when its receiver is gone, or the failure is sustained,
+   * the channel is disabled and the account's other active channels get a `channel_disabled` alert saying
+   * why, in one transaction. Returns the channel when this call disabled it.
    */
-  channelFailed(channelId: string, policy: SustainedFailurePolicy): Promise<DisabledChannelRow | undefined> {
-    return this.dataSource.transaction(async (m) => {
-      const disabled = await recordChannelFailure(m, channelId, policy);
-      if (disabled) await queueChannelDisabledAlert(m, disabled);
-      return disabled;
-    });
-  }
-
-  /**
-   * The receiver is gone for good: disable the channel (with the reason shown to its owner) and dead-letter this
-   * delivery.
-   */
-  async disableChannel(id: string, channelId: string, reason: string): Promise<void> {
-    await this.dataSource.transaction((m) => disableChannelOfDelivery(m, id, channelId, reason));
+  channelFailed(channelId: string, failure: ChannelFailure): Promise<DisabledChannelRow | undefined> {
+    return this.dataSource.transaction((m) => recordChannelFailure(m, channelId, failure));
   }
 }

@@ -102,7 +102,7 @@ describe('delivery processor (PostgreSQL + Redis + BullMQ, local receivers)', ()
     }
   });
 
-  it('disables a webhook channel that answers 410, saying why', async () => {
+  it('disables a webhook channel that answers 410, saying why, and tells the account on its other channels', async () => {
     const channel = await webhook();
     const d = await kit.delivery(account, channel);
     receiver.failNext(1, 410);
@@ -115,6 +115,21 @@ describe('delivery processor (PostgreSQL + Redis + BullMQ, local receivers)', ()
       status: 'disabled',
       disabled_reason: expect.stringContaining('410'),
     });
+    const notices = await kit.db.query<{ reason: string; channels: string[] }[]>(
+      `SELECT a.details->>'reason' AS reason, array_agg(d.channel_id::text) AS channels
+         FROM alerts.alerts a JOIN alerts.deliveries d ON d.alert_id = a.id
+        WHERE a.account_id = $1 AND a.kind = 'channel_disabled' AND a.details->>'channelId' = $2
+        GROUP BY a.id`,
+      [account, channel],
+    );
+    const active = await kit.db.query<{ id: string }[]>(
+      `SELECT id::text FROM alerts.channels WHERE account_id = $1 AND status = 'active'`,
+      [account],
+    );
+    expect(active.length).toBeGreaterThan(0);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.reason).toContain('410');
+    expect(notices[0]!.channels.sort()).toEqual(active.map((c) => c.id).sort());
   });
 
   it('disables a Discord channel whose webhook is gone, and a Telegram chat that blocked the bot', async () => {

@@ -233,13 +233,30 @@ describe('alerts-api channels', () => {
     expect(body.embeds.length).toBeGreaterThan(0);
   });
 
-  it('disables a channel whose receiver answers 410, and PATCH active re-enables it', async () => {
+  it('disables a channel whose receiver answers 410, tells the account, and PATCH active re-enables it', async () => {
     const { body: channel } = await create({ kind: 'webhook', target: `${hook.url}/gone` });
+    const { body: healthy } = await create({ kind: 'webhook', target: `${other.url}/in` });
     hook.respond((_req, res) => res.writeHead(410).end());
     const res = await call<TestResult>('POST', `/api/channels/${channel.id}/test`, { token });
     expect(res.body).toMatchObject({ delivered: false, outcome: 'disable', receiverStatus: 410 });
     const me = await call<{ channels: Channel[] }>('GET', '/api/me', { token });
-    expect(me.body.channels[0]).toMatchObject({ status: 'disabled', disabledReason: expect.stringContaining('410') });
+    expect(me.body.channels.find((c) => c.id === channel.id)).toMatchObject({
+      status: 'disabled',
+      disabledReason: expect.stringContaining('410'),
+    });
+    // The account is told on its other active channel, as when a delivery finds the receiver gone.
+    const history = await call<{ alerts: { kind: string; details: Record<string, unknown>; deliveries: unknown[] }[] }>(
+      'GET',
+      '/api/alerts',
+      { token },
+    );
+    expect(history.body.alerts).toEqual([
+      expect.objectContaining({
+        kind: 'channel_disabled',
+        details: expect.objectContaining({ channelId: channel.id, reason: expect.stringContaining('410') }),
+        deliveries: [expect.objectContaining({ channelId: healthy.id })],
+      }),
+    ]);
     const again = await call<Channel>('PATCH', `/api/channels/${channel.id}`, { token, body: { status: 'active' } });
     expect(again.body).toMatchObject({ status: 'active', disabledReason: null });
   });

@@ -1,5 +1,6 @@
 import { startTestStack, startWebhookReceiver, type TestStack, type WebhookReceiver } from '@paper/dev-stack';
-import { type Answer, type Call, client, newAccount, sql, WALLET } from './alerts-test-kit';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type Answer, type Call, client, newAccount, nextSourceAddress, sql, WALLET } from './alerts-test-kit';
 import { insertAlert } from './alert-fixtures';
 
 describe('Idempotency-Key on the alerts API writes', () => {
@@ -157,4 +158,89 @@ describe('Idempotency-Key on the alerts API writes', () => {
     expect(again.headers.get('idempotent-replayed')).toBeNull();
     expect(again.status).toBe(400);
   });
+
+  const accounts = async () =>
+    Number((await sql<{ n: string }>(stack.database.url, `SELECT count(*) AS n FROM alerts.accounts`))[0]!.n);
+
+  it('account creation: the same key answers the same account and token, once; another body is refused', async () => {
+    const key = randomUUID();
+    const from = nextSourceAddress();
+    const create = (body?: unknown) =>
+      call<Created>('POST', '/api/accounts', { from, body, headers: { 'idempotency-key': key } });
+    const before = await accounts();
+    const first = await create();
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    // More replays than the address may create accounts at once (10): a replay creates nothing and is not counted.
+    for (let i = 0; i < 12; i += 1) {
+      const again = await create();
+      expect({ status: again.status, body: again.body }).toEqual({ status: 201, body: first.body });
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+    }
+    expect(await accounts()).toBe(before + 1);
+    const mismatch = await create({ plan: 'other' });
+    expect(mismatch).toMatchObject({ status: 409, body: { code: 'idempotency_key_mismatch' } });
+    const me = await call<{ account: { id: string } }>('GET', '/api/me', { token: first.body.token });
+    expect(me.body.account.id).toBe(first.body.account.id);
+
+    // At rest the row holds neither the key nor the token (nor the account id): a hash and a sealed answer.
+    const rows = await sql(stack.database.url, `SELECT * FROM alerts.idempotency_keys WHERE scope = 'key'`);
+    expect(rows).toHaveLength(1);
+    for (const secret of [key, first.body.token, first.body.account.id])
+      expect(JSON.stringify(rows)).not.toContain(secret);
+
+    // Another key is another account; a short key is refused (it is the only secret guarding the token).
+    const other = await call<Created>('POST', '/api/accounts', { from, headers: { 'idempotency-key': randomUUID() } });
+    expect(other.status).toBe(201);
+    expect(other.body.account.id).not.toBe(first.body.account.id);
+    const short = await call('POST', '/api/accounts', { from, headers: { 'idempotency-key': 'retry-1' } });
+    expect(short).toMatchObject({ status: 400, body: { code: 'validation_failed' } });
+    expect(await accounts()).toBe(before + 2);
+  });
+
+  it('account deletion: a retry with its key answers the first answer; without it 401; the dead token does nothing else', async () => {
+    const doomed = await newAccount(call);
+    const key = randomUUID();
+    const remove = (headers: Record<string, string> = { 'idempotency-key': key }, token = doomed.token) =>
+      call('DELETE', '/api/me', { token, headers });
+    const first = await remove();
+    expect(first.status).toBe(204);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const again = await remove();
+    expect(again.status).toBe(204);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const rows = await sql(stack.database.url, `SELECT 1 FROM alerts.accounts WHERE id = $1`, [doomed.id]);
+    expect(rows).toHaveLength(0);
+
+    expect(await remove({})).toMatchObject({ status: 401, body: { code: 'unauthorized' } });
+    expect(await remove({ 'idempotency-key': randomUUID() })).toMatchObject({ status: 401 });
+    // The key under another token (one that never existed) is not that replay.
+    const forged = `alrt_${doomed.id.replace(/-/g, '')}_${randomBytes(32).toString('base64url')}`;
+    expect(await remove({ 'idempotency-key': key }, forged)).toMatchObject({ status: 401 });
+    // The dead token with the same key authenticates nothing else.
+    const headers = { 'idempotency-key': key };
+    expect(await call('GET', '/api/me', { token: doomed.token, headers })).toMatchObject({ status: 401 });
+    const watch = await call('POST', '/api/watches', { token: doomed.token, headers, body: { address: WALLET } });
+    expect(watch).toMatchObject({ status: 401 });
+  });
+
+  it('the OpenAPI document gives Idempotency-Key on exactly the writes that take it', async () => {
+    type Operation = { parameters?: { name: string; in: string; schema: { minLength?: number } }[] };
+    const doc = (await (await fetch(`${stack.alertsUrl}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const keyOf = (path: string, method: string) =>
+      doc.paths[path]![method]!.parameters?.find((p) => p.name === 'Idempotency-Key' && p.in === 'header');
+    expect(keyOf('/api/accounts', 'post')?.schema.minLength).toBe(32);
+    expect(keyOf('/api/me', 'delete')?.schema.minLength).toBe(1);
+    expect(keyOf('/api/watches', 'post')).toBeDefined();
+    expect(keyOf('/api/channels/{id}', 'patch')).toBeDefined();
+    expect(keyOf('/api/me', 'get')).toBeUndefined();
+    expect(keyOf('/mcp', 'post')).toBeUndefined();
+  });
 });
+
+interface Created {
+  account: { id: string; createdAt: string };
+  token: string;
+}

@@ -67,14 +67,25 @@ describe('webhook receiver answers', () => {
       )
     )[0]!;
 
-  it('410 Gone disables the channel at once', async () => {
+  it('410 Gone disables the channel at once and tells the account on its other channels', async () => {
     const id = await webhook(receiver);
+    const healthy = await webhook(watcher);
     receiver.failAlways(410);
     const alert = await insertAlert(stack.database.url, account.id, [id], { status: 'queued' });
     await eventually(async () => (await channel(id)).status === 'disabled', 15000, 'channel disabled');
     expect((await channel(id)).disabled_reason).toContain('410');
     expect(await delivery(alert.deliveryIds[0]!)).toMatchObject({ status: 'dead' });
     expect(receiver.received).toHaveLength(1);
+    await eventually(async () => watcher.accepted().length === 1, 15000, 'the notice on the other channel');
+    const notice = watcher.accepted()[0]!.body as {
+      type: string;
+      details: { channelId: string; reason: string };
+      data: { title: string };
+    };
+    expect(notice.type).toBe('alert.channel_disabled');
+    expect(notice.data.title).toContain('Channel disabled');
+    expect(notice.details).toMatchObject({ channelId: id, reason: expect.stringContaining('410 Gone') });
+    expect((await channel(healthy)).status).toBe('active');
   });
 
   it("honours a receiver's Retry-After before the next attempt", async () => {

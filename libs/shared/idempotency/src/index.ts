@@ -1,2 +1,3 @@
 export * from './idempotency';
 export * from './pg-idempotency-store';
+export * from './sealed-idempotency-store';

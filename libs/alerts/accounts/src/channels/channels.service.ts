@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ChannelEntity } from '@paper/alerts-data';
+import { ChannelEntity, recordChannelFailure } from '@paper/alerts-data';
 import {
   checkTarget,
   createSigningSecret,
@@ -95,10 +95,15 @@ export class ChannelsService {
     return toChannelView(await this.dataSource.getRepository(ChannelEntity).save(channel));
   }
 
-  async disable(channel: ChannelEntity, reason: string): Promise<void> {
-    await this.dataSource
-      .getRepository(ChannelEntity)
-      .update({ id: channel.id }, { status: 'disabled', disabledReason: reason.slice(0, 500) });
+  /**
+   * The channel's receiver is gone for good (a test message found out): it is disabled and the account told
+   * on its other active channels, exactly as when a delivery finds out. True when this call disabled it.
+   */
+  async disableGone(channel: ChannelEntity, reason: string): Promise<boolean> {
+    const disabled = await this.dataSource.transaction((m) =>
+      recordChannelFailure(m, channel.id, { kind: 'gone', reason }),
+    );
+    return disabled !== undefined;
   }
 
   async remove(accountId: string, id: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 
 export type ChannelKind = 'discord' | 'webhook' | 'telegram';
-/** `disabled` is set by delivery when the receiver is gone (410, unknown webhook, bot blocked). */
+/** `disabled` is set by delivery when the receiver is gone (410, unknown webhook, bot blocked) or fails for long. */
 export type ChannelStatus = 'active' | 'paused' | 'disabled';
 
 /**

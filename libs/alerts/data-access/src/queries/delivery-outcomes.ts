@@ -69,23 +69,3 @@ export async function deadLetterDelivery(
     [id, reason.slice(0, 500), unsent],
   );
 }
-
-/**
- * The receiver is gone for good: the channel is disabled (with the reason shown to its owner) and this
- * delivery dead-lettered. Run both in one transaction (pass its manager).
- */
-export async function disableChannelOfDelivery(
-  db: QueryExecutor,
-  id: string,
-  channelId: string,
-  reason: string,
-): Promise<void> {
-  await db.query(
-    `UPDATE alerts.channels SET status = 'disabled', disabled_reason = $2, updated_at = now() WHERE id = $1 AND status <> 'disabled'`,
-    [channelId, reason.slice(0, 500)],
-  );
-  await db.query(
-    `UPDATE alerts.deliveries SET status = 'dead', last_error = $2, next_attempt_at = NULL, updated_at = now() WHERE id = $1 AND status = 'sending'`,
-    [id, `channel disabled: ${reason}`.slice(0, 500)],
-  );
-}

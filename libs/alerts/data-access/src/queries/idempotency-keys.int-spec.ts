@@ -3,7 +3,9 @@ import {
   IDEMPOTENCY_RETENTION_MS,
   PgIdempotencyStore,
   requestFingerprint,
+  SealedIdempotencyStore,
 } from '@paper/idempotency';
+import { randomUUID } from 'node:crypto';
 import { type AlertsQueryDatabase, createAlertsQueryDatabase } from '../testing/alerts-query-database';
 
 describe('Idempotency-Key rules on alerts.idempotency_keys (PgIdempotencyStore)', () => {
@@ -61,5 +63,24 @@ describe('Idempotency-Key rules on alerts.idempotency_keys (PgIdempotencyStore)'
     expect(await store.prune(IDEMPOTENCY_RETENTION_MS)).toBe(1);
     expect(await store.get('acct-9', 'old')).toBeUndefined();
     expect(await store.get('acct-9', 'new')).toBeDefined();
+  });
+
+  it('keys scoped by themselves: the row holds neither the key nor the answer, which replays to the key only', async () => {
+    const sealed = new SealedIdempotencyStore(store);
+    const key = randomUUID();
+    const answer = { status: 201, body: { account: { id: 'acct-new' }, token: 'alrt_plain_token_value' } };
+    const created = requestFingerprint('POST', '/api/accounts', {});
+    expect(await claimIdempotencyKey(sealed, 'key', key, created)).toEqual({ kind: 'run' });
+    await sealed.complete('key', key, answer);
+    expect(await claimIdempotencyKey(sealed, 'key', key, created)).toEqual({ kind: 'replay', answer });
+    const rows = await db.dataSource.query<Record<string, unknown>[]>(
+      `SELECT * FROM alerts.idempotency_keys WHERE scope = 'key'`,
+    );
+    expect(rows).toHaveLength(1);
+    const atRest = JSON.stringify(rows);
+    for (const secret of [key, 'alrt_plain_token_value', 'acct-new']) expect(atRest).not.toContain(secret);
+    expect(rows[0]).toMatchObject({ state: 'done', status: 201, body: { sealed: expect.stringMatching(/^v1\./) } });
+    // Under another key the row is another row: nothing to replay.
+    expect(await sealed.get('key', randomUUID())).toBeUndefined();
   });
 });
