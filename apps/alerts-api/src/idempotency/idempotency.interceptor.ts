@@ -4,7 +4,7 @@ import { AlertsErrorCode } from '@paper/contracts';
 import {
   claimIdempotencyKey,
   IDEMPOTENCY_HEADER,
-  IDEMPOTENCY_RETENTION_MS,
+  IdempotencyPruner,
   IDEMPOTENT_REPLAYED_HEADER,
   isKeptAnswer,
   requestFingerprint,
@@ -15,7 +15,6 @@ import { type ReplayOnlyRequest, replayOnlyRefusal } from '../auth/account-auth.
 import { checkIdempotencyKey, type IdempotencyScope, IdempotencyScopes } from './idempotency-scopes';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const PRUNE_EVERY_MS = 60_000;
 
 /**
  * `Idempotency-Key` on the alerts API's writes (@paper/idempotency): within its scope (the account; the
@@ -29,9 +28,14 @@ const PRUNE_EVERY_MS = 60_000;
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
   private readonly logger = new Logger('Idempotency');
-  private lastPrune = 0;
 
-  constructor(private readonly scopes: IdempotencyScopes) {}
+  private readonly pruner: IdempotencyPruner;
+
+  constructor(private readonly scopes: IdempotencyScopes) {
+    this.pruner = new IdempotencyPruner(scopes.store, (error) =>
+      this.logger.warn(`pruning idempotency keys failed: ${error.message}`),
+    );
+  }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const req = context.switchToHttp().getRequest<Request & ReplayOnlyRequest>();
@@ -45,7 +49,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     checkIdempotencyKey(key, target);
     const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body ?? null);
-    this.pruneNowAndThen();
+    this.pruner.maybePrune();
     return from(claimIdempotencyKey(target.store, target.scope, key, fingerprint)).pipe(
       mergeMap((claim) => {
         if (claim.kind === 'mismatch')
@@ -88,14 +92,5 @@ export class IdempotencyInterceptor implements NestInterceptor {
       else await store.release(scope, key);
       return body;
     });
-  }
-
-  /** Deletes keys past their retention, at most once a minute per process. */
-  private pruneNowAndThen(): void {
-    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
-    this.lastPrune = Date.now();
-    this.scopes.store
-      .prune(IDEMPOTENCY_RETENTION_MS)
-      .catch((error: Error) => this.logger.warn(`pruning idempotency keys failed: ${error.message}`));
   }
 }

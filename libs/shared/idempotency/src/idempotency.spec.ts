@@ -2,6 +2,9 @@ import {
   canonicalJson,
   claimIdempotencyKey,
   decide,
+  IDEMPOTENCY_PRUNE_EVERY_MS,
+  IDEMPOTENCY_RETENTION_MS,
+  IdempotencyPruner,
   type IdempotencyRecord,
   type IdempotencyStore,
   isValidIdempotencyKey,
@@ -69,6 +72,29 @@ describe('idempotency core', () => {
       kind: 'in_progress',
     });
     expect(strict.takenOver).toBe(0);
+  });
+
+  it('prunes at most once per IDEMPOTENCY_PRUNE_EVERY_MS, and reports a failed prune', async () => {
+    const retentions: number[] = [];
+    const errors: string[] = [];
+    let fail = false;
+    const store = {
+      prune: async (ms: number) => {
+        retentions.push(ms);
+        if (fail) throw new Error('database gone');
+        return 0;
+      },
+    };
+    const pruner = new IdempotencyPruner(store, (e) => errors.push(e.message));
+    const t = 1_000_000;
+    pruner.maybePrune(t);
+    pruner.maybePrune(t + IDEMPOTENCY_PRUNE_EVERY_MS - 1);
+    expect(retentions).toEqual([IDEMPOTENCY_RETENTION_MS]);
+    fail = true;
+    pruner.maybePrune(t + IDEMPOTENCY_PRUNE_EVERY_MS);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(retentions).toHaveLength(2);
+    expect(errors).toEqual(['database gone']);
   });
 
   it('keys are 1 to 255 visible ASCII characters', () => {

@@ -124,3 +124,25 @@ export async function claimIdempotencyKey(
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 50));
   }
 }
+
+/** How often one process prunes its keys past their retention, at most. */
+export const IDEMPOTENCY_PRUNE_EVERY_MS = 60_000;
+
+/**
+ * Prunes a store's keys past IDEMPOTENCY_RETENTION_MS now and then: `maybePrune()` on each keyed request
+ * starts a prune at most once per IDEMPOTENCY_PRUNE_EVERY_MS, in the background; a failure is reported, never thrown.
+ */
+export class IdempotencyPruner {
+  private last = 0;
+
+  constructor(
+    private readonly store: Pick<IdempotencyStore, 'prune'>,
+    private readonly onError: (error: Error) => void,
+  ) {}
+
+  maybePrune(now = Date.now()): void {
+    if (now - this.last < IDEMPOTENCY_PRUNE_EVERY_MS) return;
+    this.last = now;
+    this.store.prune(IDEMPOTENCY_RETENTION_MS).catch(this.onError);
+  }
+}

@@ -36,7 +36,7 @@ class MemoryStore implements IdempotencyStore {
 }
 
 describe('sealed idempotency answers', () => {
-  const body = { account: { id: 'a1' }, token: 'alrt_secret_token_value' };
+  const body = { account: { id: 'account-id-in-the-answer' }, token: 'alrt_secret_token_value' };
 
   it('a sealed body opens with its key, scope and status only', () => {
     const key = randomUUID();
@@ -82,7 +82,7 @@ describe('sealed idempotency answers', () => {
 
     expect([...inner.rows.keys()]).toContain(`key\u0000${idempotencyKeyDigest(key)}`);
     const atRest = JSON.stringify([...inner.rows.entries()]);
-    for (const secret of [key, body.token, 'a1']) expect(atRest).not.toContain(secret);
+    for (const secret of [key, body.token, 'account-id-in-the-answer']) expect(atRest).not.toContain(secret);
   });
 
   it('a row moved under another key does not open', async () => {

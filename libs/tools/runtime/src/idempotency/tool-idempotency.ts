@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type ToolDefinition, ToolErrorCode, type ToolSuccess, toolFailure, toolFailureSchema } from '@paper/contracts';
 import {
   claimIdempotencyKey,
-  IDEMPOTENCY_RETENTION_MS,
+  IdempotencyPruner,
   type IdempotencyOutcome,
   PgIdempotencyStore,
   requestFingerprint,
@@ -11,7 +11,6 @@ import { DataSource } from 'typeorm';
 import type { ToolContext, WriteProgress } from '../context/tool-context';
 import { isToolError, RETRY_AFTER_SECONDS, ToolError } from '../errors/tool.error';
 
-const PRUNE_EVERY_MS = 60_000;
 /** The header of an answer sent again for a client key (REST). */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 const REPLAYED_SUMMARY = 'This is the first answer to this clientOrderId, sent again: nothing was done twice. ';
@@ -36,10 +35,13 @@ export function clientKeyOf(tool: ToolDefinition, args: Record<string, unknown>)
 export class ToolIdempotency {
   private readonly logger = new Logger('ToolIdempotency');
   private readonly store: PgIdempotencyStore;
-  private lastPrune = 0;
+  private readonly pruner: IdempotencyPruner;
 
   constructor(@Inject(DataSource) db: DataSource) {
     this.store = new PgIdempotencyStore(db, 'exchange.tool_idempotency_keys');
+    this.pruner = new IdempotencyPruner(this.store, (e) =>
+      this.logger.warn(`pruning client keys failed: ${e.message}`),
+    );
   }
 
   async run(
@@ -51,7 +53,7 @@ export class ToolIdempotency {
   ): Promise<ToolSuccess> {
     const { clientOrderId: _key, ...rest } = args;
     const fingerprint = requestFingerprint('TOOL', tool.name, rest);
-    this.pruneNowAndThen();
+    this.pruner.maybePrune();
     let claim: IdempotencyOutcome;
     try {
       claim = await claimIdempotencyKey(this.store, ctx.wallet, key, fingerprint, { takeOver: false });
@@ -101,15 +103,6 @@ export class ToolIdempotency {
     } catch (e) {
       this.logger.warn(`client key left running: ${(e as Error).message}`);
     }
-  }
-
-  /** Deletes keys past their retention, at most once a minute per process. */
-  private pruneNowAndThen(): void {
-    if (Date.now() - this.lastPrune < PRUNE_EVERY_MS) return;
-    this.lastPrune = Date.now();
-    this.store
-      .prune(IDEMPOTENCY_RETENTION_MS)
-      .catch((error: Error) => this.logger.warn(`pruning client keys failed: ${error.message}`));
   }
 }
 
