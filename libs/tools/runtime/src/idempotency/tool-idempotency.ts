@@ -7,9 +7,18 @@ import {
   PgIdempotencyStore,
   requestFingerprint,
 } from '@paper/idempotency';
+import { metricsRegistry } from '@paper/nest-infra';
+import { Counter } from 'prom-client';
 import { DataSource } from 'typeorm';
 import type { ToolContext, WriteProgress } from '../context/tool-context';
 import { isToolError, RETRY_AFTER_SECONDS, ToolError } from '../errors/tool.error';
+
+const clientKeys = new Counter({
+  name: 'tool_client_keys_total',
+  help: 'Writes with a client key (clientOrderId / Idempotency-Key) by tool and outcome: run, replay, mismatch, in_progress',
+  labelNames: ['tool', 'outcome'],
+  registers: [metricsRegistry],
+});
 
 /** The header of an answer sent again for a client key (REST). */
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -65,6 +74,7 @@ export class ToolIdempotency {
         { 'Retry-After': String(RETRY_AFTER_SECONDS) },
       );
     }
+    clientKeys.inc({ tool: tool.name, outcome: claim.kind });
     if (claim.kind === 'mismatch')
       throw new ToolError(
         ToolErrorCode.IdempotencyKeyMismatch,
