@@ -21,7 +21,12 @@ import { chatLabel } from './link-replies';
 import { BOT_WATCH_RULES, REPLY } from './bot-replies';
 import { esc, fitMessage, helpText, ruleSummary, utc, watchName } from './bot-text';
 import { isForBot, type ParsedCommand, parseCommand } from './command-parser';
+import { pageKeyboard, pageOf, parsePageButton } from './page-buttons';
 import { parseRuleButton, patchOf, rulesKeyboard } from './rules-keyboard';
+import type { InlineKeyboard } from './telegram-bot.client';
+
+/** Watches per page of /list. */
+export const LIST_PAGE_SIZE = 10;
 
 /** What the bot did with an update (tests and logs read it). */
 export type BotOutcome =
@@ -31,6 +36,7 @@ export type BotOutcome =
   | 'already_watching'
   | 'unwatched'
   | 'listed'
+  | 'paged'
   | 'rules_shown'
   | 'risk_set'
   | 'paused'
@@ -100,6 +106,15 @@ export class TelegramBot {
   }
 
   async onCallback(query: NonNullable<TelegramUpdate['callback_query']>): Promise<BotOutcome> {
+    const paging = parsePageButton(query.data);
+    if (paging && query.message) {
+      const chatId = String(query.message.chat.id);
+      const account = await this.chats.find(chatId);
+      if (!account) return this.toast(query.id, REPLY.staleButton, 'stale_button');
+      const view = await this.listPage(account, paging.page);
+      await this.send(() => this.client.editMessageText(chatId, query.message!.message_id, view.html, view.keyboard));
+      return this.toast(query.id, '', 'paged');
+    }
     const button = parseRuleButton(query.data);
     const message = query.message;
     const account = message && button ? await this.chats.find(String(message.chat.id)) : undefined;
@@ -189,6 +204,16 @@ export class TelegramBot {
   }
 
   private async list(c: Context, account: TelegramChatAccount): Promise<BotOutcome> {
+    const [page] = c.command.args;
+    const view = await this.listPage(account, page ? Number(page) : 1);
+    return this.answer(c.chatId, view.html, 'listed', view.keyboard);
+  }
+
+  /** One page of /list (LIST_PAGE_SIZE watches), with buttons to the neighbouring pages. */
+  private async listPage(
+    account: TelegramChatAccount,
+    requested: number,
+  ): Promise<{ html: string; keyboard?: InlineKeyboard }> {
     const [watches, last] = await Promise.all([
       this.watches.list(account.accountId),
       this.alerts.lastByWatch(account.accountId),
@@ -197,17 +222,21 @@ export class TelegramBot {
       account.channelStatus && account.channelStatus !== 'active'
         ? `\n${REPLY.channelNotActive(account.channelStatus)}`
         : '';
-    if (watches.length === 0) return this.answer(c.chatId, `${REPLY.noWatches}${paused}`, 'listed');
-    const blocks = watches.map(
-      (w) =>
-        `${watchName(w)}\n${ruleSummary(w.rules)}\nLast alert: ${last.has(w.id) ? utc(last.get(w.id)!) : 'none yet'}`,
-    );
-    const header = `<b>Watches</b> (${watches.length} of ${this.config.ALERTS_MAX_WATCHES})${paused}`;
-    return this.answer(
-      c.chatId,
-      fitMessage(header, blocks, (n) => `… and ${n} more (GET /api/watches lists them all).`),
-      'listed',
-    );
+    if (watches.length === 0) return { html: `${REPLY.noWatches}${paused}` };
+    const { page, pages, from } = pageOf(watches.length, LIST_PAGE_SIZE, requested);
+    const blocks = watches
+      .slice(from, from + LIST_PAGE_SIZE)
+      .map(
+        (w) =>
+          `${watchName(w)}\n${ruleSummary(w.rules)}\nLast alert: ${last.has(w.id) ? utc(last.get(w.id)!) : 'none yet'}`,
+      );
+    const header =
+      `<b>Watches</b> (${watches.length} of ${this.config.ALERTS_MAX_WATCHES})` +
+      `${pages > 1 ? ` · page ${page} of ${pages}` : ''}${paused}`;
+    return {
+      html: fitMessage(header, blocks, (n) => `… and ${n} more: /list ${page} shows fewer at a time.`),
+      keyboard: pageKeyboard('list', page, pages),
+    };
   }
 
   private async risk(c: Context, account: TelegramChatAccount): Promise<BotOutcome> {
@@ -268,7 +297,7 @@ export class TelegramBot {
   private async token(c: Context, account: TelegramChatAccount): Promise<BotOutcome> {
     const delivered = await this.accounts.replaceToken(account.accountId, async (token) => {
       try {
-        await this.client.sendMessage(c.userId, REPLY.token(token));
+        await this.client.sendMessage(c.userId, REPLY.token(token, this.config.ALERTS_BASE_URL));
         return true;
       } catch (error) {
         if (error instanceof TelegramApiError && (error.status === 403 || error.status === 400)) return false;
@@ -305,7 +334,7 @@ export class TelegramBot {
   }
 
   private async toast(id: string, text: string, outcome: BotOutcome, alert = false): Promise<BotOutcome> {
-    await this.send(() => this.client.answerCallbackQuery(id, text, alert));
+    await this.send(() => this.client.answerCallbackQuery(id, text || undefined, alert));
     return outcome;
   }
 

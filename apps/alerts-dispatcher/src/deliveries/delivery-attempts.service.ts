@@ -7,6 +7,7 @@ import { Counter, Histogram } from 'prom-client';
 import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
 import { DeliverySender } from './delivery-sender.service';
 import { DeliveryStore } from './delivery-store';
+import { supersededReason } from './superseded';
 import { nextRetryDelay, rateLimitedDelay, type RetryPolicy } from '@paper/webhook-delivery';
 
 const outcomes = new Counter({
@@ -84,6 +85,11 @@ export class DeliveryAttempts implements OnApplicationShutdown {
           ? 'the channel is paused'
           : `the channel is disabled${delivery.channel.disabledReason ? ` (${delivery.channel.disabledReason})` : ''}`;
       await this.store.dead(id, `not sent: ${why}`, true);
+      return 'skipped';
+    }
+    const superseded = supersededReason(delivery);
+    if (superseded) {
+      await this.store.dead(id, `not sent: ${superseded}`, true);
       return 'skipped';
     }
     // Without Redis the destination's rate limit cannot be checked: the attempt is given back for later.

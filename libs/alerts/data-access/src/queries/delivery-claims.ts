@@ -1,3 +1,4 @@
+import type { WalletRules } from '@paper/contracts';
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 import type { ChannelKind, ChannelStatus } from '../entities/channel.entity';
 import type { DeliveryStatus } from '../entities/delivery.entity';
@@ -37,6 +38,8 @@ export interface DeliveryJob {
     disabledReason: string | null;
   };
   alert: AlertForDelivery;
+  /** The rules of the alert's watch now (null for alerts of no watch, or of a watch deleted since). */
+  watchRules: WalletRules | null;
 }
 
 /** A claimed delivery joined with its channel, alert and watch, as the claim returns it. */
@@ -64,6 +67,7 @@ export interface ClaimedDeliveryRow {
   watch_id: string | null;
   watch_label: string | null;
   watch_role: string | null;
+  watch_rules: WalletRules | null;
 }
 
 /** The claim: due rows (and lapsed `sending` ones) become `sending`, returned with their channel, alert and watch. */
@@ -84,7 +88,7 @@ const CLAIM = `
          CASE WHEN c.previous_secret_expires_at > now() THEN c.previous_secret END AS previous_secret,
          c.status AS channel_status, c.disabled_reason,
          a.id AS alert_id, a.kind AS alert_kind, a.wallet, a.details, a.occurred_at, a.created_at AS alert_created_at, a.watch_id,
-         w.label AS watch_label, w.role AS watch_role
+         w.label AS watch_label, w.role AS watch_role, w.rules AS watch_rules
     FROM claimed d
     JOIN alerts.channels c ON c.id = d.channel_id
     JOIN alerts.alerts a ON a.id = d.alert_id
@@ -129,5 +133,6 @@ function toDeliveryJob(r: ClaimedDeliveryRow): DeliveryJob {
       watchLabel: r.watch_label,
       watchRole: r.watch_role,
     },
+    watchRules: r.watch_rules,
   };
 }
