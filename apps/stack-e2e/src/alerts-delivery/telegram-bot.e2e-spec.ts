@@ -74,14 +74,17 @@ describe('Telegram bot by long polling: from opening the bot to a liquidation-ri
       'the opened alert in the chat',
     );
     expect(opened).toContain('bot trader');
-    expect(texts().some((t) => t.startsWith('<b>Liquidation risk'))).toBe(false);
+    expect(texts().some((t) => t.startsWith('<b>🔴 Liquidation risk'))).toBe(false);
     await setVenuePrice(world.stack, 'BTC', 99_400);
     const risk = await eventually(
-      async () => texts().find((t) => t.startsWith('<b>Liquidation risk')),
+      async () => texts().find((t) => t.startsWith('<b>🔴 Liquidation risk')),
       30000,
       'the liquidation-risk alert in the chat',
     );
     expect(risk).toContain('bot trader');
+    expect(risk).toMatch(/ · liquidation price [\d,.]+ · /);
+    expect(risk).toMatch(/\nAt \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d:\d\d UTC$/);
+    expect(risk).not.toContain('best effort');
     const history = await say('/history');
     expect(history).toMatch(
       /^<b>Last alerts<\/b>\n\n.* · <b>liquidation risk<\/b> · <b>bot trader<\/b>.*\ntelegram \(Telegram Tester\): delivered/,
