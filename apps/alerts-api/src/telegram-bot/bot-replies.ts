@@ -34,6 +34,7 @@ export const REPLY = {
     'again.',
   paused: 'Paused: this chat receives no alerts until /resume. Alerts are still recorded (/history).',
   resumed: 'Resumed: this chat receives alerts again.',
+  notADuration: (max: string) => `The duration must be minutes, hours or days up to ${max} (e.g. 30m, 2h, 1d), or off.`,
   staleButton: 'This button is no longer valid. Send /rules again.',
   notAPercentage: `pct must be a percentage from ${WALLET_RULE_RANGES.belowPct.min} to ${WALLET_RULE_RANGES.belowPct.max}, e.g. 5 or 2.5%.`,
   tokenSentPrivately: 'I sent you the API token in a private chat.',

@@ -1,10 +1,10 @@
 import type { InlineKeyboard } from './telegram-bot.client';
 
 /** Views of the bot that are paged with buttons under the message. */
-export type PagedView = 'list';
+export type PagedView = 'list' | 'positions';
 
-const VIEW_KEYS: Record<PagedView, string> = { list: 'l' };
-const DATA = /^(l):(\d{1,4})$/;
+const VIEW_KEYS: Record<PagedView, string> = { list: 'l', positions: 'p' };
+const DATA = /^(l|p):(\d{1,4})$/;
 
 /** What a press of a paging button asks for. */
 export interface PageButton {

@@ -1,4 +1,5 @@
-import { startTelegramFake, type TelegramFake } from '@paper/dev-stack';
+import { type FakeServer, json, startFakeServer, startTelegramFake, type TelegramFake } from '@paper/dev-stack';
+import { NOT_SENT_PAUSED } from '@paper/alerts-data';
 import { randomBytes } from 'node:crypto';
 import type { StorageReadiness } from '../storage/storage-readiness.service';
 import { BotTestKit } from '../testing/bot-test-kit';
@@ -29,14 +30,43 @@ async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean,
   }
 }
 
+/** An open position as get_account lists it. */
+const position = (positionId: string, market: 'BTC' | 'ETH', distance: number, mark: number) => ({
+  positionId,
+  market,
+  side: 'long',
+  marginUsd: 100,
+  leverage: 50,
+  notionalUsd: 5000,
+  entryPrice: mark * 1.01,
+  markPrice: mark,
+  bustPrice: Number((mark * (1 - distance / 100)).toFixed(2)),
+  estimatedPnlUsd: -49.5,
+  estimatedPnlPercent: -49.5,
+  liquidationDistancePercent: distance,
+  liquidationRiskPercent: 50,
+  openedAt: '2026-11-27T10:00:00.000Z',
+});
+
 describe('Telegram bot as a new user meets it (Bot API stand-in, PostgreSQL, Redis)', () => {
   let kit: BotTestKit;
   let telegram: TelegramFake;
+  let exchange: FakeServer;
+  /** Open positions the exchange stand-in reports per wallet (a wallet not listed has none; null answers 502). */
+  const open = new Map<string, ReturnType<typeof position>[] | null>();
   let offset: number | undefined;
 
   beforeAll(async () => {
     telegram = await startTelegramFake({ perChatPerSecond: 1000, globalPerSecond: 1000 });
+    exchange = await startFakeServer((req, res) => {
+      const wallet = req.query.get('wallet') ?? '';
+      if (req.path !== '/api/v1/tools/get_account') return json(res, 404, { ok: false });
+      const positions = open.get(wallet);
+      if (positions === null) return json(res, 502, { ok: false, error: { code: 'upstream', message: 'down' } });
+      return json(res, 200, { ok: true, data: { wallet, exists: true, positions: positions ?? [] } });
+    });
     kit = await BotTestKit.start({
+      EXCHANGE_API_URL: exchange.url,
       TELEGRAM_API_BASE: telegram.apiBase,
       TELEGRAM_BOT_TOKEN: telegram.token,
       TELEGRAM_UPDATES_MODE: 'off',
@@ -50,6 +80,7 @@ describe('Telegram bot as a new user meets it (Bot API stand-in, PostgreSQL, Red
   afterAll(async () => {
     await kit?.stop();
     await telegram?.close();
+    await exchange?.close();
   });
 
   const drain = async (): Promise<UpdateOutcome[]> => {
@@ -178,6 +209,99 @@ describe('Telegram bot as a new user meets it (Bot API stand-in, PostgreSQL, Red
     expect(visibleText(last(750).text)).toContain(
       'to the alerts API at https://alerts.example.test (e.g. GET https://alerts.example.test/api/me) or to its MCP endpoint https://alerts.example.test/mcp.',
     );
+  });
+
+  it('/positions shows the watched wallets’ open positions, nearest to liquidation first, paged with buttons', async () => {
+    expect(await say(770, '/start')).toBe('started');
+    const account = (await accountOf(770))!;
+    const wallets = Array.from({ length: 7 }, wallet);
+    for (const [i, address] of wallets.entries()) await addWatch(account, address, `eth ${i + 1}`);
+    open.set(wallets[0]!, [position('11', 'ETH', 12.5, 3000), position('12', 'ETH', 0.9, 3000)]);
+    open.set(wallets[1]!, null);
+    open.set(wallets[6]!, [position('71', 'BTC', 7.25, 100_000)]);
+    expect(await say(770, '/positions')).toBe('positions');
+    const first = last(770);
+    expect(visibleText(first.text)).toBe(
+      [
+        'Open positions · wallets 1–5 of 7',
+        [
+          `eth 1 ${wallets[0]}`,
+          '🔴 ETH long 50x · margin 100 USDC · PnL -49.5 USDC',
+          '    0.9% to liquidation · liquidation price 2,973 (mark 3,000)',
+          '🟢 ETH long 50x · margin 100 USDC · PnL -49.5 USDC',
+          '    12.5% to liquidation · liquidation price 2,625 (mark 3,000)',
+        ].join('\n'),
+        `eth 2 ${wallets[1]}\nPositions cannot be read right now; try again shortly.`,
+        `eth 3 ${wallets[2]}\nNo open positions.`,
+        `eth 4 ${wallets[3]}\nNo open positions.`,
+        `eth 5 ${wallets[4]}\nNo open positions.`,
+      ].join('\n\n'),
+    );
+    expect(first.keyboard).toEqual([[{ text: 'Page 2 ›', callback_data: 'p:2' }]]);
+    expect(await press(770, first.messageId!, 'p:2')).toBe('paged');
+    expect(telegram.message(770, first.messageId!)!.text).toBe(
+      [
+        'Open positions · wallets 6–7 of 7',
+        `eth 6 ${wallets[5]}\nNo open positions.`,
+        `eth 7 ${wallets[6]}\n🟠 BTC long 50x · margin 100 USDC · PnL -49.5 USDC\n    7.25% to liquidation · liquidation price 92,750 (mark 100,000)`,
+      ].join('\n\n'),
+    );
+  });
+
+  it('/mute holds back a watch’s alerts for a while, /cooldown spaces them; /list shows both', async () => {
+    expect(await say(780, '/start')).toBe('started');
+    const account = (await accountOf(780))!;
+    const address = wallet();
+    await addWatch(account, address, 'desk');
+    const quiet = async () =>
+      (
+        (await kit.db.query(`SELECT muted_until, cooldown_s FROM alerts.watches WHERE address = $1`, [address])) as {
+          muted_until: Date | null;
+          cooldown_s: number;
+        }[]
+      )[0]!;
+    const before = Date.now();
+    expect(await say(780, '/mute desk 2h')).toBe('muted');
+    const { muted_until } = await quiet();
+    expect(muted_until!.getTime()).toBeGreaterThanOrEqual(before + 7_200_000 - 1000);
+    expect(muted_until!.getTime()).toBeLessThanOrEqual(Date.now() + 7_200_000);
+    expect(visibleText(last(780).text)).toMatch(
+      /^Muted desk 0x[0-9a-f]{40} until \d{4}-\d\d-\d\d \d\d:\d\d UTC \(2 h\)\. Its alerts are still recorded \(\/history\); \/mute desk off lifts it\.$/,
+    );
+    expect(await say(780, '/cooldown desk 30m')).toBe('cooldown_set');
+    expect(await quiet()).toMatchObject({ cooldown_s: 1800 });
+    expect(await say(780, '/list')).toBe('listed');
+    expect(visibleText(last(780).text)).toMatch(/\nMuted until \d{4}-\d\d-\d\d \d\d:\d\d UTC · Cooldown 30 min\n/);
+    expect(await say(780, '/mute desk 31d')).toBe('refused');
+    expect(last(780).text).toBe('The duration must be minutes, hours or days up to 30 d (e.g. 30m, 2h, 1d), or off.');
+    expect(await say(780, '/mute desk soon')).toBe('refused');
+    expect(await say(780, '/mute desk')).toBe('usage');
+    expect(await say(780, '/mute desk off')).toBe('unmuted');
+    expect(await say(780, '/cooldown desk off')).toBe('cooldown_set');
+    expect(await quiet()).toEqual({ muted_until: null, cooldown_s: 0 });
+  });
+
+  it('/resume sums up the alerts held back while the chat was paused', async () => {
+    expect(await say(790, '/start')).toBe('started');
+    const account = (await accountOf(790))!;
+    const [channel] = (await kit.db.query(`SELECT id FROM alerts.channels WHERE target = '790'`)) as { id: string }[];
+    await kit.delivery(account, channel!.id, 'position_opened');
+    expect(await say(790, '/pause')).toBe('paused');
+    for (const kind of ['liquidation_risk', 'liquidation_risk', 'position_closed']) {
+      await kit.delivery(account, channel!.id, kind);
+    }
+    // What alerts-dispatcher records for a delivery to a paused channel.
+    await kit.db.query(
+      `UPDATE alerts.deliveries SET status = 'dead', last_error = $2, updated_at = now()
+        WHERE channel_id = $1 AND alert_id IN (SELECT id FROM alerts.alerts WHERE kind <> 'position_opened')`,
+      [channel!.id, NOT_SENT_PAUSED],
+    );
+    expect(await say(790, '/resume')).toBe('resumed');
+    expect(visibleText(last(790).text)).toMatch(
+      /^Resumed: this chat receives alerts again\.\nHeld back while paused since \d{4}-\d\d-\d\d \d\d:\d\d UTC: 3 alerts \(2 liquidation risk, 1 position closed\)\. \/history lists the last ones\.$/,
+    );
+    expect(await say(790, '/resume')).toBe('resumed');
+    expect(last(790).text).toBe('Resumed: this chat receives alerts again.');
   });
 
   describe('long polling', () => {

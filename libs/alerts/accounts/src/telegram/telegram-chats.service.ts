@@ -20,6 +20,8 @@ export interface TelegramChatAccount {
   /** The chat's telegram channel in that account, if it still exists (it can be deleted through the API). */
   channelId: string | null;
   channelStatus: ChannelEntity['status'] | null;
+  /** When the channel last changed (its status included): with `paused`, since when it is paused. */
+  channelUpdatedAt: Date | null;
 }
 
 export interface TelegramChatRef {
@@ -89,6 +91,7 @@ export class TelegramChatsService {
       ownerUserId: chat.ownerUserId,
       channelId: channel?.id ?? null,
       channelStatus: channel?.status ?? null,
+      channelUpdatedAt: channel?.updatedAt ?? null,
     };
   }
 }

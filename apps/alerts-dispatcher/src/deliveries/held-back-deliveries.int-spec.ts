@@ -12,7 +12,7 @@ const RULES = {
   rewards: { enabled: false, aboveUsdc: 100 },
 };
 
-describe('deliveries of alerts their watch no longer asks for (PostgreSQL + Redis, Bot API stand-in)', () => {
+describe('deliveries held back by their watch: superseded, muted, in cooldown (PostgreSQL + Redis, Bot API stand-in)', () => {
   let kit: DispatcherTestKit;
   let telegram: TelegramFake;
 
@@ -107,5 +107,33 @@ describe('deliveries of alerts their watch no longer asks for (PostgreSQL + Redi
       attempts: 0,
       last_error: 'not sent: the opened rule of the watch was switched off',
     });
+  });
+
+  it('holds back the alerts of a muted watch, and sends one per cooldown of a watch that has one', async () => {
+    const account = await kit.account();
+    const channel = await kit.channel(account, 'telegram', '9103');
+    const [muted, cooled] = [randomUUID(), randomUUID()];
+    await kit.db.query(
+      `INSERT INTO alerts.watches (id, account_id, address, rules, muted_until, cooldown_s)
+       VALUES ($1, $3, '0x27b1fdb04752bbc536007a920d24acb045561c26', $4, now() + interval '1 hour', 0),
+              ($2, $3, '0xde709f2102306220921060314715629080e2fb77', $4, NULL, 600)`,
+      [muted, cooled, account, JSON.stringify(RULES)],
+    );
+    const [quiet] = await queue(account, channel, muted, 1, 'position_opened', {});
+    const burst = await queue(account, channel, cooled, 3, 'position_opened', {});
+    await kit.wakeUp();
+    const settled = await until(async () => {
+      const all = await rows([quiet!, ...burst]);
+      return all.every((r) => r.status === 'delivered' || r.status === 'dead') ? all : undefined;
+    }, 'every delivery to settle');
+    expect(settled).toHaveLength(4);
+    expect((await kit.row(quiet!)).last_error).toMatch(/^not sent: the watch is muted until \d{4}-\d\d-\d\dT/);
+    const outcomes = await rows(burst);
+    expect(outcomes.filter((r) => r.status === 'delivered')).toHaveLength(1);
+    expect(outcomes.filter((r) => r.status === 'dead')).toEqual([
+      { status: 'dead', last_error: 'not sent: the watch is in its cooldown (at most one alert per 10 min)' },
+      { status: 'dead', last_error: 'not sent: the watch is in its cooldown (at most one alert per 10 min)' },
+    ]);
+    expect(telegram.delivered(9103)).toHaveLength(1);
   });
 });
