@@ -97,14 +97,23 @@ function htmlError(text: string): string | undefined {
   const stripped = text.replace(TAG, '').replace(ENTITY, '');
   if (/[<>&]/.test(stripped)) return "Bad Request: can't parse entities: unsupported start tag or unescaped character";
   const open: string[] = [];
-  for (const [tag] of text.matchAll(TAG)) {
+  for (const match of text.matchAll(TAG)) {
+    const tag = match[0];
     const name = /^<\/?([a-z-]+)/.exec(tag)![1]!;
-    if (!tag.startsWith('</')) open.push(name);
-    else if (open.pop() !== name)
-      return `Bad Request: can't parse entities: can't find end tag corresponding to start tag ${name}`;
+    if (!tag.startsWith('</')) {
+      open.push(name);
+      continue;
+    }
+    const expected = open.pop();
+    if (expected !== name) {
+      const at = Buffer.byteLength(text.slice(0, match.index));
+      return expected
+        ? `Bad Request: can't parse entities: Unmatched end tag at byte offset ${at}, expected "</${expected}>", found "</${name}>"`
+        : `Bad Request: can't parse entities: Unmatched end tag at byte offset ${at}, found "</${name}>"`;
+    }
   }
   if (open.length > 0)
-    return `Bad Request: can't parse entities: can't find end tag corresponding to start tag ${open.at(-1)}`;
+    return `Bad Request: can't parse entities: Can't find end tag corresponding to start tag "${open.at(-1)}"`;
   return undefined;
 }
 
