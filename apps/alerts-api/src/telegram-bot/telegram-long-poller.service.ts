@@ -107,7 +107,10 @@ export class TelegramLongPoller implements OnApplicationBootstrap, BeforeApplica
           this.config.TELEGRAM_POLL_TIMEOUT_S,
           this.abort.signal,
         );
-        await Promise.all(turnsOf(batch).map((turn) => this.take(turn)));
+        // On an outage every chat's turn has ended before the batch is fetched again.
+        const turns = await Promise.allSettled(turnsOf(batch).map((turn) => this.take(turn)));
+        const failed = turns.find((t): t is PromiseRejectedResult => t.status === 'rejected');
+        if (failed) throw failed.reason;
         if (batch.length > 0) await this.redis.set(this.key('offset'), String(batch.at(-1)!.update_id + 1));
         failures = 0;
         if (batch.length === 0) await this.pause(IDLE_POLL_MS - (Date.now() - asked));
