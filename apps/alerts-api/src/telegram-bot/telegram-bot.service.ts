@@ -291,7 +291,7 @@ export class TelegramBot {
       `<b>Watches</b> (${watches.length} of ${this.config.ALERTS_MAX_WATCHES})` +
       `${pages > 1 ? ` · page ${page} of ${pages}` : ''}${paused}`;
     return {
-      html: fitMessage(header, blocks, (n) => `… and ${n} more: /list ${page} shows fewer at a time.`),
+      html: fitMessage(header, blocks, (n) => `… and ${n} more of this page, too long to show.`),
       keyboard: pageKeyboard('list', page, pages),
     };
   }
