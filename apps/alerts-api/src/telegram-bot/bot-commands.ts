@@ -21,7 +21,13 @@ export const BOT_COMMANDS: readonly BotCommandSpec[] = [
     access: 'owner',
   },
   { command: 'unwatch', args: '<address|label>', description: 'Stop watching a wallet', access: 'owner' },
-  { command: 'list', args: '', description: 'Watched wallets, their rules and last alert', access: 'anyone' },
+  { command: 'list', args: '[page]', description: 'Watched wallets, their rules and last alert', access: 'anyone' },
+  {
+    command: 'positions',
+    args: '[page]',
+    description: 'Open positions of the watched wallets, with distance to liquidation and liquidation price',
+    access: 'anyone',
+  },
   {
     command: 'rules',
     args: '<address|label>',
@@ -34,8 +40,25 @@ export const BOT_COMMANDS: readonly BotCommandSpec[] = [
     description: 'Alert when the distance to liquidation falls below pct',
     access: 'owner',
   },
+  {
+    command: 'mute',
+    args: '<address|label> <30m|2h|1d|off>',
+    description: 'Hold back the alerts of a watch for a while (they are still recorded)',
+    access: 'owner',
+  },
+  {
+    command: 'cooldown',
+    args: '<address|label> <30m|2h|off>',
+    description: 'At most one alert of a watch per this long',
+    access: 'owner',
+  },
   { command: 'pause', args: '', description: 'Stop alerts in this chat', access: 'owner' },
-  { command: 'resume', args: '', description: 'Send alerts in this chat again', access: 'owner' },
+  {
+    command: 'resume',
+    args: '',
+    description: 'Send alerts in this chat again, with a summary of those held back',
+    access: 'owner',
+  },
   { command: 'history', args: '', description: 'The last 10 alerts and their delivery', access: 'anyone' },
   {
     command: 'token',

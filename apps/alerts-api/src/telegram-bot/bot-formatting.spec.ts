@@ -1,8 +1,12 @@
 import { TELEGRAM_TEXT_LIMIT } from '@paper/alerts-delivery';
 import { DEFAULT_WALLET_RULES, mergeWalletRules } from '@paper/contracts';
 import { menuCommands } from './bot-commands';
-import { fitMessage, helpText, ruleSummary, watchName } from './bot-text';
+import { fitMessage, helpText, quote, ruleSummary, visibleText, watchName, withinTelegramLimit } from './bot-text';
 import { isForBot, parseCommand } from './command-parser';
+import { durationText, parseDuration } from './durations';
+import { pageKeyboard, pageOf, parsePageButton } from './page-buttons';
+import type { TelegramUpdate } from './telegram-bot.client';
+import { turnsOf } from './update-batches';
 import { parseRuleButton, patchOf, rulesKeyboard } from './rules-keyboard';
 
 const WATCH = 'f47ac10b-58cc-4372-a567-0e02b2c3d479';
@@ -30,8 +34,11 @@ describe('bot commands, texts and keyboards', () => {
       'watch',
       'unwatch',
       'list',
+      'positions',
       'rules',
       'risk',
+      'mute',
+      'cooldown',
       'pause',
       'resume',
       'history',
@@ -91,5 +98,42 @@ describe('bot commands, texts and keyboards', () => {
     expect(parseRuleButton(`w:${WATCH}:p7`)).toBeUndefined();
     expect(parseRuleButton(`w:not-a-uuid:closed`)).toBeUndefined();
     expect(parseRuleButton(undefined)).toBeUndefined();
+  });
+
+  it('quotes user text cut to 64 characters, and cuts any reply to 4096 visible characters without markup', () => {
+    expect(quote('<x>')).toBe('&lt;x&gt;');
+    expect(quote('y'.repeat(4096))).toBe(`${'y'.repeat(63)}…`);
+    const fits = `<b>${'&amp;'.repeat(4096)}</b>`;
+    expect(withinTelegramLimit(fits)).toBe(fits);
+    const long = withinTelegramLimit(`<b>${'&lt;'.repeat(5000)}</b>`);
+    expect(visibleText(long)).toHaveLength(TELEGRAM_TEXT_LIMIT);
+    expect(long).not.toContain('<b>');
+    expect(visibleText(withinTelegramLimit('😀'.repeat(3000))).endsWith('😀…')).toBe(true);
+  });
+
+  it('reads durations and pages', () => {
+    expect(parseDuration('30m')).toBe(1800);
+    expect(parseDuration('2H')).toBe(7200);
+    expect(parseDuration('1d')).toBe(86_400);
+    expect(parseDuration('soon')).toBeUndefined();
+    expect(durationText(93_600)).toBe('1 d 2 h');
+    expect(pageOf(23, 10, 9)).toEqual({ page: 3, pages: 3, from: 20 });
+    expect(pageOf(0, 10, 1)).toEqual({ page: 1, pages: 1, from: 0 });
+    expect(pageKeyboard('list', 1, 1)).toBeUndefined();
+    expect(pageKeyboard('positions', 2, 2)).toEqual([[{ text: '‹ Page 1', callback_data: 'p:1' }]]);
+    expect(parsePageButton('l:12')).toEqual({ view: 'list', page: 12 });
+    expect(parsePageButton('x:1')).toBeUndefined();
+  });
+
+  it('splits a batch of updates by chat, each in order, and counts what a flooding chat sent beyond its burst', () => {
+    const message = (id: number, chat: number): TelegramUpdate => ({
+      update_id: id,
+      message: { message_id: id, text: '/list', chat: { id: chat, type: 'private' }, from: { id: chat } },
+    });
+    const turns = turnsOf([1, 2, 3, 4, 5].map((id) => message(id, 7)).concat([message(6, 8)]), 3);
+    expect(turns.map((t) => [t.chatId, t.handle.map((u) => u.update_id), t.ignored])).toEqual([
+      ['7', [1, 2, 3], 2],
+      ['8', [6], 0],
+    ]);
   });
 });

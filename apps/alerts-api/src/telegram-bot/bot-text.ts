@@ -25,6 +25,36 @@ export function ruleSummary(rules: WalletRules): string {
   return on.length > 0 ? on.join(' · ') : 'no rules on';
 }
 
+/** User text quoted back in a reply: escaped and cut to 64 characters, so an echo never makes a reply too long. */
+export function quote(text: string): string {
+  const chars = [...text];
+  return esc(chars.length > 64 ? `${chars.slice(0, 63).join('')}…` : text);
+}
+
+const TAGS = /<[^>]*>/g;
+
+/** The text Telegram shows for an HTML message (tags removed, entities decoded): what its 4096 limit counts. */
+export function visibleText(html: string): string {
+  return html
+    .replace(TAGS, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&');
+}
+
+/**
+ * A reply within Telegram's limit: unchanged when it fits, otherwise its visible text cut at the limit (markup
+ * dropped, so no tag is left open).
+ */
+export function withinTelegramLimit(html: string): string {
+  const visible = visibleText(html);
+  if (visible.length <= TELEGRAM_TEXT_LIMIT) return html;
+  // Telegram counts UTF-16 code units; a cut never splits a surrogate pair.
+  const cut = visible.slice(0, TELEGRAM_TEXT_LIMIT - 1).replace(/[\uD800-\uDBFF]$/, '');
+  return esc(`${cut}…`);
+}
+
 export function utc(date: Date | string): string {
   return `${new Date(date).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }

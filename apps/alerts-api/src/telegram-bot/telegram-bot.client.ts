@@ -3,6 +3,7 @@ import { type BucketSpec, destinationBuckets, TokenBuckets } from '@paper/alerts
 import { APP_CONFIG, REDIS } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
 import type { AlertsApiConfig } from '../config/alerts-api.config';
+import { withinTelegramLimit } from './bot-text';
 
 export interface TelegramChat {
   id: number;
@@ -158,13 +159,13 @@ export class TelegramBotClient {
     return this.call<boolean>('setMyCommands', { commands, ...(scope ? { scope } : {}) });
   }
 
-  /** An HTML message, optionally with an inline keyboard; link previews off. */
+  /** An HTML message (cut to Telegram's limit), optionally with an inline keyboard; link previews off. */
   sendMessage(chatId: string, html: string, keyboard?: InlineKeyboard): Promise<{ message_id: number }> {
     return this.call(
       'sendMessage',
       {
         chat_id: chatId,
-        text: html,
+        text: withinTelegramLimit(html),
         parse_mode: 'HTML',
         link_preview_options: { is_disabled: true },
         ...markup(keyboard),
@@ -181,7 +182,7 @@ export class TelegramBotClient {
       {
         chat_id: chatId,
         message_id: messageId,
-        text: html,
+        text: withinTelegramLimit(html),
         parse_mode: 'HTML',
         link_preview_options: { is_disabled: true },
         ...markup(keyboard),
@@ -192,10 +193,11 @@ export class TelegramBotClient {
     );
   }
 
-  answerCallbackQuery(id: string, text: string, showAlert = false): Promise<boolean> {
+  /** Answers a button press, with a notification of at most 200 characters (none without text). */
+  answerCallbackQuery(id: string, text: string | undefined, showAlert = false): Promise<boolean> {
     return this.call<boolean>(
       'answerCallbackQuery',
-      { callback_query_id: id, text: text.slice(0, 200), show_alert: showAlert },
+      { callback_query_id: id, ...(text ? { text: text.slice(0, 200) } : {}), show_alert: showAlert },
       this.config.ALERTS_DELIVERY_TIMEOUT_MS,
     );
   }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AlertsAccountsModule } from '@paper/alerts-accounts';
 import { TelegramLinkModule } from '../telegram/telegram-link.module';
+import { UpstreamModule } from '../upstream/upstream.module';
 import { BotIdentity } from './bot-identity.service';
 import { TelegramBotClient } from './telegram-bot.client';
 import { TelegramBot } from './telegram-bot.service';
@@ -14,7 +15,7 @@ import { TelegramWebhookController } from './telegram-webhook.controller';
  * commands act through @paper/alerts-accounts.
  */
 @Module({
-  imports: [AlertsAccountsModule, TelegramLinkModule],
+  imports: [AlertsAccountsModule, TelegramLinkModule, UpstreamModule],
   controllers: [TelegramWebhookController],
   providers: [TelegramBotClient, BotIdentity, TelegramBot, TelegramUpdates, TelegramLongPoller],
 })

@@ -21,7 +21,18 @@ import { chatLabel } from './link-replies';
 import { BOT_WATCH_RULES, REPLY } from './bot-replies';
 import { esc, fitMessage, helpText, ruleSummary, utc, watchName } from './bot-text';
 import { isForBot, type ParsedCommand, parseCommand } from './command-parser';
+import { UpstreamClient } from '../upstream/upstream-client.service';
+import { COOLDOWN_MAX_S, durationText, MUTE_MAX_S, parseDuration } from './durations';
+import { type PagedView, pageKeyboard, pageOf, parsePageButton } from './page-buttons';
+import { POSITIONS_PAGE_WALLETS, positionsOf, walletBlock, type WalletPositions } from './positions-view';
 import { parseRuleButton, patchOf, rulesKeyboard } from './rules-keyboard';
+import type { InlineKeyboard } from './telegram-bot.client';
+
+/** Watches per page of /list. */
+export const LIST_PAGE_SIZE = 10;
+
+/** The caller the bot's exchange reads are made for (it forwards no user's address). */
+const BOT_CALLER = '127.0.0.1';
 
 /** What the bot did with an update (tests and logs read it). */
 export type BotOutcome =
@@ -31,8 +42,13 @@ export type BotOutcome =
   | 'already_watching'
   | 'unwatched'
   | 'listed'
+  | 'positions'
+  | 'paged'
   | 'rules_shown'
   | 'risk_set'
+  | 'muted'
+  | 'unmuted'
+  | 'cooldown_set'
   | 'paused'
   | 'resumed'
   | 'history'
@@ -78,6 +94,7 @@ export class TelegramBot {
     private readonly channels: ChannelsService,
     private readonly alerts: AlertsService,
     private readonly chats: TelegramChatsService,
+    private readonly upstream: UpstreamClient,
     @Inject(APP_CONFIG) private readonly config: AlertsApiConfig,
   ) {}
 
@@ -100,6 +117,15 @@ export class TelegramBot {
   }
 
   async onCallback(query: NonNullable<TelegramUpdate['callback_query']>): Promise<BotOutcome> {
+    const paging = parsePageButton(query.data);
+    if (paging && query.message) {
+      const chatId = String(query.message.chat.id);
+      const account = await this.chats.find(chatId);
+      if (!account) return this.toast(query.id, REPLY.staleButton, 'stale_button');
+      const view = await this.page(paging.view, account, paging.page);
+      await this.send(() => this.client.editMessageText(chatId, query.message!.message_id, view.html, view.keyboard));
+      return this.toast(query.id, '', 'paged');
+    }
     const button = parseRuleButton(query.data);
     const message = query.message;
     const account = message && button ? await this.chats.find(String(message.chat.id)) : undefined;
@@ -139,13 +165,21 @@ export class TelegramBot {
           return this.answer(c.chatId, `Stopped watching ${watchName(w)}.`, 'unwatched');
         });
       case 'list':
-        return this.list(c, account);
+      case 'positions': {
+        const [page] = c.command.args;
+        const view = await this.page(c.spec.command as PagedView, account, page ? Number(page) : 1);
+        return this.answer(c.chatId, view.html, c.spec.command === 'list' ? 'listed' : 'positions', view.keyboard);
+      }
       case 'rules':
         return this.withWatch(c, account, c.command.rest, (w) =>
           this.answer(c.chatId, REPLY.rules(w), 'rules_shown', rulesKeyboard(w.id, w.rules)),
         );
       case 'risk':
         return this.risk(c, account);
+      case 'mute':
+        return this.mute(c, account);
+      case 'cooldown':
+        return this.cooldown(c, account);
       case 'pause':
       case 'resume':
         return this.pauseOrResume(c, account);
@@ -188,32 +222,132 @@ export class TelegramBot {
     );
   }
 
-  private async list(c: Context, account: TelegramChatAccount): Promise<BotOutcome> {
-    const [watches, last] = await Promise.all([
+  private page(
+    view: PagedView,
+    account: TelegramChatAccount,
+    page: number,
+  ): Promise<{ html: string; keyboard?: InlineKeyboard }> {
+    return view === 'list' ? this.listPage(account, page) : this.positionsPage(account, page);
+  }
+
+  /**
+   * One page of /positions: the open positions of POSITIONS_PAGE_WALLETS watched wallets, read from the exchange's
+   * public get_account, with buttons to the neighbouring pages.
+   */
+  private async positionsPage(
+    account: TelegramChatAccount,
+    requested: number,
+  ): Promise<{ html: string; keyboard?: InlineKeyboard }> {
+    const watches = await this.watches.list(account.accountId);
+    if (watches.length === 0) return { html: REPLY.noWatches };
+    const { page, pages, from } = pageOf(watches.length, POSITIONS_PAGE_WALLETS, requested);
+    const wallets = await Promise.all(
+      watches.slice(from, from + POSITIONS_PAGE_WALLETS).map(async (watch): Promise<WalletPositions> => ({
+        watch,
+        positions: await this.upstream
+          .callTool('get_account', { wallet: watch.address }, BOT_CALLER)
+          .then(positionsOf, () => undefined),
+      })),
+    );
+    const header = `<b>Open positions</b>${pages > 1 ? ` · wallets ${from + 1}–${from + wallets.length} of ${watches.length}` : ''}`;
+    return {
+      html: fitMessage(header, wallets.map(walletBlock), (n) => `… and ${n} more wallets on the next page.`),
+      keyboard: pageKeyboard('positions', page, pages),
+    };
+  }
+
+  /** One page of /list (LIST_PAGE_SIZE watches), with buttons to the neighbouring pages. */
+  private async listPage(
+    account: TelegramChatAccount,
+    requested: number,
+  ): Promise<{ html: string; keyboard?: InlineKeyboard }> {
+    const [watches, last, quiet] = await Promise.all([
       this.watches.list(account.accountId),
       this.alerts.lastByWatch(account.accountId),
+      this.watches.quietTimes(account.accountId),
     ]);
     const paused =
       account.channelStatus && account.channelStatus !== 'active'
         ? `\n${REPLY.channelNotActive(account.channelStatus)}`
         : '';
-    if (watches.length === 0) return this.answer(c.chatId, `${REPLY.noWatches}${paused}`, 'listed');
-    const blocks = watches.map(
-      (w) =>
-        `${watchName(w)}\n${ruleSummary(w.rules)}\nLast alert: ${last.has(w.id) ? utc(last.get(w.id)!) : 'none yet'}`,
-    );
-    const header = `<b>Watches</b> (${watches.length} of ${this.config.ALERTS_MAX_WATCHES})${paused}`;
-    return this.answer(
-      c.chatId,
-      fitMessage(header, blocks, (n) => `… and ${n} more (GET /api/watches lists them all).`),
-      'listed',
-    );
+    if (watches.length === 0) return { html: `${REPLY.noWatches}${paused}` };
+    const { page, pages, from } = pageOf(watches.length, LIST_PAGE_SIZE, requested);
+    const blocks = watches.slice(from, from + LIST_PAGE_SIZE).map((w) => {
+      const q = quiet.get(w.id);
+      const quietLine = [
+        q?.mutedUntil ? `Muted until ${utc(q.mutedUntil)}` : '',
+        q?.cooldownS ? `Cooldown ${durationText(q.cooldownS)}` : '',
+      ]
+        .filter(Boolean)
+        .join(' · ');
+      return [
+        watchName(w),
+        ruleSummary(w.rules),
+        ...(quietLine ? [quietLine] : []),
+        `Last alert: ${last.has(w.id) ? utc(last.get(w.id)!) : 'none yet'}`,
+      ].join('\n');
+    });
+    const header =
+      `<b>Watches</b> (${watches.length} of ${this.config.ALERTS_MAX_WATCHES})` +
+      `${pages > 1 ? ` · page ${page} of ${pages}` : ''}${paused}`;
+    return {
+      html: fitMessage(header, blocks, (n) => `… and ${n} more of this page, too long to show.`),
+      keyboard: pageKeyboard('list', page, pages),
+    };
+  }
+
+  /** A watch reference followed by one last argument (`/risk desk 5`, `/mute main desk 2h`). */
+  private refAndLast(c: Context): { ref: string; raw: string } | undefined {
+    if (c.command.args.length < 2) return undefined;
+    const raw = c.command.args.at(-1)!;
+    return { ref: c.command.rest.slice(0, c.command.rest.length - raw.length).trim(), raw };
+  }
+
+  private async mute(c: Context, account: TelegramChatAccount): Promise<BotOutcome> {
+    const parts = this.refAndLast(c);
+    if (!parts) return this.answer(c.chatId, REPLY.usage('mute'), 'usage');
+    const off = parts.raw.toLowerCase() === 'off';
+    const seconds = off ? 0 : parseDuration(parts.raw);
+    if (seconds === undefined || seconds > MUTE_MAX_S || (!off && seconds < 60))
+      return this.answer(c.chatId, REPLY.notADuration(durationText(MUTE_MAX_S)), 'refused');
+    return this.withWatch(c, account, parts.ref, async (w) => {
+      if (off) {
+        await this.watches.mute(account.accountId, w.id, null);
+        return this.answer(c.chatId, `Alerts of ${watchName(w)} are sent again.`, 'unmuted');
+      }
+      const until = new Date(Date.now() + seconds * 1000);
+      await this.watches.mute(account.accountId, w.id, until);
+      return this.answer(
+        c.chatId,
+        `Muted ${watchName(w)} until ${utc(until)} (${durationText(seconds)}). Its alerts are still recorded ` +
+          `(/history); /mute ${esc(w.label ?? w.address)} off lifts it.`,
+        'muted',
+      );
+    });
+  }
+
+  private async cooldown(c: Context, account: TelegramChatAccount): Promise<BotOutcome> {
+    const parts = this.refAndLast(c);
+    if (!parts) return this.answer(c.chatId, REPLY.usage('cooldown'), 'usage');
+    const seconds = parts.raw.toLowerCase() === 'off' ? 0 : parseDuration(parts.raw);
+    if (seconds === undefined || seconds > COOLDOWN_MAX_S || (seconds > 0 && seconds < 60))
+      return this.answer(c.chatId, REPLY.notADuration(durationText(COOLDOWN_MAX_S)), 'refused');
+    return this.withWatch(c, account, parts.ref, async (w) => {
+      await this.watches.setCooldown(account.accountId, w.id, seconds);
+      return this.answer(
+        c.chatId,
+        seconds === 0
+          ? `No cooldown for ${watchName(w)}: each of its alerts is sent.`
+          : `Cooldown of ${watchName(w)}: at most one alert per ${durationText(seconds)} in each chat or channel.`,
+        'cooldown_set',
+      );
+    });
   }
 
   private async risk(c: Context, account: TelegramChatAccount): Promise<BotOutcome> {
-    if (c.command.args.length < 2) return this.answer(c.chatId, REPLY.usage('risk'), 'usage');
-    const raw = c.command.args.at(-1)!;
-    const ref = c.command.rest.slice(0, c.command.rest.length - raw.length).trim();
+    const parts = this.refAndLast(c);
+    if (!parts) return this.answer(c.chatId, REPLY.usage('risk'), 'usage');
+    const { raw, ref } = parts;
     if (!/^[+-]?(\d+\.?\d*|\.\d+)%?$/.test(raw)) return this.answer(c.chatId, REPLY.notAPercentage, 'refused');
     const belowPct = Number(raw.replace(/%$/, ''));
     const rules = { liquidation: { enabled: true, belowPct } };
@@ -232,7 +366,18 @@ export class TelegramBot {
     if (!account.channelId) return this.answer(c.chatId, REPLY.noChannel, 'no_channel');
     const pause = c.spec.command === 'pause';
     await this.channels.setStatus(account.accountId, account.channelId, pause ? 'paused' : 'active');
-    return pause ? this.answer(c.chatId, REPLY.paused, 'paused') : this.answer(c.chatId, REPLY.resumed, 'resumed');
+    if (pause) return this.answer(c.chatId, REPLY.paused, 'paused');
+    const since = account.channelStatus === 'paused' ? account.channelUpdatedAt : null;
+    const held = since ? await this.alerts.heldBackWhilePaused(account.channelId, since) : [];
+    const total = held.reduce((n, k) => n + k.count, 0);
+    if (total === 0) return this.answer(c.chatId, REPLY.resumed, 'resumed');
+    const kinds = held.map((k) => `${k.count} ${k.kind.replace(/_/g, ' ')}`).join(', ');
+    return this.answer(
+      c.chatId,
+      `${REPLY.resumed}\nHeld back while paused since ${utc(since!)}: ${total} alert${total === 1 ? '' : 's'} ` +
+        `(${kinds}). /history lists the last ones.`,
+      'resumed',
+    );
   }
 
   private async history(c: Context, account: TelegramChatAccount): Promise<BotOutcome> {
@@ -268,7 +413,7 @@ export class TelegramBot {
   private async token(c: Context, account: TelegramChatAccount): Promise<BotOutcome> {
     const delivered = await this.accounts.replaceToken(account.accountId, async (token) => {
       try {
-        await this.client.sendMessage(c.userId, REPLY.token(token));
+        await this.client.sendMessage(c.userId, REPLY.token(token, this.config.ALERTS_BASE_URL));
         return true;
       } catch (error) {
         if (error instanceof TelegramApiError && (error.status === 403 || error.status === 400)) return false;
@@ -305,7 +450,7 @@ export class TelegramBot {
   }
 
   private async toast(id: string, text: string, outcome: BotOutcome, alert = false): Promise<BotOutcome> {
-    await this.send(() => this.client.answerCallbackQuery(id, text, alert));
+    await this.send(() => this.client.answerCallbackQuery(id, text || undefined, alert));
     return outcome;
   }
 

@@ -59,10 +59,10 @@ describe('Telegram /start <code> linking (PostgreSQL + Redis)', () => {
     expect(await kit.updates.process(update(502, `/start ${c}`))).toBe('used_code');
   });
 
-  it('answers unknown, expired and missing codes, and re-activates a chat that was disabled', async () => {
+  it('sets up a chat whose payload is no link code, answers expired codes, and re-activates a chat that was disabled', async () => {
     const account = await kit.account();
-    expect(await kit.updates.process(update(601, '/start nope'))).toBe('unknown_code');
-    expect(lastReply(601)).toContain('not valid');
+    expect(await kit.updates.process(update(601, '/start nope'))).toBe('started');
+    expect(lastReply(601)).toMatch(/^Alerts are set up/);
     expect(await kit.updates.process(update(601, `/start ${await code(account, -1)}`))).toBe('expired_code');
     expect(await kit.updates.process(update(601, `/start@${telegram.username} ${await code(account)}`))).toBe('linked');
     await kit.db.query(
@@ -135,7 +135,7 @@ describe('Telegram /start <code> linking (PostgreSQL + Redis)', () => {
     const chat = destinationBuckets({ kind: 'telegram', target: '1201' }, kit.config);
     await buckets.hold(chat, 1500);
     const started = Date.now();
-    expect(await kit.updates.process(update(1201, '/start nope'))).toBe('unknown_code');
+    expect(await kit.updates.process(update(1201, '/start nope'))).toBe('started');
     expect(Date.now() - started).toBeGreaterThanOrEqual(1400);
     expect(telegram.delivered(1201)).toHaveLength(1);
     expect(await buckets.take(chat)).toBeGreaterThan(0);

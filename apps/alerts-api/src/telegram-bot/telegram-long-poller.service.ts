@@ -11,13 +11,22 @@ import type { AlertsApiConfig } from '../config/alerts-api.config';
 import { StorageReadiness } from '../storage/storage-readiness.service';
 import { TelegramApiError, TelegramBotClient } from './telegram-bot.client';
 import { TelegramUpdates } from './telegram-updates.service';
+import { type ChatTurn, turnsOf } from './update-batches';
 
 const LEASE_MS = 90_000;
+
+/**
+ * Shortest time between two getUpdates calls that found nothing: a Bot API that answers at once (a timeout of 0,
+ * a proxy that cuts long polls) is asked once a second instead of in a busy loop.
+ */
+export const IDLE_POLL_MS = 1000;
 
 /**
  * Bot updates by long polling (TELEGRAM_UPDATES_MODE=polling): one replica at a time holds a Redis
  * lease and calls getUpdates; the offset lives in Redis so a restart or another replica continues
  * where it stopped. In webhook mode the webhook is registered instead (Telegram allows only one of the two).
+ * The chats of a batch are answered side by side (each in order); a chat sending more than CHAT_BURST updates
+ * in one batch has the rest ignored and is told so, so one chat's flood never holds up the others.
  */
 @Injectable()
 export class TelegramLongPoller implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -61,10 +70,17 @@ export class TelegramLongPoller implements OnApplicationBootstrap, BeforeApplica
   }
 
   private async pause(ms: number): Promise<void> {
+    if (ms <= 0) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
       this.abort.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
     });
+  }
+
+  /** One chat's updates of a batch, in order; updates it sent beyond the burst are answered with one notice. */
+  private async take(turn: ChatTurn): Promise<void> {
+    for (const update of turn.handle) await this.updates.process(update);
+    if (turn.ignored > 0 && turn.chatId) await this.updates.floodNotice(turn.chatId, turn.ignored);
   }
 
   private async run(): Promise<void> {
@@ -85,16 +101,19 @@ export class TelegramLongPoller implements OnApplicationBootstrap, BeforeApplica
             .catch((error: Error) => this.logger.warn(`deleteWebhook failed: ${error.message}`));
         }
         const stored = await this.redis.get(this.key('offset'));
+        const asked = Date.now();
         const batch = await this.bot.getUpdates(
           stored ? Number(stored) : undefined,
           this.config.TELEGRAM_POLL_TIMEOUT_S,
           this.abort.signal,
         );
-        for (const update of batch) {
-          await this.updates.process(update);
-          await this.redis.set(this.key('offset'), String(update.update_id + 1));
-        }
+        // On an outage every chat's turn has ended before the batch is fetched again.
+        const turns = await Promise.allSettled(turnsOf(batch).map((turn) => this.take(turn)));
+        const failed = turns.find((t): t is PromiseRejectedResult => t.status === 'rejected');
+        if (failed) throw failed.reason;
+        if (batch.length > 0) await this.redis.set(this.key('offset'), String(batch.at(-1)!.update_id + 1));
         failures = 0;
+        if (batch.length === 0) await this.pause(IDLE_POLL_MS - (Date.now() - asked));
       } catch (error) {
         if (this.abort.signal.aborted) break;
         failures += 1;

@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { AlertsApiConfig } from '../config/alerts-api.config';
 import { type LinkResult, TelegramLinkService } from '../telegram/telegram-link.service';
 import { BotIdentity } from './bot-identity.service';
+import { REPLY } from './bot-replies';
 import { isForBot, parseCommand } from './command-parser';
 import { chatLabel, LINK_REPLIES } from './link-replies';
 import { TelegramApiError, TelegramBotClient, type TelegramUpdate } from './telegram-bot.client';
@@ -43,6 +44,16 @@ export class TelegramUpdates {
     return outcome;
   }
 
+  /** Tells a chat that sent too many updates at once how many were ignored. */
+  async floodNotice(chatId: string, ignored: number): Promise<void> {
+    if (!this.client.configured) return;
+    this.logger.warn(`Telegram chat ${chatId} sent too many updates at once: ${ignored} ignored`);
+    await this.client.sendMessage(chatId, REPLY.flooded(ignored)).catch((error: Error) => {
+      if (!(error instanceof TelegramApiError)) throw error;
+      this.logger.warn(`reply to a Telegram update was not delivered: ${error.message}`);
+    });
+  }
+
   private async handle(update: TelegramUpdate): Promise<UpdateOutcome> {
     const unstorable = unstorableTextPath(update);
     if (unstorable) {
@@ -72,8 +83,11 @@ export class TelegramUpdates {
     const chatId = String(message.chat.id);
     const userId = String(message.from?.id ?? message.chat.id);
     const handled = await this.links.redeem(code, { chatId, userId, label: chatLabel(message.chat) });
+    // Not a link code (a deep link's ?start=ref_x, a typo): the chat is set up as by a plain /start.
+    if (handled.result === 'unknown_code') return this.bot.onMessage(message);
+    const reply = LINK_REPLIES[handled.result];
     if (this.client.configured) {
-      await this.client.sendMessage(chatId, escapeTelegramHtml(LINK_REPLIES[handled.result])).catch((error: Error) => {
+      await this.client.sendMessage(chatId, escapeTelegramHtml(reply)).catch((error: Error) => {
         if (!(error instanceof TelegramApiError)) throw error;
         this.logger.warn(`reply to a Telegram update was not delivered: ${error.message}`);
       });

@@ -86,7 +86,7 @@ export class TelegramLinkService {
         chatId: chat.chatId,
         label: chat.label,
       });
-      await this.chats.bindIfFree(m, chat.chatId, row.account_id, chat.userId);
+      await this.chats.bind(m, chat.chatId, row.account_id, chat.userId);
       return { result: 'linked' as const, channelId };
     });
   }

@@ -17,6 +17,7 @@ import { BotIdentity } from '../telegram-bot/bot-identity.service';
 import { TelegramBotClient } from '../telegram-bot/telegram-bot.client';
 import { TelegramBot } from '../telegram-bot/telegram-bot.service';
 import { TelegramUpdates } from '../telegram-bot/telegram-updates.service';
+import { UpstreamClient } from '../upstream/upstream-client.service';
 
 /** The bot's services wired by hand against a fresh database and a unique Redis prefix (integration tests). */
 export class BotTestKit {
@@ -47,6 +48,7 @@ export class BotTestKit {
       channels,
       new AlertsService(db),
       chats,
+      new UpstreamClient(config),
       config,
     );
     this.updates = this.updatesWith(this.links);

@@ -1,5 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import type { ChannelFailure, DeliveryJob, SustainedFailurePolicy } from '@paper/alerts-data';
+import {
+  type ChannelFailure,
+  type DeliveryJob,
+  NOT_SENT_PAUSED,
+  type SustainedFailurePolicy,
+} from '@paper/alerts-data';
 import { type DeliveryOutcome, TokenBuckets } from '@paper/alerts-delivery';
 import { APP_CONFIG, createRedis, isDependencyOutage, metricsRegistry, outageDelay } from '@paper/nest-infra';
 import type { Redis } from 'ioredis';
@@ -7,6 +12,7 @@ import { Counter, Histogram } from 'prom-client';
 import type { AlertsDispatcherConfig } from '../config/alerts-dispatcher.config';
 import { DeliverySender } from './delivery-sender.service';
 import { DeliveryStore } from './delivery-store';
+import { heldBackReason } from './held-back';
 import { nextRetryDelay, rateLimitedDelay, type RetryPolicy } from '@paper/webhook-delivery';
 
 const outcomes = new Counter({
@@ -81,9 +87,14 @@ export class DeliveryAttempts implements OnApplicationShutdown {
     if (delivery.channel.status !== 'active') {
       const why =
         delivery.channel.status === 'paused'
-          ? 'the channel is paused'
-          : `the channel is disabled${delivery.channel.disabledReason ? ` (${delivery.channel.disabledReason})` : ''}`;
-      await this.store.dead(id, `not sent: ${why}`, true);
+          ? NOT_SENT_PAUSED
+          : `not sent: the channel is disabled${delivery.channel.disabledReason ? ` (${delivery.channel.disabledReason})` : ''}`;
+      await this.store.dead(id, why, true);
+      return 'skipped';
+    }
+    const heldBack = heldBackReason(delivery);
+    if (heldBack) {
+      await this.store.dead(id, `not sent: ${heldBack}`, true);
       return 'skipped';
     }
     // Without Redis the destination's rate limit cannot be checked: the attempt is given back for later.

@@ -5,6 +5,33 @@ export interface AlertMessage {
   lines: string[];
   /** Discord embed colour. */
   color: number;
+  /** A sign of the kind shown before the title in chats (🔴 liquidation risk, 🟢 opened…). */
+  marker: string;
+}
+
+/** The marker of each alert kind, so a glance at a chat tells them apart. */
+export const KIND_MARKERS: Readonly<Record<string, string>> = {
+  liquidation_risk: '🔴',
+  position_opened: '🟢',
+  position_closed: '🔵',
+  position_liquidated: '💥',
+  balance_change: '💰',
+  session_key_expiring: '🔑',
+  rewards: '🏆',
+  mint_rate: '🏭',
+  market_status: '🏪',
+  channel_disabled: '⚠️',
+};
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** A time as people read it, in UTC: `1 Jan 2030, 00:00:05 UTC`. */
+export function readableTime(date: Date): string {
+  return (
+    `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()}, ` +
+    `${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())} UTC`
+  );
 }
 
 export const DISCLAIMER = 'Alerts are best effort. This service is unofficial and not affiliated with the exchange.';
@@ -65,7 +92,7 @@ function body(alert: AlertForDelivery): { title: string; lines: string[]; color:
         color: RED,
         lines: [
           `Distance to liquidation ${amount(d['distancePct'], 4)}% (alert below ${amount(d['belowPct'], 4)}%)`,
-          `Mark ${amount(d['markPrice'])} · bust ${amount(d['bustPrice'])} · entry ${amount(d['entryPrice'])}`,
+          `Mark ${amount(d['markPrice'])} · liquidation price ${amount(d['bustPrice'])} · entry ${amount(d['entryPrice'])}`,
           `Margin at risk ${usd(d['marginUsd'])} · position #${text(d['positionId'])}`,
         ],
       };
@@ -159,5 +186,10 @@ function body(alert: AlertForDelivery): { title: string; lines: string[]; color:
 export function describeAlert(alert: AlertForDelivery): AlertMessage {
   const { title, lines, color } = body(alert);
   const wallet = walletLine(alert);
-  return { title, color, lines: [...(wallet ? [wallet] : []), ...lines, `At ${alert.occurredAt.toISOString()}`] };
+  return {
+    title,
+    color,
+    marker: KIND_MARKERS[alert.kind] ?? '🔔',
+    lines: [...(wallet ? [wallet] : []), ...lines, `At ${readableTime(alert.occurredAt)}`],
+  };
 }

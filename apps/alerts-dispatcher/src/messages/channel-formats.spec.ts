@@ -34,6 +34,9 @@ describe('alert messages', () => {
     expect(m.title).toBe('Liquidation risk: BTC long 100x');
     expect(m.lines).toContain('Distance to liquidation 0.355% (alert below 0.5%)');
     expect(m.lines[0]).toBe('Wallet 0x52908400098527886e0f7030069857d2e4169ee7 (main, own)');
+    expect(m.lines).toContain('Mark 99,400 · liquidation price 99,047.1 · entry 100,000');
+    expect(m.lines.at(-1)).toBe('At 1 Jan 2030, 00:00:00 UTC');
+    expect(m.marker).toBe('🔴');
     expect(
       describeAlert(
         alert({
@@ -68,7 +71,9 @@ describe('alert messages', () => {
 
   it('escapes Telegram HTML and stays within 4096 characters', () => {
     const text = telegramAlertText(alert({ watchLabel: '<script>&' }));
-    expect(text.startsWith('<b>Liquidation risk: BTC long 100x</b>')).toBe(true);
+    expect(text.startsWith('<b>🔴 Liquidation risk: BTC long 100x</b>')).toBe(true);
+    expect(text).not.toContain('best effort');
+    expect(text).not.toContain('bust');
     expect(text).toContain('(&lt;script&gt;&amp;, own)');
     expect(telegramAlertText(alert({ watchLabel: '<'.repeat(10_000) })).length).toBeLessThanOrEqual(
       TELEGRAM_TEXT_LIMIT,

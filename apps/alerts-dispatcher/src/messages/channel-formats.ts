@@ -18,7 +18,7 @@ export function discordAlertMessage(alert: AlertForDelivery): DiscordMessage {
   const m = describeAlert(alert);
   const lines = m.lines.map(escapeDiscordMarkdown);
   return fitDiscordLimits({
-    content: escapeDiscordMarkdown(m.title),
+    content: `${m.marker} ${escapeDiscordMarkdown(m.title)}`,
     embeds: [
       {
         title: escapeDiscordMarkdown(m.title),
@@ -31,10 +31,13 @@ export function discordAlertMessage(alert: AlertForDelivery): DiscordMessage {
   });
 }
 
-/** A Telegram HTML message: bold title, escaped lines, at most 4096 characters. */
+/**
+ * A Telegram HTML message: the kind's marker and a bold title, escaped lines, at most 4096 characters. The
+ * disclaimer is not repeated in every alert: the chat got it once, in the bot's answer to /start or to the link.
+ */
 export function telegramAlertText(alert: AlertForDelivery): string {
   const m = describeAlert(alert);
-  return formatTelegramHtml(m.title, [...m.lines, '', DISCLAIMER]);
+  return formatTelegramHtml(`${m.marker} ${m.title}`, m.lines);
 }
 
 /** Body of a signed webhook delivery: identical on every attempt (only the signature header changes). */

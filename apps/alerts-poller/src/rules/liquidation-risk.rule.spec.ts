@@ -29,11 +29,17 @@ describe('liquidation risk', () => {
     expect(liquidationDistancePct('short', 102, 101)).toBe(0);
   });
 
-  it('seeds silently: a position already below the threshold at the first evaluation does not alert', () => {
+  it('alerts once, at once, for a position already below the threshold when the wallet is first seen', () => {
     const seeded = step(undefined, 0.5);
-    expect(seeded.alerts).toEqual([]);
+    expect(seeded.alerts).toHaveLength(1);
+    expect(seeded.alerts[0]).toMatchObject({
+      kind: 'liquidation_risk',
+      episodeKey: '7:1',
+      details: { distancePct: 0.5 },
+    });
     expect(seeded.state.positions['7']).toMatchObject({ phase: 'firing', episode: 1 });
     expect(step(seeded.state, 0.4).alerts).toEqual([]);
+    expect(step(undefined, 5).alerts).toEqual([]);
   });
 
   it('fires once per episode and re-arms only past the 20% margin', () => {
@@ -86,12 +92,15 @@ describe('liquidation risk', () => {
     expect(result.status === 'ok' && result.state.positions).toEqual({});
   });
 
-  it('tracks silently while the rule is off, and turning it on does not alert for an ongoing breach', () => {
+  it('tracks silently while the rule is off, and turning it on alerts once for an ongoing breach', () => {
     const off = rules({ liquidation: { enabled: false } });
     const seeded = step(undefined, 5).state;
     const silent = step(seeded, 0.5, { rules: off });
     expect(silent.alerts).toEqual([]);
     expect(silent.state.enabled).toBe(false);
-    expect(step(silent.state, 0.4).alerts).toEqual([]);
+    expect(silent.state.positions['7']).toMatchObject({ phase: 'armed' });
+    const on = step(silent.state, 0.4);
+    expect(on.alerts.map((a) => a.episodeKey)).toEqual(['7:1']);
+    expect(step(on.state, 0.3).alerts).toEqual([]);
   });
 });

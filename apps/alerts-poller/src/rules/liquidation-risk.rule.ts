@@ -98,9 +98,10 @@ function observe(input: LiquidationInput, closedIds: ReadonlySet<string>): Obser
  * Liquidation risk per open position: fires once when the distance to liquidation drops below
  * `belowPct`, re-arms when it is back above `belowPct * (1 + margin)`. Between account fetches the
  * distance is computed from the remembered bust price and this cycle's mark price. Positions the feed
- * reported closed are dropped at once and kept out of (possibly cached) account reads for a while. The first
- * evaluation of a watch (no previous state) and the first one after the rule is turned on are silent;
- * a position that appears later is evaluated normally (it may alert at once).
+ * reported closed are dropped at once and kept out of (possibly cached) account reads for a while. A position
+ * already below the threshold when it is first seen (a wallet at risk when it is watched, a position opened
+ * since) alerts at once; while the rule is off nothing fires and every position stays armed, so turning the
+ * rule on alerts once for a position at risk then.
  */
 export function evaluateLiquidationRisk(input: LiquidationInput): LiquidationResult {
   const now = input.now ?? Date.now();
@@ -111,19 +112,20 @@ export function evaluateLiquidationRisk(input: LiquidationInput): LiquidationRes
   if (!observed) return { status: 'unknown' };
   const { rules, prev } = input;
   const enabled = rules.liquidation.enabled;
-  const silent = !prev || !prev.enabled || !enabled;
+  const turnedOn = prev !== undefined && !prev.enabled;
   const below = rules.liquidation.belowPct;
   const rearmAt = below * (1 + (input.margin ?? DEFAULT_REARM_MARGIN));
   const positions: Record<string, TrackedPosition> = {};
   const alerts: RuleAlert[] = [];
   for (const o of observed) {
-    const before = prev?.positions[o.id] ?? ARMED;
-    const { next, fired } = stepEpisode(
-      { phase: before.phase, episode: before.episode },
-      o.distancePct < below,
-      o.distancePct >= rearmAt,
-      silent,
-    );
+    const known = prev?.positions[o.id] ?? ARMED;
+    // While the rule is off, and when it was just turned on, a position starts over armed.
+    const before = enabled && !turnedOn ? known : { phase: ARMED.phase, episode: known.episode };
+    if (!enabled) {
+      positions[o.id] = { ...o.position, ...before };
+      continue;
+    }
+    const { next, fired } = stepEpisode(before, o.distancePct < below, o.distancePct >= rearmAt, false);
     positions[o.id] = { ...o.position, phase: next.phase, episode: next.episode };
     if (fired) {
       alerts.push({

@@ -3,6 +3,7 @@ import { connectTrader, setVenuePrice, type Trader } from '../tools/tool-test-ki
 import { btcAt, type DeliveryWorld, openPosition, startDeliveryWorld } from './alerts-delivery-kit';
 
 const CHAT = 912_001;
+const LATER_CHAT = 912_002;
 
 describe('Telegram bot by long polling: from opening the bot to a liquidation-risk alert, without an HTTP call', () => {
   let world: DeliveryWorld;
@@ -37,8 +38,11 @@ describe('Telegram bot by long polling: from opening the bot to a liquidation-ri
       'watch',
       'unwatch',
       'list',
+      'positions',
       'rules',
       'risk',
+      'mute',
+      'cooldown',
       'pause',
       'resume',
       'history',
@@ -74,14 +78,17 @@ describe('Telegram bot by long polling: from opening the bot to a liquidation-ri
       'the opened alert in the chat',
     );
     expect(opened).toContain('bot trader');
-    expect(texts().some((t) => t.startsWith('<b>Liquidation risk'))).toBe(false);
+    expect(texts().some((t) => t.startsWith('<b>🔴 Liquidation risk'))).toBe(false);
     await setVenuePrice(world.stack, 'BTC', 99_400);
     const risk = await eventually(
-      async () => texts().find((t) => t.startsWith('<b>Liquidation risk')),
+      async () => texts().find((t) => t.startsWith('<b>🔴 Liquidation risk')),
       30000,
       'the liquidation-risk alert in the chat',
     );
     expect(risk).toContain('bot trader');
+    expect(risk).toMatch(/ · liquidation price [\d,.]+ · /);
+    expect(risk).toMatch(/\nAt \d{1,2} [A-Z][a-z]{2} \d{4}, \d\d:\d\d:\d\d UTC$/);
+    expect(risk).not.toContain('best effort');
     const history = await say('/history');
     expect(history).toMatch(
       /^<b>Last alerts<\/b>\n\n.* · <b>liquidation risk<\/b> · <b>bot trader<\/b>.*\ntelegram \(Telegram Tester\): delivered/,
@@ -107,5 +114,27 @@ describe('Telegram bot by long polling: from opening the bot to a liquidation-ri
     expect(await say('/pause')).toMatch(/^Paused/);
     const paused = await world.call<{ channels: { status: string }[] }>('GET', '/api/me', { token });
     expect(paused.body.channels).toEqual([expect.objectContaining({ status: 'paused' })]);
+  });
+
+  it('a new chat watching the wallet while it is at risk is told at once, and sees the position with /positions', async () => {
+    const later = () => world.telegram.delivered(LATER_CHAT).map((m) => m.text);
+    const ask = async (text: string): Promise<string> => {
+      const before = later().length;
+      world.telegram.userSends(LATER_CHAT, text);
+      return eventually(async () => later()[before], 20000, `the reply to ${text}`);
+    };
+    expect(await ask('/start')).toMatch(/^Alerts are set up/);
+    expect(await ask(`/watch ${trader.wallet} at risk`)).toMatch(/^Watching <b>at risk<\/b>/);
+    const risk = await eventually(
+      async () => later().find((t) => t.startsWith('<b>🔴 Liquidation risk')),
+      30000,
+      'the liquidation-risk alert of a wallet watched while at risk',
+    );
+    expect(risk).toContain('(alert below 5%)');
+    const positions = await ask('/positions');
+    expect(positions).toMatch(
+      /^<b>Open positions<\/b>\n\n<b>at risk<\/b> <code>0x[0-9a-f]{40}<\/code>\n🔴 BTC long 100x · margin 100 USDC · PnL -?[\d,.]+ USDC\n {4}[\d.]+% to liquidation · liquidation price [\d,.]+ \(mark 99,400\)$/,
+    );
+    expect(later().filter((t) => t.startsWith('<b>🔴 Liquidation risk'))).toHaveLength(1);
   });
 });

@@ -28,3 +28,4 @@ export * from './queries/telegram-channels';
 export * from './queries/telegram-chats';
 export * from './queries/channel-health';
 export * from './queries/channel-failures';
+export * from './queries/held-back';

@@ -1,5 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AlertEntity, deliveriesOfAlerts, lastAlertAtByWatch } from '@paper/alerts-data';
+import {
+  AlertEntity,
+  deliveriesOfAlerts,
+  type HeldBackCount,
+  heldBackWhilePaused,
+  lastAlertAtByWatch,
+} from '@paper/alerts-data';
 import { AlertsErrorCode } from '@paper/contracts';
 import { DataSource } from 'typeorm';
 import { AlertsException } from '../errors/alerts.exception';
@@ -42,6 +48,11 @@ export class AlertsService {
   }
 
   /** Time of the newest alert of each watch of the account. */
+  /** Alerts of each kind not sent to a channel because it was paused, since `since`. */
+  heldBackWhilePaused(channelId: string, since: Date): Promise<HeldBackCount[]> {
+    return heldBackWhilePaused(this.dataSource, channelId, since);
+  }
+
   lastByWatch(accountId: string): Promise<Map<string, Date>> {
     return lastAlertAtByWatch(this.dataSource, accountId);
   }

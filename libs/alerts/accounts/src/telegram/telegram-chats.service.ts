@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   addTelegramChannel,
   AlertsAccountEntity,
-  bindTelegramChatIfFree,
+  bindTelegramChat,
   ChannelEntity,
   lockAlertsAccount,
   lockTelegramChat,
@@ -20,6 +20,8 @@ export interface TelegramChatAccount {
   /** The chat's telegram channel in that account, if it still exists (it can be deleted through the API). */
   channelId: string | null;
   channelStatus: ChannelEntity['status'] | null;
+  /** When the channel last changed (its status included): with `paused`, since when it is paused. */
+  channelUpdatedAt: Date | null;
 }
 
 export interface TelegramChatRef {
@@ -65,12 +67,13 @@ export class TelegramChatsService {
   }
 
   /**
-   * Binds a chat linked with `/start <code>` to that account when the chat has no account yet; the sender becomes its
-   * owner.
+   * Binds a chat linked with `/start <code>` to that account, also when the chat had an account of its own: the
+   * chat's commands (/pause, /list, /unwatch, /history…) then act on the linked account, and the sender becomes its
+   * owner in this chat.
    */
-  async bindIfFree(manager: EntityManager, chatId: string, accountId: string, userId: string): Promise<void> {
+  async bind(manager: EntityManager, chatId: string, accountId: string, userId: string): Promise<void> {
     await lockTelegramChat(manager, chatId);
-    await bindTelegramChatIfFree(manager, chatId, accountId, userId);
+    await bindTelegramChat(manager, chatId, accountId, userId);
   }
 
   private async addChannel(m: EntityManager, accountId: string, chat: TelegramChatRef): Promise<void> {
@@ -88,6 +91,7 @@ export class TelegramChatsService {
       ownerUserId: chat.ownerUserId,
       channelId: channel?.id ?? null,
       channelStatus: channel?.status ?? null,
+      channelUpdatedAt: channel?.updatedAt ?? null,
     };
   }
 }

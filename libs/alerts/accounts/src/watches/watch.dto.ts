@@ -7,6 +7,10 @@ import { WalletRulesDto } from './wallet-rules.dto';
 
 export const ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
 
+/** A label names a watch where an address could be typed instead (the bot's /rules, /risk…), so it is never one. */
+const NOT_AN_ADDRESS = /^(?!\s*0x[0-9a-fA-F]{40}\s*$)/;
+const LABEL_NOT_ADDRESS = 'label must not be a wallet address (it would be taken for the address)';
+
 export class CreateWatchDto {
   @ApiProperty({
     description: 'Wallet address (any case; stored lower-case)',
@@ -27,10 +31,11 @@ export class CreateWatchDto {
   @IsIn(WATCH_ROLES)
   role?: WatchRole;
 
-  @ApiPropertyOptional({ minLength: 1, maxLength: 100 })
+  @ApiPropertyOptional({ minLength: 1, maxLength: 100, description: 'Any text but a wallet address' })
   @Optional()
   @IsString()
   @Length(1, 100)
+  @Matches(NOT_AN_ADDRESS, { message: LABEL_NOT_ADDRESS })
   label?: string;
 
   @ApiPropertyOptional({ type: WalletRulesDto, description: 'Missing fields take their defaults' })
@@ -54,12 +59,13 @@ export class UpdateWatchDto {
     nullable: true,
     minLength: 1,
     maxLength: 100,
-    description: 'null removes the label',
+    description: 'Any text but a wallet address; null removes the label',
   })
   @Optional()
   @ValidateIf((_o, value) => value !== null)
   @IsString()
   @Length(1, 100)
+  @Matches(NOT_AN_ADDRESS, { message: LABEL_NOT_ADDRESS })
   label?: string | null;
 }
 

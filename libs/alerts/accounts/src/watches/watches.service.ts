@@ -10,6 +10,12 @@ import type { AlertsAccountsConfig } from '../config/alerts-accounts.config';
 import { ADDRESS_PATTERN, type CreateWatchDto, type UpdateWatchDto, type WatchView } from './watch.dto';
 import { toWatchView } from './watch-view';
 
+/** When a watch's alerts are held back: muted until a time, and a cooldown between two of them. */
+export interface WatchQuietTimes {
+  mutedUntil: Date | null;
+  cooldownS: number;
+}
+
 @Injectable()
 export class WatchesService {
   constructor(
@@ -92,6 +98,36 @@ export class WatchesService {
       if (dto.label !== undefined) watch.label = dto.label;
       return toWatchView(await repo.save(watch));
     });
+  }
+
+  /** The quiet times of the account's watches (mute and cooldown), by watch id; watches without any are left out. */
+  async quietTimes(accountId: string): Promise<Map<string, WatchQuietTimes>> {
+    const rows = await this.dataSource
+      .getRepository(WatchEntity)
+      .find({ where: { accountId }, select: { id: true, mutedUntil: true, cooldownS: true } });
+    const now = Date.now();
+    return new Map(
+      rows
+        .map((r) => ({
+          id: r.id,
+          mutedUntil: r.mutedUntil && r.mutedUntil.getTime() > now ? r.mutedUntil : null,
+          cooldownS: r.cooldownS,
+        }))
+        .filter((r) => r.mutedUntil || r.cooldownS > 0)
+        .map(({ id, ...quiet }) => [id, quiet]),
+    );
+  }
+
+  /** Holds back the watch's alerts until `until` (null lifts the mute); they are still recorded. */
+  async mute(accountId: string, id: string, until: Date | null): Promise<void> {
+    const result = await this.dataSource.getRepository(WatchEntity).update({ id, accountId }, { mutedUntil: until });
+    if (!result.affected) throw AlertsException.notFound('watch');
+  }
+
+  /** Sends at most one alert of the watch per channel per `seconds` (0: no cooldown). */
+  async setCooldown(accountId: string, id: string, seconds: number): Promise<void> {
+    const result = await this.dataSource.getRepository(WatchEntity).update({ id, accountId }, { cooldownS: seconds });
+    if (!result.affected) throw AlertsException.notFound('watch');
   }
 
   async remove(accountId: string, id: string): Promise<void> {

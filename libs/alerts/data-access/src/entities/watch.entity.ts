@@ -24,6 +24,14 @@ export class WatchEntity {
   @Column({ type: 'jsonb' })
   rules!: WalletRules;
 
+  /** Alerts of the watch are recorded but not sent until then (null: not muted). */
+  @Column({ name: 'muted_until', type: 'timestamptz', nullable: true })
+  mutedUntil!: Date | null;
+
+  /** At most one alert of the watch is sent to a channel per this many seconds (0: no cooldown). */
+  @Column({ name: 'cooldown_s', type: 'integer', default: 0 })
+  cooldownS!: number;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

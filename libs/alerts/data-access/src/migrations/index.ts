@@ -6,6 +6,7 @@ import { AddTelegramChats1763701200000 } from './1763701200000-add-telegram-chat
 import { AddChannelSecretRotation1763701400000 } from './1763701400000-add-channel-secret-rotation';
 import { AddIdempotencyKeys1763701500000 } from './1763701500000-add-idempotency-keys';
 import { AddChannelFailureTracking1763701600000 } from './1763701600000-add-channel-failure-tracking';
+import { AddWatchMuteAndCooldown1763702300000 } from './1763702300000-add-watch-mute-and-cooldown';
 
 /** Migrations of the `alerts` schema, oldest first. */
 export const ALERTS_MIGRATIONS = [
@@ -17,7 +18,8 @@ export const ALERTS_MIGRATIONS = [
   AddChannelSecretRotation1763701400000,
   AddIdempotencyKeys1763701500000,
   AddChannelFailureTracking1763701600000,
+  AddWatchMuteAndCooldown1763702300000,
 ];
 
 /** Name of the newest migration: storage is ready once it is recorded in `alerts.migrations`. */
-export const LATEST_ALERTS_MIGRATION = new AddChannelFailureTracking1763701600000().name;
+export const LATEST_ALERTS_MIGRATION = new AddWatchMuteAndCooldown1763702300000().name;

@@ -1,3 +1,4 @@
+import type { WalletRules } from '@paper/contracts';
 import { type QueryExecutor, queryRows } from '@paper/sql-rows';
 import type { ChannelKind, ChannelStatus } from '../entities/channel.entity';
 import type { DeliveryStatus } from '../entities/delivery.entity';
@@ -14,6 +15,17 @@ export interface AlertForDelivery {
   watchId: string | null;
   watchLabel: string | null;
   watchRole: string | null;
+}
+
+/** The alert's watch as it is now, for the checks made before sending. */
+export interface WatchForDelivery {
+  rules: WalletRules;
+  /** Its alerts are not sent until then (null: not muted). */
+  mutedUntil: Date | null;
+  /** At most one of its alerts per channel per this many seconds (0: none). */
+  cooldownS: number;
+  /** When an alert of the watch was last delivered to this channel (only read when it has a cooldown). */
+  lastDeliveredAt: Date | null;
 }
 
 /** A delivery with its channel and alert, as one attempt needs it. */
@@ -37,6 +49,8 @@ export interface DeliveryJob {
     disabledReason: string | null;
   };
   alert: AlertForDelivery;
+  /** The alert's watch now (null for alerts of no watch, or of a watch deleted since). */
+  watch: WatchForDelivery | null;
 }
 
 /** A claimed delivery joined with its channel, alert and watch, as the claim returns it. */
@@ -64,6 +78,10 @@ export interface ClaimedDeliveryRow {
   watch_id: string | null;
   watch_label: string | null;
   watch_role: string | null;
+  watch_rules: WalletRules | null;
+  watch_muted_until: Date | null;
+  watch_cooldown_s: number | null;
+  watch_last_delivered_at: Date | null;
 }
 
 /** The claim: due rows (and lapsed `sending` ones) become `sending`, returned with their channel, alert and watch. */
@@ -84,7 +102,12 @@ const CLAIM = `
          CASE WHEN c.previous_secret_expires_at > now() THEN c.previous_secret END AS previous_secret,
          c.status AS channel_status, c.disabled_reason,
          a.id AS alert_id, a.kind AS alert_kind, a.wallet, a.details, a.occurred_at, a.created_at AS alert_created_at, a.watch_id,
-         w.label AS watch_label, w.role AS watch_role
+         w.label AS watch_label, w.role AS watch_role, w.rules AS watch_rules,
+         w.muted_until AS watch_muted_until, w.cooldown_s AS watch_cooldown_s,
+         CASE WHEN w.cooldown_s > 0 THEN (
+           SELECT max(p.delivered_at) FROM alerts.deliveries p JOIN alerts.alerts pa ON pa.id = p.alert_id
+            WHERE p.channel_id = d.channel_id AND p.status = 'delivered' AND pa.watch_id = w.id
+              AND p.delivered_at > now() - make_interval(secs => w.cooldown_s)) END AS watch_last_delivered_at
     FROM claimed d
     JOIN alerts.channels c ON c.id = d.channel_id
     JOIN alerts.alerts a ON a.id = d.alert_id
@@ -129,5 +152,13 @@ function toDeliveryJob(r: ClaimedDeliveryRow): DeliveryJob {
       watchLabel: r.watch_label,
       watchRole: r.watch_role,
     },
+    watch: r.watch_rules
+      ? {
+          rules: r.watch_rules,
+          mutedUntil: r.watch_muted_until,
+          cooldownS: r.watch_cooldown_s ?? 0,
+          lastDeliveredAt: r.watch_last_delivered_at,
+        }
+      : null,
   };
 }

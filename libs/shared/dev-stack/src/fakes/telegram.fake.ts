@@ -84,16 +84,36 @@ export interface TelegramFake extends FakeServer {
   commands(): { command: string; description: string }[];
   /** The message a chat shows now (its text and keyboard after edits). */
   message(chatId: number | string, messageId: number): { text: string; keyboard?: InlineButton[][] } | undefined;
+  /** How many getUpdates calls were answered. */
+  getUpdatesCalls(): number;
 }
 
 const TAG =
   /<\/?(b|strong|i|em|u|ins|s|strike|del|code|pre|tg-spoiler|blockquote)>|<a href="[^"<>]*">|<\/a>|<span class="tg-spoiler">|<\/span>/g;
 const ENTITY = /&(lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);/g;
 
-/** Telegram's HTML parse mode refuses unknown tags and stray `<`, `>`, `&`. */
+/** Telegram's HTML parse mode refuses unknown tags, stray `<`, `>`, `&` and tags left open or closed unopened. */
 function htmlError(text: string): string | undefined {
   const stripped = text.replace(TAG, '').replace(ENTITY, '');
   if (/[<>&]/.test(stripped)) return "Bad Request: can't parse entities: unsupported start tag or unescaped character";
+  const open: string[] = [];
+  for (const match of text.matchAll(TAG)) {
+    const tag = match[0];
+    const name = /^<\/?([a-z-]+)/.exec(tag)![1]!;
+    if (!tag.startsWith('</')) {
+      open.push(name);
+      continue;
+    }
+    const expected = open.pop();
+    if (expected !== name) {
+      const at = Buffer.byteLength(text.slice(0, match.index));
+      return expected
+        ? `Bad Request: can't parse entities: Unmatched end tag at byte offset ${at}, expected "</${expected}>", found "</${name}>"`
+        : `Bad Request: can't parse entities: Unmatched end tag at byte offset ${at}, found "</${name}>"`;
+    }
+  }
+  if (open.length > 0)
+    return `Bad Request: can't parse entities: Can't find end tag corresponding to start tag "${open.at(-1)}"`;
   return undefined;
 }
 
@@ -133,12 +153,20 @@ const chatOf = (id: number, type: string): Chat =>
   type === 'private' ? { id, type, first_name: 'Tester' } : { id, type, title: 'Test group' };
 
 /**
- * A Telegram Bot API server for one bot: sendMessage (HTML validation, 4096-character limit, 403 for a
- * chat that blocked the bot, 429 with retry_after when a chat is flooded), getUpdates with offset and
- * long-poll timeout, setWebhook / deleteWebhook (updates POSTed with X-Telegram-Bot-Api-Secret-Token), getMe.
+ * A Telegram Bot API server for one bot: sendMessage (HTML validation, 4096 characters after entity parsing,
+ * 1-64 bytes of callback_data, 403 for a chat that blocked the bot, 429 with retry_after when a chat or the whole
+ * bot is flooded), getUpdates with offset and long-poll timeout, setWebhook / deleteWebhook (updates POSTed with
+ * X-Telegram-Bot-Api-Secret-Token), getMe.
  */
 export async function startTelegramFake(
-  options: { token?: string; username?: string; perChatPerSecond?: number; privateChatsNeedStart?: boolean } = {},
+  options: {
+    token?: string;
+    username?: string;
+    perChatPerSecond?: number;
+    /** Messages per second the bot may send over all chats (Telegram's is about 30). */
+    globalPerSecond?: number;
+    privateChatsNeedStart?: boolean;
+  } = {},
 ): Promise<TelegramFake> {
   const token = options.token ?? '123456789:AAFakeTokenForTestsOnly_0123456789abc';
   const username = options.username ?? 'paper_alerts_test_bot';
@@ -152,6 +180,8 @@ export async function startTelegramFake(
   let messageId = 1;
   let polling = false;
   const perChat = options.perChatPerSecond ?? 3;
+  const global = options.globalPerSecond ?? 30;
+  let updatesCalls = 0;
   const edits: TelegramEdit[] = [];
   const callbackAnswers: { id: string; text?: string; showAlert: boolean }[] = [];
   const openQueries = new Set<string>();
@@ -224,7 +254,8 @@ export async function startTelegramFake(
         const parseError = parseMode === 'HTML' ? htmlError(text) : undefined;
         if (parseError) return (record(400), fail(res, 400, parseError));
         const recent = sent.filter((s) => s.chatId === chatId && s.status === 200 && Date.now() - s.at < 1000).length;
-        if (recent >= perChat)
+        const overall = sent.filter((s) => s.status === 200 && Date.now() - s.at < 1000).length;
+        if (recent >= perChat || overall >= global)
           return (record(429), fail(res, 429, 'Too Many Requests: retry after 1', { retry_after: 1 }));
         const id = messageId++;
         record(200, id);
@@ -240,6 +271,7 @@ export async function startTelegramFake(
         });
       }
       case 'getUpdates': {
+        updatesCalls += 1;
         if (hook)
           return fail(
             res,
@@ -388,6 +420,7 @@ export async function startTelegramFake(
     callbackAnswers,
     commands: () => menu,
     message: (chatId, id) => shown.get(`${chatId}:${id}`),
+    getUpdatesCalls: () => updatesCalls,
     block: (chatId) => void blocked.add(String(chatId)),
     delivered: (chatId) => sent.filter((s) => s.chatId === String(chatId) && s.status === 200),
     webhook: () => hook,
