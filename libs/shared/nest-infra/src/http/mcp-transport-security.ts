@@ -1,4 +1,4 @@
-import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
+import { validateHostHeader } from '@modelcontextprotocol/server';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { env } from '../config/env-schema';
 import { JSON_RPC, jsonRpcErrorBody } from '../errors/error-body';
@@ -64,37 +64,41 @@ function forbidden(res: Response, message: string): void {
 /**
  * MCP transport security (DNS-rebinding protection, MCP 2025-11-25 transport: servers MUST validate
  * Origin), ahead of the MCP route: a `Host` other than the service's public host (or loopback in
- * development) is refused with 403 by the SDK's host-header validation; an `Origin` outside the admitted
- * origins is refused with 403 as well. Requests without `Origin` (server-side clients) pass. CORS headers
- * of the MCP route follow the same list: an admitted origin is echoed (with `Vary: Origin`), no other.
+ * development) is refused with 403 and a JSON-RPC error (the MCP SDK's host-header validation); an
+ * `Origin` outside the admitted origins is refused with 403 as well. Requests without `Origin`
+ * (server-side clients) pass. CORS headers of the MCP route follow the same list: an admitted origin is
+ * echoed (with `Vary: Origin`), no other.
  */
 export function mcpTransportSecurity(options: McpTransportSecurityOptions): RequestHandler {
   const path = options.path ?? '/mcp';
   const hostnames = [new URL(options.publicBaseUrl).hostname, ...(options.development ? LOOPBACK_HOSTNAMES : [])];
-  const validateHost = hostHeaderValidation([...new Set(hostnames)]);
+  const allowedHostnames = [...new Set(hostnames)];
   const admits = mcpOriginPolicy(options);
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.path !== path) return next();
-    validateHost(req, res, () => {
-      const origin = req.headers.origin;
-      if (origin === undefined) return next();
-      if (!admits(origin)) {
-        return forbidden(
-          res,
-          `Forbidden: requests from the web origin ${JSON.stringify(origin.slice(0, 200))} are not accepted by this ` +
-            `MCP endpoint (DNS-rebinding protection). ` +
-            'Server-side clients send no Origin; the operator admits a browser-based client by adding its origin to ' +
-            'MCP_ALLOWED_ORIGINS.',
-        );
-      }
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Vary', 'Origin');
-      res.setHeader('Access-Control-Expose-Headers', EXPOSE_HEADERS);
-      if (req.method !== 'OPTIONS') return next();
-      res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
-      res.setHeader('Access-Control-Allow-Headers', ALLOW_HEADERS);
-      res.setHeader('Access-Control-Max-Age', '600');
-      res.status(204).end();
-    });
+    const host = validateHostHeader(req.headers.host, allowedHostnames);
+    if (!host.ok) {
+      res.status(403).json({ jsonrpc: '2.0', error: { code: JSON_RPC.serverError, message: host.message }, id: null });
+      return;
+    }
+    const origin = req.headers.origin;
+    if (origin === undefined) return next();
+    if (!admits(origin)) {
+      return forbidden(
+        res,
+        `Forbidden: requests from the web origin ${JSON.stringify(origin.slice(0, 200))} are not accepted by this ` +
+          `MCP endpoint (DNS-rebinding protection). ` +
+          'Server-side clients send no Origin; the operator admits a browser-based client by adding its origin to ' +
+          'MCP_ALLOWED_ORIGINS.',
+      );
+    }
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Vary', 'Origin');
+    res.setHeader('Access-Control-Expose-Headers', EXPOSE_HEADERS);
+    if (req.method !== 'OPTIONS') return next();
+    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', ALLOW_HEADERS);
+    res.setHeader('Access-Control-Max-Age', '600');
+    res.status(204).end();
   };
 }
