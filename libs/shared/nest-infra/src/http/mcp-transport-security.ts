@@ -61,6 +61,14 @@ function forbidden(res: Response, message: string): void {
   res.status(403).json(jsonRpcErrorBody(JSON_RPC.serverError, message, { code: 'forbidden' }));
 }
 
+const ACCEPTED = { ok: true } as const;
+const MAX_REMEMBERED_HOSTS = 32;
+
+function remember<R extends { ok: boolean }>(result: R, hostHeader: string | undefined, accepted: Set<string>): R {
+  if (result.ok && hostHeader !== undefined && accepted.size < MAX_REMEMBERED_HOSTS) accepted.add(hostHeader);
+  return result;
+}
+
 /**
  * MCP transport security (DNS-rebinding protection, MCP 2025-11-25 transport: servers MUST validate
  * Origin), ahead of the MCP route: a `Host` other than the service's public host (or loopback in
@@ -73,10 +81,16 @@ export function mcpTransportSecurity(options: McpTransportSecurityOptions): Requ
   const path = options.path ?? '/mcp';
   const hostnames = [new URL(options.publicBaseUrl).hostname, ...(options.development ? LOOPBACK_HOSTNAMES : [])];
   const allowedHostnames = [...new Set(hostnames)];
+  // The Host headers already seen and accepted (a handful): checking one parses it as a URL.
+  const accepted = new Set<string>();
   const admits = mcpOriginPolicy(options);
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.path !== path) return next();
-    const host = validateHostHeader(req.headers.host, allowedHostnames);
+    const hostHeader = req.headers.host;
+    const host =
+      hostHeader !== undefined && accepted.has(hostHeader)
+        ? ACCEPTED
+        : remember(validateHostHeader(hostHeader, allowedHostnames), hostHeader, accepted);
     if (!host.ok) {
       res.status(403).json({ jsonrpc: '2.0', error: { code: JSON_RPC.serverError, message: host.message }, id: null });
       return;
