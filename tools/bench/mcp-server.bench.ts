@@ -1,20 +1,21 @@
 /**
  * MCP tools/call and tools/list, as MCP 2025-11-25 and as 2026-07-28 send them, against the REST call of
  * the same tool (and the REST tool listing), measured in one run on the same stack (ratios MCP / REST of throughput and of server CPU per call),
- * plus peak RSS of mcp-server and tools-gateway, and an in-process measure of what the shared
- * JSON-schema validator and the pool of protocol servers save.
+ * plus peak RSS of mcp-server and tools-gateway, an in-process measure of what the shared JSON-schema
+ * validator and the pool of protocol servers save, and of what the MCP SDK's own HTTP entry would cost.
  * Run: node -r ./tools/dev/register.cjs tools/bench/mcp-server.bench.ts [seconds per round, default 5]
  * (builds the apps into dist/bench-<pid> first; the stack uses a fresh database and Redis prefix).
  * With CPU_PROF_DIR=<dir>, every app of the stack writes a V8 CPU profile there when it stops
  * (`node --cpu-prof`; open it in Chrome DevTools, Performance tab).
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { Transport } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import os from 'node:os';
 import { startTestStack } from '@paper/dev-stack';
 import { RequestServer, detachServer } from '@paper/nest-infra';
 import { buildBenchDist, pinToCpus, runBench } from './run-bench';
 import { metricValue, residentMemoryMb } from './app-metrics';
+import { mcpEntryCost } from './mcp-entry-cost';
 
 const ROUND_SECONDS = Number(process.argv[2] ?? 5);
 const ROUNDS = 5;
@@ -251,6 +252,7 @@ async function main(): Promise<void> {
     running = false;
     await sampler;
     const readying = await serverReadying();
+    const entries = await mcpEntryCost();
     console.log(
       `| call | REST calls/s | MCP calls/s | MCP / REST | REST CPU µs/call | MCP CPU µs/call | MCP / REST CPU |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n${rows.join('\n')}`,
     );
@@ -266,6 +268,11 @@ async function main(): Promise<void> {
     console.log(
       `Readying the MCP protocol server of a request: ${readying.fresh.toFixed(0)}/s building one with a fresh validator, ` +
         `${readying.shared.toFixed(0)}/s with the shared one, ${readying.pooled.toFixed(0)}/s reusing a pooled one.`,
+    );
+    console.log(
+      `In process, CPU µs per request at the HTTP entry (McpEndpoint vs the SDK's createMcpHandler): ` +
+        entries.map((e) => `${e.label} ${e.endpoint.toFixed(0)} vs ${e.sdk.toFixed(0)}`).join('; ') +
+        '.',
     );
   } finally {
     await stack.stop();

@@ -27,6 +27,31 @@ const englishZodLocalesOnly = {
   },
 };
 
+/**
+ * The MCP SDK's client and core packages (which the ext-apps `App` is built on) do not declare their
+ * modules free of side effects, so a bundle would keep every module they import whether used or not
+ * (transports, OAuth, validators): a third of the client. Their modules only define things, so they are
+ * bundled as side-effect free and what the views never use is left out.
+ */
+const SDK_PACKAGE = /^@modelcontextprotocol\/(?:client|core)(?:\/|$)/;
+const SDK_FILE = /[\\/]node_modules[\\/]@modelcontextprotocol[\\/](?:client|core)[\\/]/;
+const sdkWithoutSideEffects = {
+  name: 'sdk-without-side-effects',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData === 'sdk-without-side-effects') return undefined;
+      if (!SDK_PACKAGE.test(args.path) && !SDK_FILE.test(args.importer)) return undefined;
+      const resolved = await build.resolve(args.path, {
+        importer: args.importer,
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        pluginData: 'sdk-without-side-effects',
+      });
+      return resolved.errors.length > 0 ? undefined : { ...resolved, sideEffects: false };
+    });
+  },
+};
+
 /** Bundles one entry (esbuild plugins need its asynchronous API). */
 async function bundle(entry) {
   const result = await esbuild.build({
@@ -39,7 +64,7 @@ async function bundle(entry) {
     legalComments: 'none',
     write: false,
     logLevel: 'silent',
-    plugins: [englishZodLocalesOnly],
+    plugins: [englishZodLocalesOnly, sdkWithoutSideEffects],
   });
   return result.outputFiles[0].text;
 }

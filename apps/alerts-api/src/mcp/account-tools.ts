@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import type { AccountToolServices, Authed } from './account-tool-kit';
 import { registerAlertTools } from './alert-tools';
 import { registerChannelTools } from './channel-tools';

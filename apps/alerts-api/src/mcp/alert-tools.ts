@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { PROTOCOL_MARKETS, PROTOCOL_RULE_RANGES } from '@paper/contracts';
 import { z } from 'zod';
 import { AlertsQueryDto, DeadQueryDto, ProtocolRulesDto, validateDto } from '@paper/alerts-accounts';

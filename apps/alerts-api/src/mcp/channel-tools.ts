@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { CREATABLE_KINDS, CreateChannelDto, UpdateChannelDto, validateDto } from '@paper/alerts-accounts';
 import {

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { PROXIED_EXCHANGE_TOOLS, type UpstreamClient } from '../upstream/upstream-client.service';
 import { fail, looseObject, ok, run } from './tool-result';

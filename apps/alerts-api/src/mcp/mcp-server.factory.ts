@@ -1,5 +1,5 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { McpServer } from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { Injectable } from '@nestjs/common';
 import { McpEndpoint, type PooledMcpServer } from '@paper/nest-infra';
 import type { IncomingMessage, ServerResponse } from 'node:http';

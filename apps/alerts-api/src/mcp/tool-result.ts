@@ -1,5 +1,5 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { isCodedError } from '@paper/contracts';
 import { z } from 'zod';
 
@@ -29,7 +29,7 @@ export async function run(body: () => Promise<CallToolResult>): Promise<CallTool
 /** Output schemas accept extra fields: responses may grow. */
 export const looseObject = <S extends z.ZodRawShape>(shape: S) => z.looseObject(shape);
 
-const INPUT_INVALID = /^MCP error -32602: Input validation error: /;
+const INPUT_INVALID = /^Input validation error: /;
 
 /**
  * Makes the SDK's tool errors (arguments that fail the tool's input schema, a result that fails its

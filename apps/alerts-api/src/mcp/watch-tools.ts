@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { WALLET_RULE_RANGES, WATCH_ROLES } from '@paper/contracts';
 import { z } from 'zod';
 import { CreateWatchDto, UpdateWatchDto, validateDto } from '@paper/alerts-accounts';

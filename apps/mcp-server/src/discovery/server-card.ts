@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { mcpResource } from '@paper/contracts';
 import { SERVED_PROTOCOL_VERSIONS } from '@paper/nest-infra';
 import { CAPABILITIES, MCP_SERVER_INFO } from '../mcp/mcp-server.factory';

@@ -1,4 +1,4 @@
-import { extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
+import { extractWWWAuthenticateParams } from '@modelcontextprotocol/client';
 import { TOOL_CATALOG, findTool } from '@paper/contracts';
 import {
   MCP_CHALLENGE_SCOPE,

@@ -21,18 +21,18 @@ export async function readMcpBody(req: Request, maxBytes: number): Promise<McpBo
   if (!JSON_TYPE.test(req.headers['content-type'] ?? '')) return { kind: 'other' };
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > maxBytes) return { kind: 'too_large' };
-  const text = await readText(req, maxBytes);
-  if (text === undefined) return { kind: 'too_large' };
-  if (jsonTextTooDeep(text)) return { kind: 'too_deep' };
+  const bytes = await readBytes(req, maxBytes);
+  if (bytes === undefined) return { kind: 'too_large' };
+  if (jsonTextTooDeep(bytes)) return { kind: 'too_deep' };
   try {
-    return { kind: 'json', value: JSON.parse(text) as unknown };
+    return { kind: 'json', value: JSON.parse(bytes.toString('utf8')) as unknown };
   } catch {
     return { kind: 'invalid' };
   }
 }
 
-/** The body as text, or undefined past `maxBytes` (the rest is then discarded). */
-function readText(req: Request, maxBytes: number): Promise<string | undefined> {
+/** The body, or undefined past `maxBytes` (the rest is then discarded). */
+function readBytes(req: Request, maxBytes: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -46,8 +46,7 @@ function readText(req: Request, maxBytes: number): Promise<string | undefined> {
       req.resume();
       resolve(undefined);
     };
-    const onEnd = () =>
-      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    const onEnd = () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     req.on('data', onData).on('end', onEnd).once('error', reject);
   });
 }

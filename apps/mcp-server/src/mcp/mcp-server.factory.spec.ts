@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { ToolContext } from '@paper/tools-runtime';
 import type { Request, Response } from 'express';
 import { EventEmitter } from 'node:events';
@@ -16,7 +16,7 @@ function response(): { res: Response; body: Promise<unknown> } {
     writeHead: () => res,
     cork: () => undefined,
     uncork: () => undefined,
-    write: (chunk: Buffer) => chunks.push(chunk),
+    write: (chunk: Buffer | string) => chunks.push(Buffer.from(chunk)),
     end: (chunk?: string) => {
       if (chunk) chunks.push(Buffer.from(chunk));
       done(chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : undefined);
@@ -70,6 +70,44 @@ describe('MCP server factory', () => {
       await settle();
     }
     expect(idleServers()).toBe(pooled);
+  });
+
+  it('answers a resources/read of no view with -32002 on 2025-11-25 and -32602 on 2026-07-28', async () => {
+    const read = (id: number, params: Record<string, unknown>) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'resources/read',
+      params,
+    });
+    expect(await serve(read(1, { uri: 'ui://paper-perps/nothing' }), 'alice').answer).toMatchObject({
+      id: 1,
+      error: { code: -32002, message: 'Resource not found: ui://paper-perps/nothing' },
+    });
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const { res, body } = response();
+    const modern = {
+      ...HEADERS,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'resources/read',
+      'mcp-name': 'ui://paper-perps/nothing',
+    };
+    void factory.handle(
+      { headers: modern } as unknown as Request,
+      res,
+      read(2, { uri: 'ui://paper-perps/nothing', _meta: meta }),
+      {
+        callerId: 'bob',
+      } as ToolContext,
+    );
+    expect(await body).toMatchObject({ id: 2, error: { code: -32602, data: { uri: 'ui://paper-perps/nothing' } } });
+    expect(await serve(read(3, { uri: 42 }), 'carol').answer).toMatchObject({ id: 3, error: { code: -32602 } });
+    const view = (await serve(read(4, { uri: 'ui://paper-perps/price-chart' }), 'dave').answer) as {
+      result: { contents: { mimeType: string }[] };
+    };
+    expect(view.result.contents[0]!.mimeType).toBe('text/html;profile=mcp-app');
   });
 
   it('drops the server of a client that went away before its answer', async () => {

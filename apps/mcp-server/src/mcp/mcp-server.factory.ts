@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import {
-  ErrorCode,
-  ListResourceTemplatesRequestSchema,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
+  type JSONRPCRequest,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ReadResourceResult,
   type ServerCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+} from '@modelcontextprotocol/server';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { McpEndpoint, type PooledMcpServer, RequestServer, serialisedOnce } from '@paper/nest-infra';
 import type { ToolContext } from '@paper/tools-runtime';
 import type { Request, Response } from 'express';
@@ -55,27 +54,33 @@ export class McpServerFactory {
       instructions: MCP_SERVER_INSTRUCTIONS,
       jsonSchemaValidator: this.validator,
     });
-    // Constant results, answered directly (registered with the SDK first, for the capability checks).
-    server.setRequestHandler(ListToolsRequestSchema, () => this.listing);
-    server.setRequestHandler(ListResourcesRequestSchema, () => this.views.listing);
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => this.templates);
+    // Answered directly (see RequestServer; also registered with the SDK's protocol layer).
     server.setDirectHandler('tools/list', () => this.listing);
     server.setDirectHandler('resources/list', () => this.views.listing);
     server.setDirectHandler('resources/templates/list', () => this.templates);
     server.setToolCallHandler((request) => this.calls.call(request.params.name, request.params.arguments, ctx!));
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-      const read = this.views.read(request.params.uri);
-      if (!read) {
-        const modern = '_meta' in request.params && request.params._meta?.['io.modelcontextprotocol/protocolVersion'];
-        throw new McpError(
-          (modern ? ErrorCode.InvalidParams : RESOURCE_NOT_FOUND) as ErrorCode,
-          `Resource not found: ${request.params.uri.slice(0, 200)}`,
-          { uri: request.params.uri.slice(0, 200) },
-        );
-      }
-      return read;
-    });
+    server.setDirectHandler('resources/read', (request) => this.readView(request));
     return { server, bind: (next) => (ctx = next) };
+  }
+
+  /**
+   * resources/read of a view. A URI that names no view is -32002 (Resource not found) on MCP 2025-11-25,
+   * as that revision specifies and as its clients have always been answered, and -32602 on 2026-07-28.
+   * It is answered directly: the SDK's protocol layer would send -32602 on every revision.
+   */
+  private readView(request: JSONRPCRequest): ReadResourceResult {
+    const params = request.params as { uri?: unknown; _meta?: Record<string, unknown> } | undefined;
+    const uri = params?.uri;
+    if (typeof uri !== 'string')
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid params: resources/read takes a string uri.');
+    const read = this.views.read(uri);
+    if (read) return read;
+    const modern = params?._meta?.[PROTOCOL_VERSION_META_KEY] !== undefined;
+    throw new ProtocolError(
+      modern ? ProtocolErrorCode.InvalidParams : RESOURCE_NOT_FOUND,
+      `Resource not found: ${uri.slice(0, 200)}`,
+      { uri: uri.slice(0, 200) },
+    );
   }
 
   /** Serves one POST with an already parsed body; the answer is written when its requests are answered. */

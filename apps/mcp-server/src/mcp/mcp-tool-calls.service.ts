@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { ErrorCode, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { TOOL_CATALOG, ToolErrorCode, type ToolSuccess, isCodedError } from '@paper/contracts';
 import { ToolExecutor, ToolResultCache, type ToolContext } from '@paper/tools-runtime';
 import { errorResult, successResult } from './mcp-tool-result';
@@ -64,7 +64,7 @@ export class McpToolCalls {
 function unknownTool(name: string): Error {
   const message = `Unknown tool: ${String(name).slice(0, 64)}. tools/list lists the tools: ${TOOL_CATALOG.map((t) => t.name).join(', ')}.`;
   return Object.assign(new Error(message), {
-    code: ErrorCode.InvalidParams,
+    code: ProtocolErrorCode.InvalidParams,
     data: { code: ToolErrorCode.ToolNotFound },
   });
 }

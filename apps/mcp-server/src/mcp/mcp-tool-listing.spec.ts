@@ -1,5 +1,5 @@
-import { ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { ListToolsResultSchema } from '@modelcontextprotocol/core';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import { TOOL_CATALOG } from '@paper/contracts';
 import { buildMcpToolListing } from './mcp-tool-listing';
 

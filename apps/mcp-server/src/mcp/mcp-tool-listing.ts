@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { TOOL_CATALOG, type ToolDefinition, toolJsonSchema, toolViewUri } from '@paper/contracts';
 import { LEGACY_RESOURCE_URI_KEY, type McpUiToolMeta } from '../views/mcp-apps-protocol';
 import { serialisedOnce } from '@paper/nest-infra';

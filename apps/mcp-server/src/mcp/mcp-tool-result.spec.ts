@@ -1,4 +1,4 @@
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/core';
 import { toolSuccess } from '@paper/contracts';
 import { errorResult, successResult } from './mcp-tool-result';
 

@@ -1,4 +1,4 @@
-import type { ListResourcesResult, ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { ListResourcesResult, ReadResourceResult, Resource } from '@modelcontextprotocol/server';
 import { TOOL_CATALOG, TOOL_VIEWS, type ToolDefinition, type ToolView, toolViewUri } from '@paper/contracts';
 import { serialisedOnce } from '@paper/nest-infra';
 import { MCP_APPS_EXTENSION_ID, MCP_APP_MIME_TYPE, type McpUiResourceMeta } from './mcp-apps-protocol';

@@ -101,7 +101,9 @@ describe('MCP Apps: the views drawn by a host on the ext-apps bridge, acting thr
       expect(html).toContain(`data-view="${view}"`);
       // Nothing is loaded from elsewhere: no external script, style sheet, font or image.
       expect(html).not.toMatch(/\b(?:src|href)\s*=\s*["']?(?:https?:)?\/\//i);
-      expect(html).not.toMatch(/@import|url\(\s*["']?(?:https?:)?\/\//i);
+      const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1];
+      expect(style).toBeDefined();
+      expect(style).not.toMatch(/@import|url\(\s*["']?(?:https?:)?\/\//i);
     }
     await expect(mcp.client.readResource({ uri: 'ui://paper-perps/nothing' })).rejects.toMatchObject({ code: -32002 });
   });

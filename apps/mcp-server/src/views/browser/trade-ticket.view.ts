@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import type { App } from '@modelcontextprotocol/ext-apps';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import {
   ToolRefusal,
   callTool,

@@ -4,7 +4,7 @@
  * (MCP Apps: the view never talks to the server itself; the host relays `tools/call`).
  */
 import type { App } from '@modelcontextprotocol/ext-apps';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 
 type Child = Node | string | number | null | undefined | false;
 type Attributes = Record<string, string | number | boolean | null | undefined | EventListener>;

@@ -32,9 +32,9 @@ async function main(): Promise<void> {
   const root = document.getElementById('view')!;
   const app = new App({ name: 'Paper Perps', version: '0.1.0' }, {}, { autoResize: true });
   const view = VIEWS[document.body.dataset['view'] ?? '']!(app, root);
-  app.ontoolinput = (params) => view.input?.(params.arguments ?? {});
-  app.ontoolresult = (result) => view.result(result);
-  app.onhostcontextchanged = (context) => applyContext(context);
+  app.addEventListener('toolinput', (params) => view.input?.(params.arguments ?? {}));
+  app.addEventListener('toolresult', (result) => view.result(result));
+  app.addEventListener('hostcontextchanged', () => applyContext(app.getHostContext()));
   app.onteardown = async () => {
     view.dispose?.();
     return {};

@@ -6,7 +6,7 @@
  * MCP SDK client, exposed to the page as `hostCallTool`).
  */
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
-import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/client';
 
 export interface RenderRequest {
   html: string;
@@ -51,13 +51,16 @@ host.renderView = async (request) => {
     await host.hostModelContext(text);
     return {};
   };
-  bridge.onsizechange = ({ height }) => {
+  bridge.addEventListener('sizechange', ({ height }) => {
     if (height !== undefined) iframe.style.height = `${height}px`;
-  };
-  bridge.onsandboxready = () => void bridge.sendSandboxResourceReady({ html: request.html, csp: request.csp });
-  bridge.oninitialized = () => {
+  });
+  bridge.addEventListener(
+    'sandboxready',
+    () => void bridge.sendSandboxResourceReady({ html: request.html, csp: request.csp }),
+  );
+  bridge.addEventListener('initialized', () => {
     void bridge.sendToolInput({ arguments: request.toolInput }).then(() => bridge.sendToolResult(request.toolResult));
-  };
+  });
   await bridge.connect(new PostMessageTransport(iframe.contentWindow!, iframe.contentWindow!));
   iframe.src = request.sandboxUrl;
 };

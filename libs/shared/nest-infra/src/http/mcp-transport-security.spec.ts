@@ -73,6 +73,14 @@ describe('MCP transport security (Host and Origin, DNS-rebinding protection)', (
       expect(origin.headers['access-control-allow-origin']).toBeUndefined();
     });
 
+    it('keeps refusing a foreign Host after the public one was accepted (and remembered)', async () => {
+      for (let i = 0; i < 3; i += 1) expect((await send(port, { host: 'perps.example.com' })).status).toBe(200);
+      const foreign = await send(port, { host: 'evil.example.com' });
+      expect(foreign.status).toBe(403);
+      expect(JSON.parse(foreign.body).error.message).toBe('Invalid Host: evil.example.com');
+      expect((await send(port, { host: 'perps.example.com:443' })).status).toBe(200);
+    });
+
     it('serves requests without Origin and admitted origins, with CORS for exactly those origins', async () => {
       expect((await send(port, { host: 'perps.example.com' })).status).toBe(200);
       const admitted = await send(port, { host: 'perps.example.com', origin: 'https://app.example.org' });

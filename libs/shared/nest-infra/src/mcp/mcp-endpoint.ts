@@ -1,12 +1,7 @@
 import { Logger } from '@nestjs/common';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation, JSONRPCMessage, Server, Transport } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { z } from 'zod';
 import { SERVED_PROTOCOL_VERSIONS } from './mcp-revisions';
-import { RequestServer } from './request-server';
 import { type CacheHints, ModernResultFields } from './response-pieces';
 import { serialisedOnce } from './serialised-results';
 import { StatelessJsonTransport } from './stateless-json.transport';
@@ -29,7 +24,6 @@ export interface McpEndpointOptions<Ctx> {
 /** Idle servers kept for the next requests (at most this many; more are built under a burst). */
 const POOL_SIZE = 64;
 const DEFAULT_CACHE: CacheHints = { ttlMs: 300_000, cacheScope: 'public' };
-const DISCOVER = z.looseObject({ method: z.literal('server/discover') });
 
 /**
  * One MCP endpoint (`POST /mcp`), stateless, serving MCP 2025-11-25 and 2026-07-28 alike: every POST is
@@ -68,6 +62,14 @@ export class McpEndpoint<Ctx> {
       if (transport.answering) void pooled.server.close();
     });
     await pooled.server.connect(transport);
+    // server/discover (2026-07-28) is answered here, the same for every request and every server.
+    const protocol = transport.onmessage!;
+    const discovery = this.discovery!;
+    transport.onmessage = (message: JSONRPCMessage) => {
+      if ('method' in message && message.method === 'server/discover' && 'id' in message)
+        void transport.send({ jsonrpc: '2.0', id: message.id, result: discovery as JSONRPCResultOf });
+      else protocol(message);
+    };
     transport.receive(req.headers, body);
   }
 
@@ -75,24 +77,16 @@ export class McpEndpoint<Ctx> {
     const idle = this.idle.pop();
     if (idle) return idle;
     const pooled = this.options.create();
-    const discovery = (this.discovery ??= serialisedOnce({
+    this.discovery ??= serialisedOnce({
       supportedVersions: [...SERVED_PROTOCOL_VERSIONS],
-      capabilities: capabilitiesOf(pooled.server),
+      capabilities: pooled.server.getCapabilities(),
       ...(this.options.instructions === undefined ? {} : { instructions: this.options.instructions }),
-    }));
-    if (pooled.server instanceof RequestServer) {
-      pooled.server.setDirectHandler('server/discover', () => discovery);
-      return pooled;
-    }
-    const install = Protocol.prototype.setRequestHandler as (
-      this: Server,
-      schema: typeof DISCOVER,
-      handler: () => object,
-    ) => void;
-    install.call(pooled.server, DISCOVER, () => discovery);
+    });
     return pooled;
   }
 }
+
+type JSONRPCResultOf = Extract<JSONRPCMessage, { result: unknown }>['result'];
 
 /**
  * Makes a server ready for another request once the exchange on its transport is over (every response
@@ -100,11 +94,9 @@ export class McpEndpoint<Ctx> {
  * Returns false when the SDK's protocol layer does not allow it, and the server is then not reused.
  */
 export function detachServer(server: Server): boolean {
-  (server as unknown as { _transport?: Transport })._transport = undefined;
+  const internals = server as unknown as { _transport?: Transport; _negotiatedProtocolVersion?: string };
+  internals._transport = undefined;
+  // The next request negotiates its own version (an `initialize`) or names it in every request.
+  internals._negotiatedProtocolVersion = undefined;
   return server.transport === undefined;
-}
-
-/** The capabilities a server declares (what `initialize` answers; the SDK keeps the getter private). */
-function capabilitiesOf(server: Server): ServerCapabilities {
-  return (server as unknown as { getCapabilities(): ServerCapabilities }).getCapabilities();
 }

@@ -1,9 +1,9 @@
-import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
-import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
-import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/core';
+import { type JSONRPCMessage, isJsonContentType } from '@modelcontextprotocol/server';
 import type { IncomingHttpHeaders } from 'node:http';
 import {
   LEGACY_PROTOCOL_VERSIONS,
+  MAX_BATCH_SIZE,
   META,
   MODERN_PROTOCOL_VERSIONS,
   NAMED_METHODS,

@@ -1,4 +1,4 @@
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 
 /**
  * The MCP revisions one endpoint serves, and what tells them apart (MCP 2026-07-28, "Versioning and
@@ -13,6 +13,9 @@ export const MODERN_PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERS
 export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
 /** Every version served, newest first (the `supported` list of an unsupported-version error). */
 export const SERVED_PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS];
+
+/** The most messages a 2025-11-25 batch may carry (as the SDK's Streamable HTTP transport allowed). */
+export const MAX_BATCH_SIZE = 100;
 
 /** The `_meta` keys of a modern request and result. */
 export const META = {

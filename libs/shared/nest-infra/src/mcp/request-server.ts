@@ -1,16 +1,14 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/core';
 import {
-  CallToolRequestSchema,
   type CallToolRequest,
   type CallToolResult,
-  ErrorCode,
   type JSONRPCMessage,
   type JSONRPCRequest,
-  McpError,
-} from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type Transport,
+} from '@modelcontextprotocol/server';
 import { isPlainMeta } from './mcp-post-check';
 
 type ToolCallHandler = (request: CallToolRequest) => Promise<CallToolResult>;
@@ -60,12 +58,8 @@ export class RequestServer extends Server {
    */
   setDirectHandler(method: string, handler: (request: JSONRPCRequest) => unknown): void {
     this.direct.set(method, handler);
-    const install = Protocol.prototype.setRequestHandler as (
-      this: Server,
-      schema: z.ZodType,
-      handler: (request: unknown) => unknown,
-    ) => void;
-    install.call(this, z.looseObject({ method: z.literal(method) }), (request) => handler(request as JSONRPCRequest));
+    const install = this.setRequestHandler as (method: string, handler: (request: unknown) => unknown) => void;
+    install.call(this, method, (request) => handler(request as JSONRPCRequest));
   }
 
   private async answer(
@@ -82,7 +76,7 @@ export class RequestServer extends Server {
         jsonrpc: '2.0',
         id: request.id,
         error: {
-          code: typeof code === 'number' && Number.isSafeInteger(code) ? code : ErrorCode.InternalError,
+          code: typeof code === 'number' && Number.isSafeInteger(code) ? code : ProtocolErrorCode.InternalError,
           message: typeof message === 'string' ? message : 'Internal error',
           ...(data === undefined ? {} : { data }),
         },
@@ -117,7 +111,7 @@ function parseToolCall(request: unknown): CallToolRequest {
   }
   const parsed = CallToolRequestSchema.safeParse(request);
   if (!parsed.success)
-    throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call request: ${parsed.error.message}`);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid tools/call request: ${parsed.error.message}`);
   return parsed.data;
 }
 

@@ -1,4 +1,4 @@
-import type { Implementation, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation, JSONRPCMessage } from '@modelcontextprotocol/server';
 import { CACHEABLE_METHODS, META } from './mcp-revisions';
 import { storedJson } from './serialised-results';
 

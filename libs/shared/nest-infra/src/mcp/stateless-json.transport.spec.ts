@@ -1,6 +1,4 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, Server } from '@modelcontextprotocol/server';
 import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { SERVED_PROTOCOL_VERSIONS } from './mcp-revisions';
@@ -56,12 +54,8 @@ const FIELDS = new ModernResultFields(SERVER_INFO, { ttlMs: 60_000, cacheScope: 
 
 async function post(body: unknown, headers: IncomingHttpHeaders = HEADERS): Promise<Answer> {
   const server = new Server(SERVER_INFO, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => LISTING);
-  (Protocol.prototype.setRequestHandler as (this: Server, schema: unknown, handler: () => object) => void).call(
-    server,
-    z.looseObject({ method: z.literal('echo/meta') }),
-    () => ({ _meta: { own: 1 }, empty: {} }),
-  );
+  server.setRequestHandler('tools/list', () => LISTING);
+  server.setRequestHandler('echo/meta', { params: z.looseObject({}) }, () => ({ _meta: { own: 1 }, empty: {} }));
   const { res, answer } = recorder();
   const transport = new StatelessJsonTransport(res, FIELDS);
   await server.connect(transport);

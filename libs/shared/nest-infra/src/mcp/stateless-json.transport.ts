@@ -1,5 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId, Transport } from '@modelcontextprotocol/server';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { type Refusal, checkMcpPost } from './mcp-post-check';
 import { RPC } from './mcp-revisions';
