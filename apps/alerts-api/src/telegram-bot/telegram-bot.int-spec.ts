@@ -1,6 +1,7 @@
 import { hashToken } from '@paper/alerts-accounts';
 import { startTelegramFake, type TelegramFake } from '@paper/dev-stack';
 import { BotTestKit } from '../testing/bot-test-kit';
+import { menuCommands } from './bot-commands';
 import type { UpdateOutcome } from './telegram-updates.service';
 
 const A = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -88,22 +89,8 @@ describe('Telegram bot commands (Bot API stand-in, PostgreSQL, Redis)', () => {
   it('registers its command menu and learns its username', async () => {
     await kit.identity.register();
     expect(kit.identity.username).toBe(telegram.username);
-    expect(telegram.commands().map((c) => c.command)).toEqual([
-      'start',
-      'watch',
-      'unwatch',
-      'list',
-      'positions',
-      'rules',
-      'risk',
-      'mute',
-      'cooldown',
-      'pause',
-      'resume',
-      'history',
-      'token',
-      'help',
-    ]);
+    // The menu itself (its commands and limits) is held by bot-formatting.spec.
+    expect(telegram.commands()).toEqual(menuCommands());
   });
 
   it('/start creates an account bound to the chat, with the chat as its first channel; a second /start creates nothing', async () => {

@@ -7,7 +7,7 @@ import {
   WatchesService,
 } from '@paper/alerts-accounts';
 import { createAlertsDataSource } from '@paper/alerts-data';
-import { createTestDatabase, migrateDatabase, type TestDatabase } from '@paper/dev-stack';
+import { clearRedisPrefix, createMigratedDatabase, type TestDatabase } from '@paper/dev-stack';
 import { Redis } from 'ioredis';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
@@ -60,22 +60,19 @@ export class BotTestKit {
   }
 
   static async start(env: Record<string, string>): Promise<BotTestKit> {
-    const database = await createTestDatabase('paper_bot');
-    migrateDatabase(database.url, ['alerts']);
+    const { database, db } = await createMigratedDatabase('paper_bot', ['alerts'], (url) =>
+      createAlertsDataSource({ url, poolSize: 5, applicationName: 'bot-int-test' }),
+    );
     const config = alertsApiConfigSchema.parse({
       DATABASE_URL: database.url,
       REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
       ...env,
     });
-    const db = createAlertsDataSource({ url: database.url, poolSize: 5, applicationName: 'bot-int-test' });
-    await db.initialize();
     return new BotTestKit(database, db, new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 }), config);
   }
 
   async stop(): Promise<void> {
-    const keys = await this.redis.keys(`${this.config.REDIS_PREFIX}:*`);
-    if (keys.length > 0) await this.redis.del(...keys);
-    await this.redis.quit();
+    await clearRedisPrefix(this.redis, this.config.REDIS_PREFIX);
     await this.db.destroy();
     await this.database.drop();
   }

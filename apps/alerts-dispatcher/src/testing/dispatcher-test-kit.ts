@@ -1,5 +1,5 @@
 import { createAlertsDataSource } from '@paper/alerts-data';
-import { createTestDatabase, migrateDatabase, type TestDatabase } from '@paper/dev-stack';
+import { clearRedisPrefix, createMigratedDatabase, type TestDatabase } from '@paper/dev-stack';
 import { ALERTS_DELIVERY_QUEUE, DELIVERIES_DUE_JOB_ID } from '@paper/contracts';
 import { QueueRegistry } from '@paper/nest-infra';
 import { queryRow } from '@paper/sql-rows';
@@ -32,15 +32,14 @@ export class DispatcherTestKit {
   }
 
   static async start(env: Record<string, string>): Promise<DispatcherTestKit> {
-    const database = await createTestDatabase('paper_dispatch');
-    migrateDatabase(database.url, ['alerts']);
+    const { database, db } = await createMigratedDatabase('paper_dispatch', ['alerts'], (url) =>
+      createAlertsDataSource({ url, poolSize: 5, applicationName: 'dispatcher-int-test' }),
+    );
     const config = alertsDispatcherConfigSchema.parse({
       DATABASE_URL: database.url,
       REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
       ...env,
     });
-    const db = createAlertsDataSource({ url: database.url, poolSize: 5, applicationName: 'dispatcher-int-test' });
-    await db.initialize();
     return new DispatcherTestKit(database, db, new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 }), config);
   }
 
@@ -48,9 +47,7 @@ export class DispatcherTestKit {
     await this.processor.beforeApplicationShutdown();
     this.attempts.onApplicationShutdown();
     await this.queues.onApplicationShutdown();
-    const keys = await this.redis.keys(`${this.config.REDIS_PREFIX}:*`);
-    if (keys.length > 0) await this.redis.del(...keys);
-    await this.redis.quit();
+    await clearRedisPrefix(this.redis, this.config.REDIS_PREFIX);
     await this.db.destroy();
     await this.database.drop();
   }

@@ -1,6 +1,6 @@
 import { createAlertsDataSource } from '@paper/alerts-data';
 import { DEFAULT_WALLET_RULES, mergeWalletRules, type WalletRulesPatch } from '@paper/contracts';
-import { createTestDatabase, migrateDatabase, type TestDatabase } from '@paper/dev-stack';
+import { createMigratedDatabase, type TestDatabase } from '@paper/dev-stack';
 import { QueueRegistry } from '@paper/nest-infra';
 import { queryRows } from '@paper/sql-rows';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -30,16 +30,15 @@ export class PollerTestKit {
   }
 
   static async start(env: Record<string, string>): Promise<PollerTestKit> {
-    const database = await createTestDatabase('paper_poller');
-    migrateDatabase(database.url, ['alerts']);
+    const { database, db } = await createMigratedDatabase('paper_poller', ['alerts'], (url) =>
+      createAlertsDataSource({ url, poolSize: 5, applicationName: 'poller-int-test' }),
+    );
     const config = alertsPollerConfigSchema.parse({
       DATABASE_URL: database.url,
       REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
       ALERTS_TOOL_CALLS_PER_SECOND: '1000',
       ...env,
     });
-    const db = createAlertsDataSource({ url: database.url, poolSize: 5, applicationName: 'poller-int-test' });
-    await db.initialize();
     return new PollerTestKit(database, db, config);
   }
 

@@ -5,7 +5,7 @@ import {
   type SignedIntentPayload,
   type SignedOwnerActionPayload,
 } from '@paper/contracts';
-import { createTestDatabase, migrateDatabase, type TestDatabase } from '@paper/dev-stack';
+import { clearRedisPrefix, createMigratedDatabase, type TestDatabase } from '@paper/dev-stack';
 import { type Guardrails, type Market, MARKETS, marketConfig, priceToScaled, usdc } from '@paper/exchange';
 import {
   acceptIntents,
@@ -124,8 +124,9 @@ export class ExchangeTestKit {
   }
 
   static async start(env: Record<string, string> = {}): Promise<ExchangeTestKit> {
-    const database = await createTestDatabase('paper_exec');
-    migrateDatabase(database.url, ['exchange']);
+    const { database, db } = await createMigratedDatabase('paper_exec', ['exchange'], (url) =>
+      createExchangeDataSource({ url, poolSize: 20, applicationName: 'executor-int-test' }),
+    );
     const config = tradingExecutorConfigSchema.parse({
       DATABASE_URL: database.url,
       REDIS_PREFIX: `t${randomBytes(4).toString('hex')}`,
@@ -133,8 +134,6 @@ export class ExchangeTestKit {
       PRICE_WARMUP_MS: '0',
       ...env,
     });
-    const db = createExchangeDataSource({ url: database.url, poolSize: 20, applicationName: 'executor-int-test' });
-    await db.initialize();
     const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1 });
     return new ExchangeTestKit(database, db, redis, config);
   }
@@ -143,9 +142,7 @@ export class ExchangeTestKit {
     await this.engine.beforeApplicationShutdown();
     await this.intents.close();
     await this.intentsQueue.close();
-    const keys = await this.redis.keys(`${this.config.REDIS_PREFIX}:*`);
-    if (keys.length > 0) await this.redis.del(...keys);
-    await this.redis.quit();
+    await clearRedisPrefix(this.redis, this.config.REDIS_PREFIX);
     await this.db.destroy();
     await this.database.drop();
   }

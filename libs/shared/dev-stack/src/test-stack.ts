@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import type { Redis } from 'ioredis';
 import { Client } from 'pg';
 import { type RunningStack, startStack } from './stack';
 
@@ -42,6 +43,29 @@ export async function createTestDatabase(prefix = 'paper_test'): Promise<TestDat
       await client.end();
     },
   };
+}
+
+/**
+ * A fresh database with the migrations of `schemas` applied and a data source opened on it, as the
+ * integration kits start theirs.
+ */
+export async function createMigratedDatabase<D extends { initialize(): Promise<unknown> }>(
+  prefix: string,
+  schemas: readonly string[],
+  open: (url: string) => D,
+): Promise<{ database: TestDatabase; db: D }> {
+  const database = await createTestDatabase(prefix);
+  migrateDatabase(database.url, schemas);
+  const db = open(database.url);
+  await db.initialize();
+  return { database, db };
+}
+
+/** Deletes a test's Redis keys (those under its prefix) and closes the client. */
+export async function clearRedisPrefix(redis: Pick<Redis, 'keys' | 'del' | 'quit'>, prefix: string): Promise<void> {
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
 }
 
 /** The build the tests run: the per-run build of the jest global setup, else dist/stack. */

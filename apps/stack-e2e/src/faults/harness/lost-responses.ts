@@ -1,11 +1,12 @@
-import { mcpResource } from '@paper/contracts';
+import { mcpResource, TOOL_CATALOG } from '@paper/contracts';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { connectMcp, type McpConnection } from '../../mcp/mcp-test-client';
 import { callTool, connectTrader, type Trader, waitFor } from '../../tools/tool-test-kit';
 import type { FaultLab } from './fault-lab';
 import { type LossyProxy, type ProxiedRequest, startLossyProxy } from './lossy-proxy';
 
-const WRITES = new Set(['open_position', 'close_positions', 'cancel_intent']);
+/** The tool API's writes, from the catalog. */
+const WRITES = new Set(TOOL_CATALOG.filter((t) => !t.annotations.readOnlyHint).map((t) => t.name));
 /** Answers after which a client waits and sends the same call again (nothing was done, or it is still running). */
 const RETRYABLE = new Set(['idempotency_key_in_progress', 'rate_limited', 'exchange_unavailable']);
 const MAX_ATTEMPTS = 40;
