@@ -1,10 +1,6 @@
 const UNITS: Record<string, number> = { m: 60, min: 60, h: 3600, d: 86_400 };
 const DURATION = /^(\d{1,5})(m|min|h|d)$/i;
 
-/** Bounds of the durations the bot takes, in seconds. */
-export const MUTE_MAX_S = 30 * 86_400;
-export const COOLDOWN_MAX_S = 86_400;
-
 /** Seconds of a typed duration (`30m`, `2h`, `1d`), or undefined when it is none. */
 export function parseDuration(raw: string): number | undefined {
   const match = DURATION.exec(raw.trim());

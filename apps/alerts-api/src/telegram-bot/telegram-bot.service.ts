@@ -4,7 +4,10 @@ import {
   AlertsException,
   AlertsService,
   ChannelsService,
+  COOLDOWN_MAX_S,
   CreateWatchDto,
+  MUTE_MAX_S,
+  QUIET_MIN_S,
   type TelegramChatAccount,
   TelegramChatsService,
   UpdateWatchDto,
@@ -22,7 +25,7 @@ import { BOT_WATCH_RULES, REPLY } from './bot-replies';
 import { esc, fitMessage, helpText, ruleSummary, utc, watchName } from './bot-text';
 import { isForBot, type ParsedCommand, parseCommand } from './command-parser';
 import { UpstreamClient } from '../upstream/upstream-client.service';
-import { COOLDOWN_MAX_S, durationText, MUTE_MAX_S, parseDuration } from './durations';
+import { durationText, parseDuration } from './durations';
 import { type PagedView, pageKeyboard, pageOf, parsePageButton } from './page-buttons';
 import { POSITIONS_PAGE_WALLETS, positionsOf, walletBlock, type WalletPositions } from './positions-view';
 import { parseRuleButton, patchOf, rulesKeyboard } from './rules-keyboard';
@@ -308,7 +311,7 @@ export class TelegramBot {
     if (!parts) return this.answer(c.chatId, REPLY.usage('mute'), 'usage');
     const off = parts.raw.toLowerCase() === 'off';
     const seconds = off ? 0 : parseDuration(parts.raw);
-    if (seconds === undefined || seconds > MUTE_MAX_S || (!off && seconds < 60))
+    if (seconds === undefined || seconds > MUTE_MAX_S || (!off && seconds < QUIET_MIN_S))
       return this.answer(c.chatId, REPLY.notADuration(durationText(MUTE_MAX_S)), 'refused');
     return this.withWatch(c, account, parts.ref, async (w) => {
       if (off) {
@@ -330,7 +333,7 @@ export class TelegramBot {
     const parts = this.refAndLast(c);
     if (!parts) return this.answer(c.chatId, REPLY.usage('cooldown'), 'usage');
     const seconds = parts.raw.toLowerCase() === 'off' ? 0 : parseDuration(parts.raw);
-    if (seconds === undefined || seconds > COOLDOWN_MAX_S || (seconds > 0 && seconds < 60))
+    if (seconds === undefined || seconds > COOLDOWN_MAX_S || (seconds > 0 && seconds < QUIET_MIN_S))
       return this.answer(c.chatId, REPLY.notADuration(durationText(COOLDOWN_MAX_S)), 'refused');
     return this.withWatch(c, account, parts.ref, async (w) => {
       await this.watches.setCooldown(account.accountId, w.id, seconds);

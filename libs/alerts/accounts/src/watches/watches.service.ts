@@ -10,6 +10,12 @@ import type { AlertsAccountsConfig } from '../config/alerts-accounts.config';
 import { ADDRESS_PATTERN, type CreateWatchDto, type UpdateWatchDto, type WatchView } from './watch.dto';
 import { toWatchView } from './watch-view';
 
+/** The longest mute (30 days) and the longest cooldown (1 day) of a watch, in seconds. */
+export const MUTE_MAX_S = 30 * 86_400;
+export const COOLDOWN_MAX_S = 86_400;
+/** The shortest mute and the shortest cooldown other than none (1 minute). */
+export const QUIET_MIN_S = 60;
+
 /** When a watch's alerts are held back: muted until a time, and a cooldown between two of them. */
 export interface WatchQuietTimes {
   mutedUntil: Date | null;
@@ -120,12 +126,17 @@ export class WatchesService {
 
   /** Holds back the watch's alerts until `until` (null lifts the mute); they are still recorded. */
   async mute(accountId: string, id: string, until: Date | null): Promise<void> {
+    const seconds = until ? (until.getTime() - Date.now()) / 1000 : 0;
+    if (until && (seconds < QUIET_MIN_S - 1 || seconds > MUTE_MAX_S))
+      throw new AlertsException(AlertsErrorCode.ValidationFailed, 'A mute lasts from 1 minute to 30 days.');
     const result = await this.dataSource.getRepository(WatchEntity).update({ id, accountId }, { mutedUntil: until });
     if (!result.affected) throw AlertsException.notFound('watch');
   }
 
   /** Sends at most one alert of the watch per channel per `seconds` (0: no cooldown). */
   async setCooldown(accountId: string, id: string, seconds: number): Promise<void> {
+    if (!Number.isInteger(seconds) || seconds < 0 || seconds > COOLDOWN_MAX_S || (seconds > 0 && seconds < QUIET_MIN_S))
+      throw new AlertsException(AlertsErrorCode.ValidationFailed, 'A cooldown is off (0) or lasts 1 minute to 1 day.');
     const result = await this.dataSource.getRepository(WatchEntity).update({ id, accountId }, { cooldownS: seconds });
     if (!result.affected) throw AlertsException.notFound('watch');
   }
